@@ -1,0 +1,210 @@
+"""Cards, ranks, suits, jokers, decks and the text notation of RULES.md §0.
+
+A card is one of 53 values: the 52 natural cards and the joker. With two
+decks identical cards exist, so a hand is a multiset (a list or a Counter).
+
+>>> Card.parse("10h"), Card.parse("as"), Card.parse("*")
+(Card('Th'), Card('As'), Card('Jk'))
+>>> str(Card.parse("Qd")), Card.parse("Qd").symbol()
+('Qd', 'Q♦')
+>>> [str(c) for c in parse_cards("As Ks Jk")]
+['As', 'Ks', 'Jk']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import ClassVar
+
+
+class CardError(ValueError):
+    """A card written in a form the notation does not allow."""
+
+
+class Suit(IntEnum):
+    """Suits, valued by seating order: Spade > Heart > Diamond > Club."""
+
+    CLUB = 0
+    DIAMOND = 1
+    HEART = 2
+    SPADE = 3
+
+    @property
+    def letter(self) -> str:
+        return "cdhs"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    def name_in(self, lang: str) -> str:
+        """The suit's name: Indonesian (``id``) or English (``en``)."""
+        if lang == "id":
+            return ("Keriting", "Wajik", "Hati", "Sekop")[self]
+        return ("Club", "Diamond", "Heart", "Spade")[self]
+
+
+class Rank(IntEnum):
+    """Ranks, ace first (its value in a meld depends on the variant)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def letter(self) -> str:
+        return "A23456789TJQK"[self - 1]
+
+    @property
+    def label(self) -> str:
+        """Display form: ``10`` rather than ``T``."""
+        return "10" if self == Rank.TEN else self.letter
+
+    def name_in(self, lang: str) -> str:
+        if self == Rank.ACE:
+            return "As" if lang == "id" else "Ace"
+        if self >= Rank.JACK:
+            return ("Jack", "Queen", "King")[self - 11]
+        return str(int(self))
+
+
+RANK_LETTERS = {r.letter: r for r in Rank}
+SUIT_LETTERS = {s.letter: s for s in Suit}
+JOKER_INDEX = 52
+
+
+class Card:
+    """One card, identified by an index: ``suit * 13 + rank - 1``, or 52 for the joker.
+
+    Instances are interned: ``Card.of(...)`` and ``Card.parse(...)`` always
+    return the same object for the same card, so ``is`` and ``==`` agree.
+    """
+
+    __slots__ = ("index",)
+    index: int
+    _all: ClassVar[list[Card]] = []
+
+    def __new__(cls, index: int) -> Card:
+        if cls._all:
+            return cls._all[index]
+        card = super().__new__(cls)
+        object.__setattr__(card, "index", index)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        return (Card, (self.index,))
+
+    @staticmethod
+    def of(rank: Rank | int, suit: Suit | int) -> Card:
+        return Card._all[int(suit) * 13 + int(rank) - 1]
+
+    @property
+    def is_joker(self) -> bool:
+        return self.index == JOKER_INDEX
+
+    @property
+    def rank(self) -> Rank:
+        """The rank of a natural card (a joker has none)."""
+        if self.index == JOKER_INDEX:
+            raise CardError("a joker has no rank")
+        return Rank(self.index % 13 + 1)
+
+    @property
+    def suit(self) -> Suit:
+        if self.index == JOKER_INDEX:
+            raise CardError("a joker has no suit")
+        return Suit(self.index // 13)
+
+    @staticmethod
+    def parse(token: str) -> Card:
+        """Read a card: ``As``, ``10h``, ``th``, ``Jk``, ``JK`` or ``*``."""
+        text = token.strip()
+        low = text.lower()
+        if low in ("jk", "*"):
+            return JOKER
+        if len(low) >= 2:
+            rank_text, suit_text = low[:-1], low[-1]
+            rank_text = "t" if rank_text == "10" else rank_text
+            rank = RANK_LETTERS.get(rank_text.upper())
+            suit = SUIT_LETTERS.get(suit_text)
+            if rank is not None and suit is not None:
+                return Card.of(rank, suit)
+        raise CardError(
+            f"not a card: {token!r} (write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
+        )
+
+    def __str__(self) -> str:
+        if self.index == JOKER_INDEX:
+            return "Jk"
+        return self.rank.letter + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def symbol(self) -> str:
+        """Display form with a suit symbol: ``A♠``, ``10♥``; a joker stays ``Jk``."""
+        if self.index == JOKER_INDEX:
+            return "Jk"
+        return self.rank.label + self.suit.symbol
+
+    def name_in(self, lang: str) -> str:
+        """Full name: ``As Sekop`` / ``Ace of Spades``."""
+        if self.index == JOKER_INDEX:
+            return "Joker"
+        if lang == "id":
+            return f"{self.rank.name_in('id')} {self.suit.name_in('id')}"
+        return f"{self.rank.name_in('en')} of {self.suit.name_in('en')}s"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+Card._all = [Card(i) for i in range(53)]
+JOKER = Card._all[JOKER_INDEX]
+NATURALS: tuple[Card, ...] = tuple(Card._all[:52])
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read cards from one string (space or comma separated) or from tokens."""
+    tokens: list[str] = []
+    parts = [text] if isinstance(text, str) else list(text)
+    for part in parts:
+        tokens.extend(part.replace(",", " ").split())
+    return [Card.parse(t) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Text form of several cards, space separated."""
+    return " ".join(str(c) for c in cards)
+
+
+def make_deck(*, decks: int = 1, jokers: int = 0) -> list[Card]:
+    """An unshuffled deck: ``decks`` times the 52 natural cards, plus ``jokers`` jokers."""
+    return list(NATURALS) * decks + [JOKER] * jokers
+
+
+def display_order(card: Card) -> tuple[int, int]:
+    """Sort key for showing a hand: by suit (Spade first), then rank, jokers last."""
+    if card.is_joker:
+        return (4, 0)
+    return (3 - int(card.suit), int(card.rank))

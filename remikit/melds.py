@@ -1,0 +1,123 @@
+"""Meld rules and values as data, and the arranged melds a solver returns.
+
+A variant describes its melds with a :class:`MeldRules` (which runs and sets
+exist) and a :class:`Scoring` (what a melded, dead or left-over wild card is
+worth). Positions in a run are numbered 0 (ace low), 1 (two) … 12 (king),
+13 (ace high).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from remikit.cards import JOKER, Card, Rank, Suit
+
+AceMode = Literal["low", "high", "both"]
+MeldKind = Literal["run", "set", "royal", "wild"]
+
+
+def card_at(suit: Suit | int, position: int) -> Card:
+    """The natural card at a run position of a suit (0 and 13 are the ace)."""
+    rank = 1 if position in (0, 13) else position + 1
+    return Card.of(rank, suit)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeldRules:
+    """Which melds exist.
+
+    ``ace``: where an ace may stand in a run (never both ends of one run).
+    ``set_distinct_suits``: a set's natural cards all differ in suit.
+    ``set_max``: the largest set, 0 for no limit.
+    ``wild_only_melds``: a meld may consist of wild cards only.
+    ``royal_flush``: ``Ts Js Qs Ks As`` (no wild) is a meld of its own.
+    """
+
+    ace: AceMode = "both"
+    set_distinct_suits: bool = True
+    set_max: int = 4
+    wild_only_melds: bool = False
+    royal_flush: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scoring:
+    """What cards are worth; the solver maximises the sum.
+
+    Deadwood games use zero for melded cards and negative dead values.
+    ``run_position`` holds 14 values (positions 0 … 13); ``set_rank`` holds
+    14 values indexed by rank (index 0 unused). ``dead`` holds 52 values by
+    card index.
+    """
+
+    run_position: tuple[int, ...] = (0,) * 14
+    set_rank: tuple[int, ...] = (0,) * 14
+    royal_flush: int = 0
+    dead: tuple[int, ...] = (0,) * 52
+    dead_joker: int = 0
+    dead_wild_rank: int = 0
+
+    @property
+    def wilds_free(self) -> bool:
+        """True when where a wild stands never changes a meld's value."""
+        return not any(self.run_position) and not any(self.set_rank)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld as arranged: its cards and, for each wild, the card it stands for."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    stands_for: tuple[Card | None, ...]
+    points: int = 0
+    pure: bool = field(default=False)
+
+    def tokens(self) -> list[str]:
+        """Text form, a wild written ``CARD=STANDS_FOR``: ``['Kd', 'Kc', 'Jk=Kh']``."""
+        out = []
+        for card, as_ in zip(self.cards, self.stands_for, strict=True):
+            out.append(str(card) if as_ is None or as_ is card else f"{card}={as_}")
+        return out
+
+    def symbols(self) -> str:
+        """Display form with suit symbols: ``K♦ K♣ Jk(K♥)``."""
+        out = []
+        for card, as_ in zip(self.cards, self.stands_for, strict=True):
+            out.append(card.symbol() if as_ is None or as_ is card else f"{card.symbol()}({as_.symbol()})")
+        return " ".join(out)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """An optimal arrangement: melds, dead cards, the discard (if one was chosen) and its value."""
+
+    melds: tuple[Meld, ...]
+    dead: tuple[Card, ...]
+    value: int
+    discard: Card | None = None
+
+    @property
+    def melded_cards(self) -> list[Card]:
+        return [c for m in self.melds for c in m.cards]
+
+    def cards(self) -> list[Card]:
+        """Every card of the arrangement (without the discard)."""
+        return self.melded_cards + list(self.dead)
+
+
+def is_wild(card: Card, wild_rank: Rank | None) -> bool:
+    return card is JOKER or (wild_rank is not None and card.rank == wild_rank)
+
+
+def split_wilds(hand: Sequence[Card], wild_rank: Rank | None) -> tuple[list[Card], list[Card]]:
+    """Split a hand into natural cards and wild cards."""
+    naturals, wilds = [], []
+    for card in hand:
+        (wilds if is_wild(card, wild_rank) else naturals).append(card)
+    return naturals, wilds

@@ -1,0 +1,1 @@
+"""How each variant scores a hand, built on the shared solver."""

@@ -1,0 +1,143 @@
+"""Remi 13 D scoring: meld and dead-card points, closing (R13-6 … R13-12).
+
+>>> from remikit.cards import parse_cards, Card
+>>> close_score(parse_cards("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk"), Card.parse("Ah")).points
+135
+>>> hand_score(parse_cards("2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs")).points
+25
+>>> hand_score(parse_cards("2h 3h Jk 9s 9c 9d Kd Kc Ks 5c 6c 7c Qd")).points
+-105
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from remikit.cards import JOKER, Card, Rank
+from remikit.melds import Arrangement, Meld, MeldRules, Scoring
+from remikit.solver import Goal, Solver
+
+HAND_SIZE = 13
+CLOSING_BONUS = {"ace": 50, "joker": 75}  # R13-11: "Remi As", "Remi Joker"
+ROYAL_FLUSH_POINTS = 75
+
+
+def _meld_value(rank: int) -> int:
+    """R13-9 for a card in a set (ace 15 [interp]) or a run position 1 … 12."""
+    if rank == 1:
+        return 15
+    return 10 if rank >= 11 else 5
+
+
+def _dead_value(rank: int) -> int:
+    """R13-10."""
+    if rank == 1:
+        return -15
+    return -10 if rank >= 11 else -5
+
+
+RULES = MeldRules(ace="both", set_distinct_suits=True, set_max=4, wild_only_melds=False,
+                  royal_flush=True)
+SCORING = Scoring(
+    # position 0 is the ace low (5), 13 the ace high (15)
+    run_position=(5,) + tuple(_meld_value(p + 1) for p in range(1, 13)) + (15,),
+    set_rank=(0,) + tuple(_meld_value(r) for r in range(1, 14)),
+    royal_flush=ROYAL_FLUSH_POINTS,
+    dead=tuple(_dead_value(i % 13 + 1) for i in range(52)),
+    dead_joker=-25,
+)
+SOLVER = Solver(RULES, SCORING)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A seat's score with the arrangement that earns it."""
+
+    points: int
+    melds: tuple[Meld, ...]
+    dead: tuple[Card, ...]
+    closing: Card | None = None
+    bonus: int = 0
+
+
+class CloseRefused(ValueError):
+    """A close that R13-7 does not allow; the message says why."""
+
+
+def dead_points(cards: Sequence[Card]) -> int:
+    """R13-10 summed over cards."""
+    return sum(SCORING.dead_joker if c is JOKER else SCORING.dead[c.index] for c in cards)
+
+
+def hand_score(hand: Sequence[Card]) -> Score:
+    """R13-12: the best (melds + dead cards) among arrangements holding a pure run of 4+;
+    without one, every card is dead."""
+    best = SOLVER.solve(hand, goal=Goal(need_pure=True))
+    if best is None:
+        return Score(dead_points(hand), (), tuple(hand))
+    return Score(best.value, best.melds, best.dead)
+
+
+def hand_value(hand: Sequence[Card]) -> int:
+    """The points of :func:`hand_score` without building the arrangement."""
+    value = SOLVER.value(hand, goal=Goal(need_pure=True))
+    return value if value > -(10**8) else dead_points(hand)
+
+
+def closing_bonus(closing: Card) -> int:
+    if closing is JOKER:
+        return CLOSING_BONUS["joker"]
+    if closing.rank == Rank.ACE:
+        return CLOSING_BONUS["ace"]
+    raise CloseRefused(f"the closing card must be an ace or a joker, not {closing}")
+
+
+def _closing_arrangement(hand: Sequence[Card]) -> Arrangement | None:
+    return SOLVER.solve(hand, goal=Goal(all_melded=True, need_pure=True))
+
+
+def close_score(hand: Sequence[Card], closing: Card) -> Score:
+    """R13-7 and R13-11: the closer's score for 13 cards and a closing card.
+
+    Raises :class:`CloseRefused` with the reason when the close is not allowed.
+    """
+    if len(hand) != HAND_SIZE:
+        raise CloseRefused(f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}")
+    bonus = closing_bonus(closing)
+    best = _closing_arrangement(hand)
+    if best is None:
+        raise CloseRefused(_refusal(hand))
+    return Score(bonus + best.value, best.melds, (), closing, bonus)
+
+
+def _refusal(hand: Sequence[Card]) -> str:
+    if SOLVER.solve(hand, goal=Goal(all_melded=True)) is not None:
+        return "the melds need a pure run of 4 or more cards (no joker) or the royal flush"
+    best = SOLVER.solve(hand, goal=Goal(need_pure=True)) or SOLVER.solve(hand)
+    dead = " ".join(str(c) for c in best.dead) if best is not None else ""
+    return f"not every card is in a meld (dead: {dead})" if dead else "not every card is in a meld"
+
+
+def closing_candidates(hand14: Sequence[Card]) -> list[Card]:
+    """The distinct cards of a 14-card hand that may serve as the closing card."""
+    seen: list[Card] = []
+    for c in hand14:
+        if (c is JOKER or c.rank == Rank.ACE) and c not in seen:
+            seen.append(c)
+    return seen
+
+
+def best_close(hand14: Sequence[Card]) -> Score | None:
+    """The best close a 14-card hand allows (R13-7), or None: "can I close, and for how much"."""
+    best: Score | None = None
+    for closing in closing_candidates(hand14):
+        rest = list(hand14)
+        rest.remove(closing)
+        value = SOLVER.value(rest, goal=Goal(all_melded=True, need_pure=True))
+        if value <= -(10**8):
+            continue
+        points = closing_bonus(closing) + value
+        if best is None or points > best.points:
+            best = close_score(rest, closing)
+    return best

@@ -1,0 +1,371 @@
+"""The exact arrangement solver shared by every variant.
+
+The search runs over the multiset of natural cards, always branching on the
+lowest card left: it is dead, discarded, or the lowest natural card of one of
+the melds that contain it. Wild cards are a count. Results of sub-problems are
+memoised, and the memo outlives a call, so a bot asking about many similar
+hands pays once for what they share.
+
+Natural cards are packed into one integer, four bits a card (two decks give
+counts up to 2; eight decks would still fit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from remikit.cards import JOKER, Card, Rank
+from remikit.melds import Arrangement, Meld, MeldRules, Scoring, card_at, split_wilds
+
+NEG = -(10**9)
+"""The value of an impossible arrangement."""
+
+_UNIT = [1 << (4 * i) for i in range(52)]
+_MEMO_LIMIT = 400_000
+
+# flags in a memo key: bit 0 a pure run is made, bit 1 a discard is still owed,
+# bits 2-3 how many left-over wilds existing melds can still take (0-3).
+_PURE = 1
+_OWED = 2
+
+
+@dataclass(frozen=True, kw_only=True)
+class Goal:
+    """What one search asks for, beyond the rules and scoring.
+
+    ``all_melded``: every card kept must be in a meld (closing, going out).
+    ``need_pure``: the melds must include a pure run of 4+ or the royal flush
+    (Remi 13 D); an arrangement without one is impossible.
+    ``discard``: one card must be discarded first (it is worth nothing).
+    ``keep``: a card that may not be the discard.
+    """
+
+    all_melded: bool = False
+    need_pure: bool = False
+    discard: bool = False
+    keep: Card | None = None
+
+
+# A candidate meld found during search:
+# (value, natural-cards mask, wilds used, pure, room for more wilds, description)
+_Candidate = tuple[int, int, int, bool, int, tuple[object, ...]]
+
+
+class Solver:
+    """Optimal arrangements under one variant's meld rules and scoring."""
+
+    def __init__(self, rules: MeldRules, scoring: Scoring) -> None:
+        self.rules = rules
+        self.scoring = scoring
+        self._wilds_free = scoring.wilds_free
+        # With free wilds and wild-only melds allowed, a natural card is never
+        # worse inside a run than a wild standing for it (swap the two).
+        self._naturals_first = scoring.wilds_free and rules.wild_only_melds
+        self._memo: dict[tuple[object, ...], dict[int, tuple[int, object]]] = {}
+
+    # -- public -----------------------------------------------------------
+
+    def solve(
+        self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
+    ) -> Arrangement | None:
+        """The best arrangement of ``hand`` for ``goal``, or None when none is possible."""
+        naturals, wilds = split_wilds(hand, wild_rank)
+        packed = 0
+        for card in naturals:
+            packed += _UNIT[card.index]
+        wild_values = tuple(
+            sorted(
+                (self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank for w in wilds),
+                reverse=True,
+            )
+        )
+        keep = goal.keep.index if goal.keep is not None and not goal.keep.is_joker else -1
+        mode = (goal.all_melded, goal.need_pure, wild_values, keep)
+        memo = self._memo.setdefault(mode, {})
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        flags = _OWED if goal.discard else 0
+        value = self._best(memo, mode, packed, len(wilds), flags)
+        if value <= NEG // 2:
+            return None
+        return self._rebuild(memo, mode, packed, wilds, flags, value)
+
+    def value(self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()) -> int:
+        """The best value only (``NEG`` when impossible); cheaper than :meth:`solve`."""
+        naturals, wilds = split_wilds(hand, wild_rank)
+        packed = 0
+        for card in naturals:
+            packed += _UNIT[card.index]
+        wild_values = tuple(
+            sorted(
+                (self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank for w in wilds),
+                reverse=True,
+            )
+        )
+        keep = goal.keep.index if goal.keep is not None and not goal.keep.is_joker else -1
+        mode = (goal.all_melded, goal.need_pure, wild_values, keep)
+        memo = self._memo.setdefault(mode, {})
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        return self._best(memo, mode, packed, len(wilds), _OWED if goal.discard else 0)
+
+    # -- search -----------------------------------------------------------
+
+    def _best(self, memo: dict[int, tuple[int, object]], mode: tuple[object, ...],
+              packed: int, wilds: int, flags: int) -> int:
+        key = (packed << 8) | (wilds << 4) | flags
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[0]
+        all_melded, need_pure, wild_values, keep = mode
+        assert isinstance(wild_values, tuple)
+        if packed == 0:
+            value = self._leftover(wild_values, wilds, flags, bool(all_melded), bool(need_pure))
+            memo[key] = (value, None)
+            return value
+        low = packed & -packed
+        c = (low.bit_length() - 1) >> 2
+        rest = packed - _UNIT[c]
+        best = NEG
+        move: object = None
+        if not all_melded:
+            v = self.scoring.dead[c] + self._best(memo, mode, rest, wilds, flags)
+            if v > best:
+                best, move = v, ("dead", c)
+        if flags & _OWED and c != keep:
+            v = self._best(memo, mode, rest, wilds, flags & ~_OWED)
+            if v > best:
+                best, move = v, ("discard", c)
+        room0 = flags >> 2
+        for value, mask, used, pure, room, desc in self._candidates(packed, c, wilds):
+            new_flags = flags & _OWED
+            if pure or flags & _PURE:
+                new_flags |= _PURE
+            if self._wilds_free:
+                new_flags |= min(3, room0 + room) << 2
+            v = self._best(memo, mode, packed - mask, wilds - used, new_flags)
+            if v <= NEG // 2:
+                continue
+            v += value
+            if v > best:
+                best, move = v, ("meld", desc, mask, used, new_flags, value)
+        memo[key] = (best, move)
+        return best
+
+    def _leftover(self, wild_values: tuple[int, ...], wilds: int, flags: int,
+                  all_melded: bool, need_pure: bool) -> int:
+        """The value of the wilds no meld took, once every natural card is placed."""
+        if need_pure and not flags & _PURE:
+            return NEG
+        if flags & _OWED:
+            if wilds == 0:
+                return NEG
+            wilds -= 1
+        if wilds == 0:
+            return 0
+        if self.rules.wild_only_melds and wilds >= 3:
+            return 0
+        dead = wilds - min(wilds, flags >> 2) if self._wilds_free else wilds
+        if dead and all_melded:
+            return NEG
+        return sum(wild_values[:dead])
+
+    def _candidates(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
+        yield from self._runs(packed, c, wilds)
+        yield from self._sets(packed, c, wilds)
+
+    def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
+        rules = self.rules
+        suit, rank0 = divmod(c, 13)
+        base = suit * 13
+        values = self.scoring.run_position
+        if rank0 == 0:
+            starts = ([0] if rules.ace != "high" else []) + ([13] if rules.ace != "low" else [])
+        else:
+            starts = [rank0]
+        lo_limit = 1 if rules.ace == "high" else 0
+        hi_limit = 12 if rules.ace == "low" else 13
+        for pc in starts:
+            lo_min = 1 if pc == 13 else lo_limit
+            hi_max = 12 if pc == 0 else hi_limit
+            # which positions hold a natural card we have (besides c itself)
+            have = [False] * 14
+            for p in range(lo_min, hi_max + 1):
+                if p != pc:
+                    idx = base + (0 if p in (0, 13) else p)
+                    have[p] = (packed >> (4 * idx)) & 7 > 0
+            for lo in range(pc, lo_min - 1, -1):
+                for hi in range(max(pc, lo + 2), hi_max + 1):
+                    if lo == 0 and hi == 13:
+                        continue
+                    length = hi - lo + 1
+                    if length > 13:
+                        break
+                    span = range(lo, hi + 1)
+                    missing = [p for p in span if p != pc and not have[p]]
+                    if len(missing) > wilds:
+                        break  # a longer run only needs more wilds
+                    avail = [p for p in span if p != pc and have[p]]
+                    if self._naturals_first:
+                        if length > 3 and (lo not in avail and lo != pc or hi not in avail and hi != pc):
+                            continue
+                        extra_choices: Sequence[tuple[int, ...]] = ((),)
+                    else:
+                        spare = wilds - len(missing)
+                        extra_choices = [
+                            combo for k in range(min(spare, len(avail)) + 1)
+                            for combo in combinations(avail, k)
+                        ]
+                    value = sum(values[lo:hi + 1])
+                    room = 13 - length
+                    for extra in extra_choices:
+                        wild_pos = tuple(sorted(missing + list(extra)))
+                        mask = _UNIT[c]
+                        for p in avail:
+                            if p not in extra:
+                                mask += _UNIT[base + (0 if p in (0, 13) else p)]
+                        used = len(wild_pos)
+                        pure = used == 0 and length >= 4
+                        yield (value, mask, used, pure, room, ("run", suit, lo, hi, wild_pos))
+            if (rules.royal_flush and pc == 13 and suit == 3
+                    and all(have[p] for p in range(9, 13))):
+                mask = _UNIT[c] + sum(_UNIT[base + p] for p in range(9, 13))
+                yield (self.scoring.royal_flush, mask, 0, True, 0, ("royal", suit, 9, 13, ()))
+
+    def _sets(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
+        rules = self.rules
+        suit, rank0 = divmod(c, 13)
+        per_card = self.scoring.set_rank[rank0 + 1]
+        counts = []
+        for s in range(4):
+            idx = s * 13 + rank0
+            n = (packed >> (4 * idx)) & 7
+            if s == suit:
+                n -= 1
+                if rules.set_distinct_suits:
+                    n = 0
+            elif rules.set_distinct_suits:
+                n = min(n, 1)
+            counts.append(n)
+        limit = rules.set_max or 10**6
+        for take in product(*(range(n + 1) for n in counts)):
+            naturals = 1 + sum(take)
+            if naturals > limit:
+                continue
+            if self._wilds_free:
+                w_range: range = range(max(0, 3 - naturals), max(0, 3 - naturals) + 1)
+            else:
+                w_range = range(max(0, 3 - naturals), min(wilds, limit - naturals) + 1)
+            mask = _UNIT[c]
+            for s, k in enumerate(take):
+                mask += k * _UNIT[s * 13 + rank0]
+            for used in w_range:
+                if used > wilds:
+                    break
+                size = naturals + used
+                room = limit - size if rules.set_max else 3
+                yield (per_card * size, mask, used, False, room, ("set", rank0, take, used, suit))
+
+    # -- rebuilding the arrangement ---------------------------------------
+
+    def _rebuild(self, memo: dict[int, tuple[int, object]], mode: tuple[object, ...],
+                 packed: int, wilds: list[Card], flags: int, value: int) -> Arrangement:
+        melds: list[Meld] = []
+        dead: list[Card] = []
+        discard: Card | None = None
+        # jokers go into melds first: a left-over wild-rank card costs less
+        spare = sorted(wilds, key=lambda w: w is not JOKER)
+        n_wilds = len(wilds)
+        while packed:
+            key = (packed << 8) | (n_wilds << 4) | flags
+            move = memo[key][1]
+            assert isinstance(move, tuple)
+            if move[0] == "dead":
+                dead.append(Card(move[1]))
+                packed -= _UNIT[move[1]]
+            elif move[0] == "discard":
+                discard = Card(move[1])
+                packed -= _UNIT[move[1]]
+                flags &= ~_OWED
+            else:
+                _, desc, mask, used, new_flags, meld_value = move
+                taken, spare = spare[:used], spare[used:]
+                melds.append(self._meld(desc, taken, meld_value))
+                packed -= mask
+                n_wilds -= used
+                flags = new_flags
+        # wilds no meld took: the discard owed, a wild-only meld, absorbed, or dead
+        spare.sort(key=lambda w: self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank,
+                   reverse=True)
+        if flags & _OWED and spare:
+            discard = spare.pop()
+        if spare and self.rules.wild_only_melds and len(spare) >= 3:
+            melds.append(Meld("wild", tuple(spare), (None,) * len(spare)))
+            spare = []
+        if self._wilds_free:
+            for w in list(spare):
+                for i, m in enumerate(melds):
+                    grown = _absorb(m, w, self.rules)
+                    if grown is not None:
+                        melds[i] = grown
+                        spare.remove(w)
+                        break
+        dead.extend(spare)
+        return Arrangement(tuple(melds), tuple(dead), value, discard)
+
+    def _meld(self, desc: tuple[object, ...], wild_cards: list[Card], value: int) -> Meld:
+        wild_iter = iter(wild_cards)
+        cards: list[Card] = []
+        stands: list[Card | None] = []
+        if desc[0] in ("run", "royal"):
+            _, suit, lo, hi, wild_pos = desc
+            assert isinstance(lo, int) and isinstance(hi, int) and isinstance(suit, int)
+            assert isinstance(wild_pos, tuple)
+            for p in range(lo, hi + 1):
+                card = card_at(suit, p)
+                if p in wild_pos:
+                    cards.append(next(wild_iter))
+                    stands.append(card)
+                else:
+                    cards.append(card)
+                    stands.append(None)
+            pure = not wild_pos and hi - lo + 1 >= 4
+            return Meld("royal" if desc[0] == "royal" else "run", tuple(cards), tuple(stands), value, pure)
+        _, rank0, take, used, suit = desc
+        assert isinstance(rank0, int) and isinstance(take, tuple) and isinstance(suit, int)
+        cards.append(Card(suit * 13 + rank0))
+        stands.append(None)
+        present = {suit}
+        for s, k in enumerate(take):
+            for _ in range(k):
+                cards.append(Card(s * 13 + rank0))
+                stands.append(None)
+                present.add(s)
+        free_suits = [s for s in (3, 2, 1, 0) if s not in present] or [suit]
+        for i, w in enumerate(wild_iter):
+            cards.append(w)
+            stands.append(Card(free_suits[i % len(free_suits)] * 13 + rank0))
+        return Meld("set", tuple(cards), tuple(stands), value)
+
+
+def _absorb(meld: Meld, wild: Card, rules: MeldRules) -> Meld | None:
+    """The meld with one more wild card, where its rules allow (deadwood games)."""
+    if meld.kind == "set":
+        if rules.set_max and len(meld) >= rules.set_max:
+            return None
+        first = meld.stands_for[0] or meld.cards[0]
+        return Meld("set", (*meld.cards, wild), (*meld.stands_for, first), meld.points)
+    if meld.kind == "run" and len(meld) < 13:
+        top = meld.stands_for[-1] or meld.cards[-1]
+        bottom = meld.stands_for[0] or meld.cards[0]
+        top_pos = 13 if top.rank == Rank.ACE else int(top.rank) - 1
+        bottom_pos = 0 if bottom.rank == Rank.ACE else int(bottom.rank) - 1
+        if top_pos < (12 if rules.ace == "low" else 13):
+            return Meld("run", (*meld.cards, wild), (*meld.stands_for, card_at(top.suit, top_pos + 1)),
+                        meld.points)
+        if bottom_pos > (1 if rules.ace == "high" else 0):
+            return Meld("run", (wild, *meld.cards), (card_at(bottom.suit, bottom_pos - 1), *meld.stands_for),
+                        meld.points)
+    return None
