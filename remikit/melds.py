@@ -86,7 +86,8 @@ class Meld:
         """Display form with suit symbols: ``K♦ K♣ Jk(K♥)``."""
         out = []
         for card, as_ in zip(self.cards, self.stands_for, strict=True):
-            out.append(card.symbol() if as_ is None or as_ is card else f"{card.symbol()}({as_.symbol()})")
+            shown = card.symbol()
+            out.append(shown if as_ is None or as_ is card else f"{shown}({as_.symbol()})")
         return " ".join(out)
 
     def __len__(self) -> int:
@@ -117,7 +118,8 @@ def is_wild(card: Card, wild_rank: Rank | None) -> bool:
 
 def split_wilds(hand: Sequence[Card], wild_rank: Rank | None) -> tuple[list[Card], list[Card]]:
     """Split a hand into natural cards and wild cards."""
-    naturals, wilds = [], []
+    naturals: list[Card] = []
+    wilds: list[Card] = []
     for card in hand:
         (wilds if is_wild(card, wild_rank) else naturals).append(card)
     return naturals, wilds

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from remikit.cards import JOKER, Card, Rank
-from remikit.melds import Arrangement, Meld, MeldRules, Scoring, card_at, split_wilds
+from remikit.melds import (
+    Arrangement,
+    Meld,
+    MeldKind,
+    MeldRules,
+    Scoring,
+    card_at,
+    split_wilds,
+)
 
 NEG = -(10**9)
 """The value of an impossible arrangement."""
@@ -71,45 +79,39 @@ class Solver:
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
     ) -> Arrangement | None:
         """The best arrangement of ``hand`` for ``goal``, or None when none is possible."""
-        naturals, wilds = split_wilds(hand, wild_rank)
-        packed = 0
-        for card in naturals:
-            packed += _UNIT[card.index]
-        wild_values = tuple(
-            sorted(
-                (self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank for w in wilds),
-                reverse=True,
-            )
-        )
-        keep = goal.keep.index if goal.keep is not None and not goal.keep.is_joker else -1
-        mode = (goal.all_melded, goal.need_pure, wild_values, keep)
-        memo = self._memo.setdefault(mode, {})
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
+        memo, mode, packed, wilds = self._start(hand, wild_rank, goal)
         flags = _OWED if goal.discard else 0
         value = self._best(memo, mode, packed, len(wilds), flags)
         if value <= NEG // 2:
             return None
         return self._rebuild(memo, mode, packed, wilds, flags, value)
 
-    def value(self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()) -> int:
+    def value(
+        self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
+    ) -> int:
         """The best value only (``NEG`` when impossible); cheaper than :meth:`solve`."""
+        memo, mode, packed, wilds = self._start(hand, wild_rank, goal)
+        return self._best(memo, mode, packed, len(wilds), _OWED if goal.discard else 0)
+
+    def _wild_value(self, wild: Card) -> int:
+        """What a wild card no meld takes is worth."""
+        return self.scoring.dead_joker if wild is JOKER else self.scoring.dead_wild_rank
+
+    def _start(
+        self, hand: Sequence[Card], wild_rank: Rank | None, goal: Goal
+    ) -> tuple[dict[int, tuple[int, object]], tuple[object, ...], int, list[Card]]:
+        """The memo and search mode for ``goal``, the packed natural cards and the wilds."""
         naturals, wilds = split_wilds(hand, wild_rank)
         packed = 0
         for card in naturals:
             packed += _UNIT[card.index]
-        wild_values = tuple(
-            sorted(
-                (self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank for w in wilds),
-                reverse=True,
-            )
-        )
+        wild_values = tuple(sorted((self._wild_value(w) for w in wilds), reverse=True))
         keep = goal.keep.index if goal.keep is not None and not goal.keep.is_joker else -1
         mode = (goal.all_melded, goal.need_pure, wild_values, keep)
         memo = self._memo.setdefault(mode, {})
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-        return self._best(memo, mode, packed, len(wilds), _OWED if goal.discard else 0)
+        return memo, mode, packed, wilds
 
     # -- search -----------------------------------------------------------
 
@@ -209,7 +211,9 @@ class Solver:
                         break  # a longer run only needs more wilds
                     avail = [p for p in span if p != pc and have[p]]
                     if self._naturals_first:
-                        if length > 3 and (lo not in avail and lo != pc or hi not in avail and hi != pc):
+                        # a longer run must end in natural cards
+                        ends = (lo == pc or lo in avail) and (hi == pc or hi in avail)
+                        if length > 3 and not ends:
                             continue
                         extra_choices: Sequence[tuple[int, ...]] = ((),)
                     else:
@@ -297,8 +301,7 @@ class Solver:
                 n_wilds -= used
                 flags = new_flags
         # wilds no meld took: the discard owed, a wild-only meld, absorbed, or dead
-        spare.sort(key=lambda w: self.scoring.dead_joker if w is JOKER else self.scoring.dead_wild_rank,
-                   reverse=True)
+        spare.sort(key=self._wild_value, reverse=True)
         if flags & _OWED and spare:
             discard = spare.pop()
         if spare and self.rules.wild_only_melds and len(spare) >= 3:
@@ -332,8 +335,9 @@ class Solver:
                     cards.append(card)
                     stands.append(None)
             pure = not wild_pos and hi - lo + 1 >= 4
-            return Meld("royal" if desc[0] == "royal" else "run", tuple(cards), tuple(stands), value, pure)
-        _, rank0, take, used, suit = desc
+            kind: MeldKind = "royal" if desc[0] == "royal" else "run"
+            return Meld(kind, tuple(cards), tuple(stands), value, pure)
+        _, rank0, take, _used, suit = desc
         assert isinstance(rank0, int) and isinstance(take, tuple) and isinstance(suit, int)
         cards.append(Card(suit * 13 + rank0))
         stands.append(None)
@@ -363,9 +367,9 @@ def _absorb(meld: Meld, wild: Card, rules: MeldRules) -> Meld | None:
         top_pos = 13 if top.rank == Rank.ACE else int(top.rank) - 1
         bottom_pos = 0 if bottom.rank == Rank.ACE else int(bottom.rank) - 1
         if top_pos < (12 if rules.ace == "low" else 13):
-            return Meld("run", (*meld.cards, wild), (*meld.stands_for, card_at(top.suit, top_pos + 1)),
-                        meld.points)
+            above = card_at(top.suit, top_pos + 1)
+            return Meld("run", (*meld.cards, wild), (*meld.stands_for, above), meld.points)
         if bottom_pos > (1 if rules.ace == "high" else 0):
-            return Meld("run", (wild, *meld.cards), (card_at(bottom.suit, bottom_pos - 1), *meld.stands_for),
-                        meld.points)
+            below = card_at(bottom.suit, bottom_pos - 1)
+            return Meld("run", (wild, *meld.cards), (below, *meld.stands_for), meld.points)
     return None

@@ -41,8 +41,8 @@ RULES = MeldRules(ace="both", set_distinct_suits=True, set_max=4, wild_only_meld
                   royal_flush=True)
 SCORING = Scoring(
     # position 0 is the ace low (5), 13 the ace high (15)
-    run_position=(5,) + tuple(_meld_value(p + 1) for p in range(1, 13)) + (15,),
-    set_rank=(0,) + tuple(_meld_value(r) for r in range(1, 14)),
+    run_position=(5, *(_meld_value(p + 1) for p in range(1, 13)), 15),
+    set_rank=(0, *(_meld_value(r) for r in range(1, 14))),
     royal_flush=ROYAL_FLUSH_POINTS,
     dead=tuple(_dead_value(i % 13 + 1) for i in range(52)),
     dead_joker=-25,
@@ -103,7 +103,9 @@ def close_score(hand: Sequence[Card], closing: Card) -> Score:
     Raises :class:`CloseRefused` with the reason when the close is not allowed.
     """
     if len(hand) != HAND_SIZE:
-        raise CloseRefused(f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}")
+        raise CloseRefused(
+            f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}"
+        )
     bonus = closing_bonus(closing)
     best = _closing_arrangement(hand)
     if best is None:
