@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from remikit.cards import JOKER, Card, Rank
+from remikit.errors import Reason
 from remikit.melds import Arrangement, Meld, MeldRules, Scoring
 from remikit.solver import Goal, Solver
 
@@ -62,7 +63,11 @@ class Score:
 
 
 class CloseRefused(ValueError):
-    """A close that R13-7 does not allow; the message says why."""
+    """A close that R13-7 does not allow; ``reason`` says why in either language."""
+
+    def __init__(self, reason: Reason) -> None:
+        self.reason = reason
+        super().__init__(reason.en)
 
 
 def dead_points(cards: Sequence[Card]) -> int:
@@ -90,7 +95,8 @@ def closing_bonus(closing: Card) -> int:
         return CLOSING_BONUS["joker"]
     if closing.rank == Rank.ACE:
         return CLOSING_BONUS["ace"]
-    raise CloseRefused(f"the closing card must be an ace or a joker, not {closing}")
+    raise CloseRefused(Reason(f"the closing card must be an ace or a joker, not {closing}",
+                              f"kartu penutup harus As atau Joker, bukan {closing}"))
 
 
 def _closing_arrangement(hand: Sequence[Card]) -> Arrangement | None:
@@ -113,12 +119,14 @@ def close_score(hand: Sequence[Card], closing: Card) -> Score:
     return Score(bonus + best.value, best.melds, (), closing, bonus)
 
 
-def _refusal(hand: Sequence[Card]) -> str:
+def _refusal(hand: Sequence[Card]) -> Reason:
     if SOLVER.solve(hand, goal=Goal(all_melded=True)) is not None:
-        return "the melds need a pure run of 4 or more cards (no joker) or the royal flush"
+        return Reason("the melds need a pure run of 4 or more cards (no joker) or the royal flush",
+                      "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush")
     best = SOLVER.solve(hand, goal=Goal(need_pure=True)) or SOLVER.solve(hand)
-    dead = " ".join(str(c) for c in best.dead) if best is not None else ""
-    return f"not every card is in a meld (dead: {dead})" if dead else "not every card is in a meld"
+    dead = " ".join(c.symbol() for c in best.dead) if best is not None else ""
+    return Reason(f"not every card is in a meld (dead: {dead})",
+                  f"masih ada kartu mati ({dead})")
 
 
 def closing_candidates(hand14: Sequence[Card]) -> list[Card]:

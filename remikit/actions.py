@@ -1,0 +1,178 @@
+"""Actions as frozen records with the text form of game records.
+
+>>> parse_action("draw discard 3")
+Draw(source='discard', depth=3)
+>>> str(parse_action("close ah"))
+'close Ah'
+>>> parse_seat_action("p2 discard 10h")
+(2, Discard(card=Card('Th')))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from remikit.cards import Card, CardError
+
+
+class ActionSyntaxError(ValueError):
+    """Text that is not an action."""
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Take the top stock card, or the discard (``depth`` K: the K-th from the top and all above)."""
+
+    source: Literal["stock", "discard"]
+    depth: int = 1
+
+    def __str__(self) -> str:
+        if self.source == "discard" and self.depth != 1:
+            return f"draw discard {self.depth}"
+        return f"draw {self.source}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Close:
+    """Remi 13 D: close ("tutup") with ``card`` as the closing card."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"close {self.card}"
+
+
+@dataclass(frozen=True)
+class MeldCards:
+    """Rummy 500: lay a new meld; ``stands_for`` gives, per card, what a joker is (else None)."""
+
+    cards: tuple[Card, ...]
+    stands_for: tuple[Card | None, ...]
+
+    def __str__(self) -> str:
+        return "meld " + _with_jokers(self.cards, self.stands_for)
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """Rummy 500: add a card to table meld number ``meld`` (from 1)."""
+
+    card: Card
+    meld: int
+    stands_for: Card | None = None
+
+    def __str__(self) -> str:
+        return f"layoff {_with_jokers((self.card,), (self.stands_for,))} to {self.meld}"
+
+
+@dataclass(frozen=True)
+class CallRummy:
+    """Rummy 500: call "Rummy!" on the ``depth``-th discard from the top."""
+
+    depth: int
+
+    def __str__(self) -> str:
+        return f"rummy {self.depth}"
+
+
+@dataclass(frozen=True)
+class Decline:
+    """Rummy 500: decline to draw at an empty stock, ending the hand."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+Action = Draw | Discard | Close | MeldCards | LayOff | CallRummy | Decline
+
+
+def _with_jokers(cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> str:
+    return " ".join(str(c) if s is None else f"{c}={s}" for c, s in zip(cards, stands_for, strict=True))
+
+
+def _card_with_joker(token: str) -> tuple[Card, Card | None]:
+    if "=" in token:
+        left, right = token.split("=", 1)
+        card = Card.parse(left)
+        if not card.is_joker:
+            raise ActionSyntaxError(f"only a joker declares what it stands for: {token!r}")
+        stands = Card.parse(right)
+        if stands.is_joker:
+            raise ActionSyntaxError(f"a joker must stand for a natural card: {token!r}")
+        return card, stands
+    return Card.parse(token), None
+
+
+def _count(token: str, what: str) -> int:
+    if not token.isdigit() or int(token) < 1:
+        raise ActionSyntaxError(f"{what} must be a number from 1, not {token!r}")
+    return int(token)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action in record notation (CONTRACT.md); any letter case."""
+    words = text.split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    verb, args = words[0].lower(), words[1:]
+    try:
+        if verb == "draw" and args:
+            source = args[0].lower()
+            if source == "stock" and len(args) == 1:
+                return Draw("stock")
+            if source == "discard" and len(args) <= 2:
+                return Draw("discard", _count(args[1], "the discard position") if len(args) == 2 else 1)
+        elif verb == "discard" and len(args) == 1:
+            return Discard(Card.parse(args[0]))
+        elif verb == "close" and len(args) == 1:
+            return Close(Card.parse(args[0]))
+        elif verb == "meld" and args:
+            pairs = [_card_with_joker(a) for a in args]
+            return MeldCards(tuple(c for c, _ in pairs), tuple(s for _, s in pairs))
+        elif verb == "layoff" and len(args) == 3 and args[1].lower() == "to":
+            card, stands = _card_with_joker(args[0])
+            return LayOff(card, _count(args[2], "the meld number"), stands)
+        elif verb == "rummy" and len(args) <= 1:
+            return CallRummy(_count(args[0], "the discard position") if args else 1)
+        elif verb == "decline" and not args:
+            return Decline()
+    except CardError as exc:
+        raise ActionSyntaxError(str(exc)) from exc
+    raise ActionSyntaxError(f"not an action: {text!r}")
+
+
+def parse_seat_action(text: str) -> tuple[int, Action]:
+    """Read a record line ``pN action``."""
+    words = text.split(maxsplit=1)
+    if len(words) != 2 or not words[0].lower().startswith("p") or not words[0][1:].isdigit():
+        raise ActionSyntaxError(f"a record action starts with the seat, like 'p0 draw stock': {text!r}")
+    return int(words[0][1:]), parse_action(words[1])
+
+
+def format_seat_action(seat: int, action: Action) -> str:
+    return f"p{seat} {action}"
+
+
+__all__ = [
+    "Action",
+    "ActionSyntaxError",
+    "CallRummy",
+    "Close",
+    "Decline",
+    "Discard",
+    "Draw",
+    "LayOff",
+    "MeldCards",
+    "format_seat_action",
+    "parse_action",
+    "parse_seat_action",
+]

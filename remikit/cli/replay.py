@@ -1,0 +1,57 @@
+"""``remi replay FILE [--json]``: replay a game record and print the scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from remikit.i18n import default_lang, t
+from remikit.records import RecordError, load_record, replay
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("replay", help="replay a game record / putar ulang catatan permainan")
+    p.add_argument("file", help="the record (JSON)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--lang", choices=("id", "en"), default=None)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        result = replay(load_record(args.file))
+    except RecordError as exc:
+        out: dict[str, Any] = {"ok": False, "reason": str(exc)}
+        result = None
+    else:
+        out = result.as_json()
+    if args.json:
+        print(json.dumps(out))
+        return 0 if out["ok"] else 1
+    lang = args.lang or default_lang()
+    if not out["ok"]:
+        where = f" [{out['index']}] {out['action']}" if "index" in out else ""
+        print(t("replay.failed", lang, where=where, reason=out["reason"]), file=sys.stderr)
+        return 1
+    assert result is not None and result.game is not None
+    game = result.game
+    table = Table(title=t("replay.title", lang, variant=game.name))
+    table.add_column(t("common.deal", lang))
+    for seat in range(game.players):
+        table.add_column(f"p{seat}", justify="right")
+    for i, points in enumerate(out["hand_scores"], start=1):
+        table.add_row(str(i), *map(str, points))
+    table.add_row(t("common.total", lang), *map(str, out["totals"]), style="bold")
+    console = Console()
+    console.print(table)
+    if out["finished"]:
+        winner = out["winner"]
+        console.print(t("common.winner_seat", lang, seat=winner) if winner is not None else t("common.no_winner", lang))
+    else:
+        console.print(t("replay.not_finished", lang))
+    return 0

@@ -1,0 +1,423 @@
+"""The state machine shared by every variant: deals inside a game.
+
+A :class:`Deal` runs one deal (a Remi 13 D game, a Rummy 500 hand, a
+Three-Thirteen round) from the shuffled deck to its scores. A :class:`Game`
+runs deals one after another (a match, a game to 500, eleven rounds), keeps
+the running totals and the record. Variants subclass both and override a few
+hooks; each action has one ``verify`` that says why it is illegal, and
+``can``/``legal_actions`` derive from it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar, Self
+
+from remikit.actions import Action, Discard, Draw, format_seat_action
+from remikit.cards import Card
+from remikit.errors import IllegalAction
+from remikit.views import DealSummary, PlayerView
+
+MAX_ACTIONS_PER_DEAL = 5_000
+"""A cap on a deal's length, so a buggy loop of bots cannot run forever."""
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+class OptionError(ValueError):
+    """A table option with an unknown name or a value it cannot take."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """Table options (CONTRACT.md names); variants subclass with their fields."""
+
+    discard_taken_card: bool = False
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Self:
+        """Options from names and values (strings as typed, or JSON values)."""
+        known = {f.name: f for f in fields(cls)}
+        parsed: dict[str, Any] = {}
+        for name, raw in values.items():
+            if name not in known:
+                raise OptionError(f"unknown option {name!r}; options: {', '.join(sorted(known))}")
+            default = getattr(cls(), name)
+            parsed[name] = _coerce(name, raw, default)
+        options = cls(**parsed)
+        options.check()
+        return options
+
+    def check(self) -> None:
+        """Raise :class:`OptionError` if a value is out of range."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _coerce(name: str, raw: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise OptionError(f"option {name} takes true or false, not {raw!r}")
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except (TypeError, ValueError):
+            raise OptionError(f"option {name} takes a whole number, not {raw!r}") from None
+    return str(raw)
+
+
+def check_range(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise OptionError(f"option {name} must be from {low} to {high}, not {value}")
+
+
+def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
+    if value not in choices:
+        raise OptionError(f"option {name} must be one of {', '.join(map(str, choices))}, not {value!r}")
+
+
+class Deal(ABC):
+    """One deal, from the deck to the scores."""
+
+    def __init__(self, *, number: int, players: int, dealer: int, first: int,
+                 deck: Sequence[Card], options: Options) -> None:
+        self.number = number
+        self.players = players
+        self.dealer = dealer
+        self.options = options
+        self.deck = tuple(deck)
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        order = [(dealer + 1 + i) % players for i in range(players)]
+        cards = list(deck)
+        size = self.hand_size()
+        pos = 0
+        for _ in range(size):
+            for seat in order:
+                self.hands[seat].append(cards[pos])
+                pos += 1
+        self.discard_pile: list[Card] = []
+        if self.opens_discard_pile():
+            self.discard_pile.append(cards[pos])
+            pos += 1
+        self.stock: list[Card] = cards[pos:][::-1]  # top of the stock is the end of the list
+        self.first = first
+        self.to_play: int | None = first
+        self.phase = Phase.DRAW
+        self.log: list[str] = []
+        self.taken: list[tuple[int, Card]] = []  # (seat, card) for every card taken from the discard
+        self.just_taken: Card | None = None
+        self.summary: DealSummary | None = None
+
+    # -- hooks ------------------------------------------------------------
+
+    @abstractmethod
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+
+    def opens_discard_pile(self) -> bool:
+        """Whether the card after the deal starts the discard pile."""
+        return True
+
+    @abstractmethod
+    def variant_actions(self, seat: int) -> list[Action]:
+        """Candidate actions beyond draw and discard (filtered by :meth:`verify`)."""
+
+    @abstractmethod
+    def verify_variant(self, seat: int, action: Action) -> None:
+        """Verify an action that is not a plain draw or discard."""
+
+    @abstractmethod
+    def apply_variant(self, seat: int, action: Action) -> None:
+        """Apply a verified action that is not a plain draw or discard."""
+
+    @abstractmethod
+    def after_discard(self, seat: int) -> None:
+        """End the turn after a discard: next seat, or the end of the deal."""
+
+    def verify_draw(self, seat: int, action: Draw) -> None:
+        """Variant limits on drawing (the discard depth, an empty stock)."""
+        if action.source == "stock" and not self.stock:
+            raise IllegalAction("stock_empty")
+        if action.source == "discard":
+            if not self.discard_pile:
+                raise IllegalAction("no_discard")
+            if action.depth != 1:
+                raise IllegalAction("discard_depth")
+
+    def may_close(self) -> bool:
+        return False
+
+    # -- verify / can / apply ----------------------------------------------
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` saying why ``action`` by ``seat`` is illegal now."""
+        if self.phase is Phase.OVER:
+            raise IllegalAction("game_over")
+        if not 0 <= seat < self.players:
+            raise IllegalAction("no_such_seat", seat=seat)
+        if isinstance(action, Draw | Discard) and seat != self.to_play:
+            raise IllegalAction("not_your_turn", seat=self.to_play)
+        if isinstance(action, Draw):
+            if self.phase is not Phase.DRAW:
+                raise IllegalAction("already_drawn", or_close="")
+            self.verify_draw(seat, action)
+        elif isinstance(action, Discard):
+            if self.phase is Phase.DRAW:
+                raise IllegalAction("draw_first")
+            self.verify_discard(seat, action.card)
+        else:
+            self.verify_variant(seat, action)
+
+    def verify_discard(self, seat: int, card: Card) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction("not_in_hand", card=card)
+        if card is self.just_taken and not self.options.discard_taken_card:
+            raise IllegalAction("taken_card", card=card)
+
+    def can(self, seat: int, action: Action) -> bool:
+        try:
+            self.verify(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not theirs to act)."""
+        if self.phase is Phase.OVER:
+            return []
+        candidates: list[Action] = []
+        if seat == self.to_play:
+            if self.phase is Phase.DRAW:
+                candidates += [Draw("stock"), Draw("discard")]
+            else:
+                candidates += [Discard(c) for c in dict.fromkeys(self.hands[seat])]
+        candidates += self.variant_actions(seat)
+        return [a for a in candidates if self.can(seat, a)]
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Verify and carry out ``action``; an illegal one changes nothing."""
+        self.verify(seat, action)
+        if len(self.log) >= MAX_ACTIONS_PER_DEAL:
+            raise IllegalAction("game_over")
+        self.log.append(format_seat_action(seat, action))
+        if isinstance(action, Draw):
+            self.draw(seat, action)
+        elif isinstance(action, Discard):
+            self.hands[seat].remove(action.card)
+            self.discard_pile.append(action.card)
+            self.just_taken = None
+            self.after_discard(seat)
+        else:
+            self.apply_variant(seat, action)
+
+    def draw(self, seat: int, action: Draw) -> None:
+        if action.source == "stock":
+            self.hands[seat].append(self.stock.pop())
+            self.just_taken = None
+        else:
+            taken = self.discard_pile[-action.depth:]
+            del self.discard_pile[-action.depth:]
+            self.hands[seat].extend(taken)
+            self.taken.extend((seat, c) for c in taken)
+            self.just_taken = taken[0] if len(taken) == 1 else None
+        self.phase = Phase.DISCARD
+
+    def finish(self, summary: DealSummary) -> None:
+        self.summary = summary
+        self.phase = Phase.OVER
+        self.to_play = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def cards_in_play(self) -> list[Card]:
+        """Every card of the deal wherever it is (hands, stock, discard pile, table)."""
+        out = [c for hand in self.hands for c in hand]
+        return out + self.stock + self.discard_pile
+
+
+class Game(ABC):
+    """A whole game of one variant: deals, running totals, the record."""
+
+    name: ClassVar[str]
+    options_type: ClassVar[type[Options]]
+
+    def __init__(self, options: Options, *, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> None:
+        self.options = options
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.auto_deal = auto_deal
+        self.deals: list[Deal] = []
+        self.totals = [0] * self.players
+        self.winner: int | None = None
+        self.over = False
+        if auto_deal:
+            self.start_deal()
+
+    # -- hooks ------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def players(self) -> int: ...
+
+    @abstractmethod
+    def full_deck(self) -> list[Card]:
+        """The unshuffled deck a deal uses."""
+
+    @abstractmethod
+    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal: ...
+
+    @abstractmethod
+    def next_dealer(self) -> int:
+        """The dealer of the next deal (the first deal's dealer when none was played)."""
+
+    @abstractmethod
+    def is_finished(self) -> bool:
+        """Whether the game ends after the deals played so far."""
+
+    @abstractmethod
+    def decide_winner(self) -> int | None:
+        """The winning seat of a finished game, or None."""
+
+    # -- play -------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal | None:
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def needs_deal(self) -> bool:
+        return not self.over and (not self.deals or self.deals[-1].is_over)
+
+    def start_deal(self, deck: Sequence[Card] | None = None, *, dealer: int | None = None,
+                   first: int | None = None) -> Deal:
+        """Start the next deal with ``deck`` (shuffled here when None)."""
+        if not self.needs_deal:
+            raise ValueError("a deal is still in progress" if not self.over else "the game is over")
+        rule_dealer = self.next_dealer()
+        if dealer is not None and dealer != rule_dealer and self.deals:
+            raise ValueError(f"the dealer of deal {len(self.deals) + 1} is seat {rule_dealer}, not {dealer}")
+        dealer = rule_dealer if dealer is None else dealer
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"there is no seat {dealer}")
+        first = (dealer + 1) % self.players if first is None else first
+        if not 0 <= first < self.players:
+            raise ValueError(f"there is no seat {first}")
+        if deck is None:
+            cards = self.full_deck()
+            self.rng.shuffle(cards)
+        else:
+            cards = list(deck)
+            check_deck(cards, self.full_deck())
+        deal = self.make_deal(number=len(self.deals) + 1, dealer=dealer, first=first, deck=cards)
+        self.deals.append(deal)
+        return deal
+
+    def current(self) -> Deal:
+        deal = self.deal
+        if deal is None or deal.is_over:
+            raise IllegalAction("game_over" if self.over else "no_deal")
+        return deal
+
+    def verify(self, seat: int, action: Action) -> None:
+        self.current().verify(seat, action)
+
+    def can(self, seat: int, action: Action) -> bool:
+        return self.deal is not None and not self.deal.is_over and self.deal.can(seat, action)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        deal = self.deal
+        return [] if deal is None or deal.is_over else deal.legal_actions(seat)
+
+    @property
+    def to_play(self) -> int | None:
+        deal = self.deal
+        return None if deal is None else deal.to_play
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Carry out one action; ends the deal and the game when the rules say so."""
+        deal = self.current()
+        deal.apply(seat, action)
+        if deal.summary is not None:
+            for s, points in enumerate(deal.summary.points):
+                self.totals[s] += points
+            if self.is_finished():
+                self.over = True
+                self.winner = self.decide_winner()
+            elif self.auto_deal:
+                self.start_deal()
+
+    # -- what leaves the engine --------------------------------------------
+
+    def view(self, seat: int | None) -> PlayerView:
+        """The view of ``seat`` (None: a spectator)."""
+        deal = self.deal
+        if deal is None:
+            raise ValueError("no deal has started")
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}")
+        return PlayerView(
+            variant=self.name,
+            seat=seat,
+            players=self.players,
+            options=self.options.as_dict(),
+            deal_number=deal.number,
+            dealer=deal.dealer,
+            to_play=deal.to_play,
+            phase=str(deal.phase),
+            hand=tuple(deal.hands[seat]) if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in deal.hands),
+            stock_size=len(deal.stock),
+            discard_pile=tuple(deal.discard_pile),
+            log=tuple(deal.log),
+            totals=tuple(self.totals),
+            finished_deals=tuple(d.summary for d in self.deals if d.summary is not None),
+            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
+            game_over=self.over,
+            winner=self.winner,
+            taken_from_discard=tuple(deal.taken),
+            **self.view_extra(deal),
+        )
+
+    def view_extra(self, deal: Deal) -> dict[str, Any]:
+        """Variant fields of the view (wild rank, table melds)."""
+        return {}
+
+    def record(self) -> dict[str, Any]:
+        """The game record (CONTRACT.md): options, and per deal its deck and actions."""
+        hands = []
+        for deal in self.deals:
+            hands.append({
+                "dealer": deal.dealer,
+                "first": deal.first,
+                "deck": [str(c) for c in deal.deck],
+                "actions": list(deal.log),
+            })
+        return {"variant": self.name, "options": self.options.as_dict(), "hands": hands}
+
+
+def check_deck(deck: Sequence[Card], full: Sequence[Card]) -> None:
+    """Raise ValueError naming the first card that is missing or too many."""
+    have, want = Counter(deck), Counter(full)
+    for card in sorted(set(have) | set(want)):
+        if have[card] > want[card]:
+            raise ValueError(f"the deck has {have[card]} × {card}, the game uses {want[card]}")
+        if have[card] < want[card]:
+            raise ValueError(f"the deck is missing {card} ({have[card]} of {want[card]})")

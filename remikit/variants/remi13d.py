@@ -1,0 +1,184 @@
+"""Remi 13 D: the four-player, 108-card competition game (RULES.md §1)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from remikit.actions import Action, Close
+from remikit.cards import JOKER, Card, Rank, make_deck
+from remikit.engine import Deal, Game, Options, Phase, check_range
+from remikit.errors import IllegalAction
+from remikit.scoring import remi13d as scoring
+from remikit.views import DealSummary, SeatResult
+
+PLAYERS = 4  # R13-1
+DEFAULT_GAMES = 4  # R13-15 [interp]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Remi13DOptions(Options):
+    players: int = PLAYERS
+    games: int = DEFAULT_GAMES
+
+    def check(self) -> None:
+        check_range("players", self.players, PLAYERS, PLAYERS)
+        check_range("games", self.games, 1, 100)
+
+
+class Remi13DDeal(Deal):
+    """One game of a match: deal 13 each, play until a close or the stock runs out."""
+
+    options: Remi13DOptions
+    closing_card: Card | None = None
+
+    def hand_size(self) -> int:
+        return scoring.HAND_SIZE  # R13-4
+
+    def opens_discard_pile(self) -> bool:
+        return False  # R13-4: no initial face-up card
+
+    def variant_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_play or self.phase is not Phase.DISCARD:
+            return []
+        return [Close(c) for c in scoring.closing_candidates(self.hands[seat])]
+
+    def verify_variant(self, seat: int, action: Action) -> None:
+        if not isinstance(action, Close):
+            raise IllegalAction("not_in_variant", action=str(action))
+        if seat != self.to_play:
+            raise IllegalAction("not_your_turn", seat=self.to_play)
+        if self.phase is not Phase.DISCARD:
+            raise IllegalAction("draw_first")
+        hand = self.hands[seat]
+        if action.card not in hand:
+            raise IllegalAction("not_in_hand", card=action.card)
+        rest = list(hand)
+        rest.remove(action.card)
+        try:
+            scoring.close_score(rest, action.card)
+        except scoring.CloseRefused as refused:
+            raise IllegalAction("close_refused", why=refused.reason) from None
+
+    def apply_variant(self, seat: int, action: Action) -> None:
+        assert isinstance(action, Close)
+        self.hands[seat].remove(action.card)
+        self.closing_card = action.card
+        results = []
+        for s, hand in enumerate(self.hands):
+            if s == seat:
+                score = scoring.close_score(hand, action.card)  # R13-7, R13-11
+            else:
+                score = scoring.hand_score(hand)  # R13-12
+            results.append(_result(score))
+        self.finish(DealSummary(self.number, "close", seat, tuple(results)))
+
+    def after_discard(self, seat: int) -> None:
+        if not self.stock:  # R13-13: the last stock card was drawn and no one closed
+            results = tuple(_result(scoring.hand_score(h)) for h in self.hands)
+            self.finish(DealSummary(self.number, "stock", None, results))
+            return
+        self.to_play = (seat + 1) % self.players
+        self.phase = Phase.DRAW
+
+    def cards_in_play(self) -> list[Card]:
+        closing = [self.closing_card] if self.closing_card is not None else []
+        return super().cards_in_play() + closing
+
+
+def _result(score: scoring.Score) -> SeatResult:
+    return SeatResult(
+        points=score.points,
+        melds=tuple(tuple(m.tokens()) for m in score.melds),
+        dead=score.dead,
+        closing=score.closing,
+        bonus=score.bonus,
+    )
+
+
+class Remi13DGame(Game):
+    """A match of ``games`` games (R13-15); the highest total wins."""
+
+    name: ClassVar[str] = "remi13d"
+    options_type: ClassVar[type[Options]] = Remi13DOptions
+    options: Remi13DOptions
+
+    @property
+    def players(self) -> int:
+        return PLAYERS
+
+    def full_deck(self) -> list[Card]:
+        return make_deck(decks=2, jokers=4)  # R13-1
+
+    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
+        return Remi13DDeal(number=number, players=PLAYERS, dealer=dealer, first=first,
+                           deck=deck, options=self.options)
+
+    def next_dealer(self) -> int:
+        """R13-2: the lowest seat-draw card (seat 3) deals first; R13-3: then the loser deals."""
+        if not self.deals:
+            return PLAYERS - 1
+        last = self.deals[-1]
+        assert last.summary is not None
+        points = last.summary.points
+        lowest = min(points)
+        for i in range(1, PLAYERS + 1):
+            seat = (last.dealer + i) % PLAYERS
+            if points[seat] == lowest:
+                return seat
+        raise AssertionError("unreachable")
+
+    def is_finished(self) -> bool:
+        return len(self.deals) >= self.options.games and self.deals[-1].is_over
+
+    def decide_winner(self) -> int | None:
+        best = max(self.totals)
+        leaders = [s for s, t in enumerate(self.totals) if t == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+
+# -- R13-2: the seat draw ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatDraw:
+    """The seat draw shown to the players.
+
+    ``draws[i]`` lists the cards player ``i`` drew (a joker or a card identical
+    to another player's is drawn again); ``seats[i]`` is player ``i``'s seat:
+    seat 0 (the highest card) plays first, seat 3 (the lowest) deals.
+    """
+
+    draws: tuple[tuple[Card, ...], ...]
+    seats: tuple[int, ...]
+
+    def player_at(self, seat: int) -> int:
+        return self.seats.index(seat)
+
+
+def _strength(card: Card) -> tuple[int, int]:
+    rank = 14 if card.rank == Rank.ACE else int(card.rank)
+    return (rank, int(card.suit))
+
+
+def draw_seats(rng: random.Random, players: int = PLAYERS) -> SeatDraw:
+    """R13-2: each player draws a card face down; the highest plays first, the lowest deals.
+
+    A joker [interp] or a card identical to another player's is drawn again.
+    """
+    deck = make_deck(decks=2, jokers=4)
+    rng.shuffle(deck)
+    draws: list[list[Card]] = [[] for _ in range(players)]
+    waiting = list(range(players))
+    while waiting:
+        for p in waiting:
+            draws[p].append(deck.pop())
+        final = [d[-1] for d in draws]
+        waiting = [p for p in range(players) if final[p] is JOKER or final.count(final[p]) > 1]
+    order = sorted(range(players), key=lambda p: _strength(draws[p][-1]), reverse=True)
+    seats = [0] * players
+    for seat, p in enumerate(order):
+        seats[p] = seat
+    return SeatDraw(tuple(tuple(d) for d in draws), tuple(seats))

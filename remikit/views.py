@@ -1,0 +1,83 @@
+"""What one seat may see: the only picture of a game that leaves the engine.
+
+A :class:`PlayerView` holds the seat's own hand, everything public (discard
+pile, table melds, hand sizes, the public log of actions, scores), and the
+seat's legal actions. Other hands appear only as counts. A spectator's view
+(``seat`` None) has no hand at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from remikit.actions import Action
+from remikit.cards import Card
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result of a finished deal, shown to everyone (R13-14)."""
+
+    points: int
+    melds: tuple[tuple[str, ...], ...]
+    dead: tuple[Card, ...]
+    closing: Card | None = None
+    bonus: int = 0
+    went_out: bool = False
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """A finished deal as everyone sees it."""
+
+    number: int
+    ended_by: str  # "close", "stock", "out", …
+    by_seat: int | None
+    results: tuple[SeatResult, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return tuple(r.points for r in self.results)
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table (Rummy 500): cards, what jokers stand for, who laid each card."""
+
+    number: int
+    cards: tuple[Card, ...]
+    stands_for: tuple[Card | None, ...]
+    laid_by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's view of a game (``seat`` None: a spectator)."""
+
+    variant: str
+    seat: int | None
+    players: int
+    options: Mapping[str, Any]
+    deal_number: int
+    dealer: int
+    to_play: int | None
+    phase: str
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_pile: tuple[Card, ...]
+    log: tuple[str, ...]
+    totals: tuple[int, ...]
+    finished_deals: tuple[DealSummary, ...]
+    legal_actions: tuple[Action, ...] = ()
+    game_over: bool = False
+    winner: int | None = None
+    wild_rank: str | None = None
+    table: tuple[TableMeld, ...] = ()
+    taken_from_discard: tuple[tuple[int, Card], ...] = field(default=())
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
