@@ -109,9 +109,10 @@ def close_score(hand: Sequence[Card], closing: Card) -> Score:
     Raises :class:`CloseRefused` with the reason when the close is not allowed.
     """
     if len(hand) != HAND_SIZE:
-        raise CloseRefused(
-            f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}"
-        )
+        raise CloseRefused(Reason(
+            f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}",
+            f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
+        ))
     bonus = closing_bonus(closing)
     best = _closing_arrangement(hand)
     if best is None:

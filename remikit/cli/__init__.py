@@ -1,0 +1,1 @@
+"""Command-line front ends: the ``remi`` console script and its subcommands."""

@@ -1,0 +1,72 @@
+"""The ``remi`` console script: one argparse subcommand per module of :mod:`remikit.cli`.
+
+Each module in :data:`SUBCOMMANDS` exposes ``add_parser(subparsers)``, which
+registers its subparser with ``func=run`` (``run(args) -> int``, the exit
+status). A module that does not exist yet is left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
+
+SUBCOMMANDS = ("score", "play", "arena", "replay", "serve")
+
+
+def _subcommand(name: str) -> ModuleType | None:
+    """The module of a subcommand, or None when that module is not there."""
+    module_name = f"{__package__}.{name}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            return None
+        raise
+
+
+def _version() -> str:
+    try:
+        return version("remikit")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="remi", description="Remi 13 D, Rummy 500 and Three-Thirteen: play, score, check."
+    )
+    parser.add_argument("--version", action="version", version=f"remi {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        module = _subcommand(name)
+        if module is not None:
+            module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``remi`` with ``argv`` (default: the process arguments); returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+    if getattr(args, "func", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `remi score --batch f | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
