@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 REASONS: dict[str, dict[str, str]] = {
     "game_over": {
         "en": "the game is over",
@@ -73,9 +75,12 @@ class IllegalAction(ValueError):
     """
 
     def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
         self.key = key
         self.params = params
-        super().__init__(self.text("en"))
+
+    def __str__(self) -> str:
+        return self.text("en")
 
     def text(self, lang: str) -> str:
         entry = REASONS[self.key]
@@ -95,3 +100,24 @@ class Reason:
 
     def __str__(self) -> str:
         return self.en
+
+
+class LazyReason(Reason):
+    """A reason worked out only when someone reads it (legal-move checks never do)."""
+
+    def __init__(self, explain: Callable[[], Reason]) -> None:
+        self._explain = explain
+        self._reason: Reason | None = None
+
+    def _get(self) -> Reason:
+        if self._reason is None:
+            self._reason = self._explain()
+        return self._reason
+
+    @property  # type: ignore[override]
+    def en(self) -> str:
+        return self._get().en
+
+    @property  # type: ignore[override]
+    def id(self) -> str:
+        return self._get().id

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from remikit.cards import JOKER, Card, Rank
 from remikit.errors import Reason
-from remikit.melds import Arrangement, Meld, MeldRules, Scoring
-from remikit.solver import Goal, Solver
+from remikit.melds import Meld, MeldRules, Scoring
+from remikit.solver import NEG, Goal, Solver
 
 HAND_SIZE = 13
 CLOSING_BONUS = {"ace": 50, "joker": 75}  # R13-11: "Remi As", "Remi Joker"
@@ -87,7 +87,7 @@ def hand_score(hand: Sequence[Card]) -> Score:
 def hand_value(hand: Sequence[Card]) -> int:
     """The points of :func:`hand_score` without building the arrangement."""
     value = SOLVER.value(hand, goal=Goal(need_pure=True))
-    return value if value > -(10**8) else dead_points(hand)
+    return value if value > NEG // 2 else dead_points(hand)
 
 
 def closing_bonus(closing: Card) -> int:
@@ -99,8 +99,22 @@ def closing_bonus(closing: Card) -> int:
                               f"kartu penutup harus As atau Joker, bukan {closing}"))
 
 
-def _closing_arrangement(hand: Sequence[Card]) -> Arrangement | None:
-    return SOLVER.solve(hand, goal=Goal(all_melded=True, need_pure=True))
+CLOSE_GOAL = Goal(all_melded=True, need_pure=True)
+
+
+def can_close(hand: Sequence[Card], closing: Card) -> bool:
+    """R13-7 as a yes or no, without building the arrangement."""
+    return (len(hand) == HAND_SIZE and (closing is JOKER or closing.rank == Rank.ACE)
+            and SOLVER.value(hand, goal=CLOSE_GOAL) > NEG // 2)
+
+
+def refusal(hand: Sequence[Card], closing: Card) -> Reason | None:
+    """Why 13 cards and a closing card do not close (None when they do)."""
+    try:
+        close_score(hand, closing)
+    except CloseRefused as refused:
+        return refused.reason
+    return None
 
 
 def close_score(hand: Sequence[Card], closing: Card) -> Score:
@@ -114,7 +128,7 @@ def close_score(hand: Sequence[Card], closing: Card) -> Score:
             f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
         ))
     bonus = closing_bonus(closing)
-    best = _closing_arrangement(hand)
+    best = SOLVER.solve(hand, goal=CLOSE_GOAL)
     if best is None:
         raise CloseRefused(_refusal(hand))
     return Score(bonus + best.value, best.melds, (), closing, bonus)
@@ -145,8 +159,8 @@ def best_close(hand14: Sequence[Card]) -> Score | None:
     for closing in closing_candidates(hand14):
         rest = list(hand14)
         rest.remove(closing)
-        value = SOLVER.value(rest, goal=Goal(all_melded=True, need_pure=True))
-        if value <= -(10**8):
+        value = SOLVER.value(rest, goal=CLOSE_GOAL)
+        if value <= NEG // 2:
             continue
         points = closing_bonus(closing) + value
         if best is None or points > best.points:

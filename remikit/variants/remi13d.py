@@ -10,7 +10,7 @@ from typing import ClassVar
 from remikit.actions import Action, Close
 from remikit.cards import JOKER, Card, Rank, make_deck
 from remikit.engine import Deal, Game, Options, Phase, check_range
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, LazyReason, Reason
 from remikit.scoring import remi13d as scoring
 from remikit.views import DealSummary, SeatResult
 
@@ -57,10 +57,9 @@ class Remi13DDeal(Deal):
             raise IllegalAction("not_in_hand", card=action.card)
         rest = list(hand)
         rest.remove(action.card)
-        try:
-            scoring.close_score(rest, action.card)
-        except scoring.CloseRefused as refused:
-            raise IllegalAction("close_refused", why=refused.reason) from None
+        if not scoring.can_close(rest, action.card):
+            why = LazyReason(lambda: scoring.refusal(rest, action.card) or Reason("", ""))
+            raise IllegalAction("close_refused", why=why)
 
     def apply_variant(self, seat: int, action: Action) -> None:
         assert isinstance(action, Close)
