@@ -60,6 +60,10 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "cannot close: {why}",
         "id": "tidak bisa tutup: {why}",
     },
+    "taken_card_only": {
+        "en": "{card} may not be taken: every card in your hand is {card}, none could be discarded",
+        "id": "{card} tidak boleh diambil: semua kartu Anda {card}, tak ada yang bisa dibuang",
+    },
     "not_in_variant": {
         "en": "'{action}' is not an action of this game",
         "id": "'{action}' bukan langkah dalam permainan ini",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from remikit.engine import Game
 from remikit.variants.remi13d import Remi13DGame
+from remikit.variants.three_thirteen import ThreeThirteenGame
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,5 @@ def find_variant(name: str) -> VariantInfo:
 
 register(VariantInfo("remi13d", ("13d", "remi-13d", "remi13", "r13"), Remi13DGame,
                      {"en": "Remi 13 D", "id": "Remi 13 D"}))
+register(VariantInfo("three-thirteen", ("3-13", "313", "three_thirteen", "threethirteen", "t13"),
+                     ThreeThirteenGame, {"en": "Three-Thirteen", "id": "Three-Thirteen"}))

@@ -1,0 +1,232 @@
+"""Three-Thirteen: eleven rounds of 3 … 13 cards with a wild rank per round (RULES.md §3).
+
+A round (:class:`ThreeThirteenDeal`) deals ``r + 2`` cards, turns up one card
+to start the discard pile and plays draw-then-discard turns. A player whose
+hand is entirely in melds after a discard goes out (R3-6); every other player
+then takes exactly one final turn and the round is scored by minimum deadwood
+(R3-7). The game (:class:`ThreeThirteenGame`) plays 11 rounds; the lowest
+total wins, a tie for lowest has no winner (R3-8).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+from remikit.actions import Action, Draw
+from remikit.cards import Card, make_deck
+from remikit.engine import (
+    Deal,
+    Game,
+    OptionError,
+    Options,
+    Phase,
+    check_choice,
+    check_range,
+)
+from remikit.errors import IllegalAction
+from remikit.melds import AceMode
+from remikit.scoring import three_thirteen as scoring
+from remikit.views import DealSummary, SeatResult
+
+DECKS = 2  # R3-1: two decks of 52
+JOKER_CHOICES = (0, 2, 4)  # R3-1
+ACE_CHOICES = ("low", "high")  # R3-4
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3-1
+DEFAULT_PLAYERS = 4  # R3-1: one person against three bots
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThreeThirteenOptions(Options):
+    """Table options: ``players`` 2–8, ``jokers`` 0/2/4, ``ace`` low/high.
+
+    Every round must be dealable: ``players × 13`` cards for round 11 plus
+    the turned-up card must fit in the deck. Eight players with no jokers
+    need 105 cards of 104, so that table is refused (it could only be dealt
+    by leaving the stock and the discard pile empty, which the rules do not
+    foresee); eight players with 2 or 4 jokers are fine.
+    """
+
+    players: int = DEFAULT_PLAYERS
+    jokers: int = 0
+    ace: str = "low"
+
+    def check(self) -> None:
+        check_range("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        check_choice("jokers", self.jokers, JOKER_CHOICES)
+        check_choice("ace", self.ace, ACE_CHOICES)
+        needed = self.players * scoring.hand_size(scoring.ROUNDS) + 1
+        if needed > self.deck_size:
+            raise OptionError(
+                f"{self.players} players cannot be dealt round {scoring.ROUNDS} "
+                f"({needed} cards with the turned-up card) from {self.deck_size} cards; "
+                f"play with jokers=2 or jokers=4, or with fewer players"
+            )
+
+    @property
+    def deck_size(self) -> int:
+        return DECKS * 52 + self.jokers
+
+    @property
+    def ace_mode(self) -> AceMode:
+        return cast(AceMode, self.ace)
+
+
+class ThreeThirteenDeal(Deal):
+    """One round: ``number`` is the round (1 … 11).
+
+    Stock running out (R3-5 [interp]): when a turn starts with an empty
+    stock, the discard pile except its top card becomes the new stock, in an
+    order shuffled by a :class:`random.Random` seeded from a SHA-256 of the
+    round's deck text and the number of reshuffles so far. The deck itself
+    came from the game's RNG (a seed in simulations, the system's
+    cryptographic RNG at a real table), so a seeded game stays reproducible,
+    and a record, which stores only the deck and the actions, replays to the
+    very same stock. At a real table nobody but the engine knows the deck, so
+    the new order is as unknown to the players as a fresh shuffle.
+    """
+
+    options: ThreeThirteenOptions
+
+    def __init__(self, *, number: int, players: int, dealer: int, first: int,
+                 deck: Sequence[Card], options: ThreeThirteenOptions) -> None:
+        self.round_no = number
+        super().__init__(number=number, players=players, dealer=dealer, first=first,
+                         deck=deck, options=options)
+        self.wild_rank = scoring.wild_rank(number)  # R3-3
+        self.went_out: int | None = None
+        self.final_turns_left = 0
+        self.reshuffles = 0
+        self._begin_turn()
+
+    # -- hooks --------------------------------------------------------------
+
+    def hand_size(self) -> int:
+        return scoring.hand_size(self.round_no)  # R3-2
+
+    def variant_actions(self, seat: int) -> list[Action]:
+        return []
+
+    def verify_variant(self, seat: int, action: Action) -> None:
+        raise IllegalAction("not_in_variant", action=str(action))
+
+    def apply_variant(self, seat: int, action: Action) -> None:
+        raise AssertionError("Three-Thirteen has only draws and discards")
+
+    def verify_draw(self, seat: int, action: Draw) -> None:
+        super().verify_draw(seat, action)
+        if action.source == "discard" and not self.options.discard_taken_card:
+            top = self.discard_pile[-1]
+            if all(c is top for c in self.hands[seat]):
+                # Only possible with four jokers in round 1: three jokers in
+                # hand and the fourth on the pile would leave nothing to discard.
+                raise IllegalAction("taken_card_only", card=top)
+
+    def after_discard(self, seat: int) -> None:
+        if self.went_out is None:
+            if self.is_complete(self.hands[seat]):  # R3-6: goes out, the others take one turn each
+                self.went_out = seat
+                self.final_turns_left = self.players - 1
+        else:
+            self.final_turns_left -= 1
+        if self.went_out is not None and self.final_turns_left == 0:
+            self.score("out")
+            return
+        self.to_play = (seat + 1) % self.players
+        self.phase = Phase.DRAW
+        self._begin_turn()
+
+    # -- the round ------------------------------------------------------------
+
+    def is_complete(self, hand: Sequence[Card]) -> bool:
+        """Whether every card of ``hand`` is in a meld (deadwood 0)."""
+        return self.deadwood_points(hand) == 0
+
+    def deadwood_points(self, hand: Sequence[Card]) -> int:
+        return scoring.deadwood_points(hand, round_no=self.round_no, ace=self.options.ace_mode)
+
+    def _begin_turn(self) -> None:
+        """R3-5 [interp]: a turn never starts with an empty stock."""
+        if self.stock:
+            return
+        if len(self.discard_pile) < 2:
+            # Nothing to turn into a stock. Unreachable with the dealable
+            # tables of ThreeThirteenOptions (at least two cards are always
+            # outside the hands at a draw); kept so the engine cannot stall.
+            self.score("out" if self.went_out is not None else "stock")
+            return
+        self.reshuffle()
+
+    def reshuffle(self) -> None:
+        """The discard pile except its top card becomes the new stock (see the class docstring)."""
+        self.reshuffles += 1
+        rng = random.Random(reshuffle_seed(self.deck, self.reshuffles))
+        cards = self.discard_pile[:-1]
+        rng.shuffle(cards)
+        del self.discard_pile[:-1]
+        self.stock = cards
+
+    def score(self, ended_by: str) -> None:
+        """R3-7: every seat's deadwood with its best arrangement."""
+        results = []
+        for seat, hand in enumerate(self.hands):
+            found = scoring.deadwood(hand, round_no=self.round_no, ace=self.options.ace_mode)
+            results.append(SeatResult(
+                points=found.points,
+                melds=tuple(tuple(m.tokens()) for m in found.melds),
+                dead=found.dead,
+                went_out=seat == self.went_out,
+            ))
+        self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
+
+
+def reshuffle_seed(deck: Sequence[Card], reshuffles: int) -> int:
+    """The seed of a round's ``reshuffles``-th new stock: SHA-256 of the deck text and the count."""
+    text = " ".join(str(c) for c in deck) + f"|{reshuffles}"
+    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+
+
+class ThreeThirteenGame(Game):
+    """Eleven rounds (R3-2); the lowest deadwood total wins (R3-8)."""
+
+    name: ClassVar[str] = "three-thirteen"
+    options_type: ClassVar[type[Options]] = ThreeThirteenOptions
+    options: ThreeThirteenOptions
+
+    def __init__(self, options: Options, *, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> None:
+        if not isinstance(options, ThreeThirteenOptions):
+            raise OptionError("Three-Thirteen takes ThreeThirteenOptions")
+        options.check()
+        super().__init__(options, rng=rng, auto_deal=auto_deal)
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    def full_deck(self) -> list[Card]:
+        return make_deck(decks=DECKS, jokers=self.options.jokers)  # R3-1
+
+    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
+        return ThreeThirteenDeal(number=number, players=self.players, dealer=dealer, first=first,
+                                 deck=deck, options=self.options)
+
+    def next_dealer(self) -> int:
+        """R3-2: the last seat deals round 1 (seat 0 plays first); then the deal passes on."""
+        if not self.deals:
+            return self.players - 1
+        return (self.deals[-1].dealer + 1) % self.players
+
+    def is_finished(self) -> bool:
+        return len(self.deals) >= scoring.ROUNDS and self.deals[-1].is_over
+
+    def decide_winner(self) -> int | None:
+        best = min(self.totals)
+        leaders = [s for s, t in enumerate(self.totals) if t == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def view_extra(self, deal: Deal) -> dict[str, Any]:
+        return {"wild_rank": scoring.wild_rank(deal.number).label}
