@@ -414,10 +414,11 @@ class Game(ABC):
 
 
 def check_deck(deck: Sequence[Card], full: Sequence[Card]) -> None:
-    """Raise ValueError naming the first card that is missing or too many."""
+    """Raise ValueError naming every card that is missing or too many."""
     have, want = Counter(deck), Counter(full)
-    for card in sorted(set(have) | set(want)):
-        if have[card] > want[card]:
-            raise ValueError(f"the deck has {have[card]} × {card}, the game uses {want[card]}")
-        if have[card] < want[card]:
-            raise ValueError(f"the deck is missing {card} ({have[card]} of {want[card]})")
+    extra = [f"{have[c] - want[c]} × {c}" for c in sorted(have) if have[c] > want[c]]
+    missing = [f"{want[c] - have[c]} × {c}" for c in sorted(want) if have[c] < want[c]]
+    problems = ([f"too many: {', '.join(extra)}"] if extra else []) + (
+        [f"missing: {', '.join(missing)}"] if missing else [])
+    if problems:
+        raise ValueError(f"the deck is not the game's full deck ({'; '.join(problems)})")
