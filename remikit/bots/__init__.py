@@ -1,0 +1,62 @@
+"""Bots: players that see only their own seat's view (DESIGN.md decision 5).
+
+>>> bot = make_bot("greedy@0.1", seed=1)
+>>> bot.name, bot.budget
+('greedy@0.1', 0.1)
+>>> make_bot("clever", seed=1)
+Traceback (most recent call last):
+...
+ValueError: unknown bot level 'clever'; levels: greedy, random
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from remikit.bots.base import Bot, check_view
+from remikit.bots.greedy import GreedyBot
+from remikit.bots.random_bot import RandomBot
+from remikit.bots.runner import play_game
+
+BotFactory = Callable[[str, int | None, float | None], Bot]
+
+
+def _random(name: str, seed: int | None, budget: float | None) -> Bot:
+    return RandomBot(seed=seed, name=name)
+
+
+def _greedy(name: str, seed: int | None, budget: float | None) -> Bot:
+    return GreedyBot(seed=seed, budget=budget, name=name)
+
+
+LEVELS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy}
+"""Bot levels by name; a new level registers its factory here."""
+
+
+def parse_bot_name(name: str) -> tuple[str, float | None]:
+    """Split ``level@budget`` into the level and the thinking budget in seconds."""
+    text = name.strip().lower()
+    level, at, budget_text = text.partition("@")
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(sorted(LEVELS))}")
+    if not at:
+        return level, None
+    try:
+        budget = float(budget_text)
+    except ValueError:
+        raise ValueError(f"a bot's budget is seconds per decision, like {level}@0.1, "
+                         f"not {budget_text!r}") from None
+    if not budget > 0 or budget == float("inf"):
+        raise ValueError(f"a bot's budget must be a positive number of seconds, "
+                         f"not {budget_text!r}")
+    return level, budget
+
+
+def make_bot(name: str, *, seed: int | None) -> Bot:
+    """The bot called ``name`` (``random``, ``greedy``, ``greedy@0.1``), seeded with ``seed``."""
+    level, budget = parse_bot_name(name)
+    return LEVELS[level](name.strip().lower(), seed, budget)
+
+
+__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "check_view", "make_bot",
+           "parse_bot_name", "play_game"]

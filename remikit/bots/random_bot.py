@@ -1,0 +1,28 @@
+"""The ``random`` level: a uniformly random legal action."""
+
+from __future__ import annotations
+
+import random
+
+from remikit.actions import Action, Close
+from remikit.bots.base import Bot, check_view
+from remikit.views import PlayerView
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions, except that it closes whenever it can.
+
+    In Remi 13 D a bot that never closed would let every game run to an
+    empty stock (R13-13), which makes its games meaningless as opponents or
+    baselines; so when a close ("tutup") is legal it picks one of the legal
+    closes (uniformly). In the other variants going out happens by itself.
+    """
+
+    def __init__(self, *, seed: int | None = None, name: str = "random") -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Action:
+        check_view(view)
+        closes = [a for a in view.legal_actions if isinstance(a, Close)]
+        return self.rng.choice(closes or view.legal_actions)

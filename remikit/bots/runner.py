@@ -1,0 +1,26 @@
+"""The loop that lets bots play a game: each bot is handed only its own seat's view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from remikit.bots.base import Bot
+from remikit.engine import Game
+
+
+def play_game(game: Game, bots: Sequence[Bot]) -> Game:
+    """Let ``bots`` (one per seat, in seat order) play ``game`` to its end.
+
+    Each bot only ever receives ``game.view(seat)`` of its own seat.
+    """
+    if len(bots) != game.players:
+        raise ValueError(f"{game.players} seats need {game.players} bots, not {len(bots)}")
+    while not game.over:
+        if game.needs_deal:
+            game.start_deal()
+        seat = game.to_play
+        if seat is None:
+            raise RuntimeError("no seat is to play in a running deal")
+        action = bots[seat].choose(game.view(seat))
+        game.apply(seat, action)
+    return game
