@@ -1,0 +1,75 @@
+"""1,000 seeded Remi 13 D games with invariants checked after every action."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from remikit.cards import Card, make_deck
+from remikit.engine import Deal, Phase
+from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+
+FULL = Counter(make_deck(decks=2, jokers=4))
+GAMES = 1000
+CHUNKS = 10
+FILLER = Card.parse("2c")
+
+
+def hidden_from(deal: Deal, seat: int) -> list[list[Card]]:
+    """Scramble everything ``seat`` may not see: other hands and the stock."""
+    saved = [list(h) for h in deal.hands] + [list(deal.stock)]
+    for s, hand in enumerate(deal.hands):
+        if s != seat:
+            hand[:] = [FILLER] * len(hand)
+    deal.stock[:] = [FILLER] * len(deal.stock)
+    return saved
+
+
+def restore(deal: Deal, saved: list[list[Card]]) -> None:
+    for hand, cards in zip(deal.hands, saved, strict=False):
+        hand[:] = cards
+    deal.stock[:] = saved[-1]
+
+
+def check_invariants(game: Remi13DGame) -> None:
+    deal = game.deals[-1]
+    assert Counter(deal.cards_in_play()) == FULL, "every one of the 108 cards is somewhere"
+    for seat, hand in enumerate(deal.hands):
+        drawn = seat == deal.to_play and deal.phase is Phase.DISCARD
+        assert len(hand) == (14 if drawn else 13), "13 cards between turns (R13-4)"
+    if not game.over:
+        assert deal.to_play is not None and game.legal_actions(deal.to_play)
+        for seat in range(4):
+            if seat != deal.to_play:
+                assert game.legal_actions(seat) == []
+    else:
+        assert all(game.legal_actions(s) == [] for s in range(4))
+    for seat in range(4):
+        view = game.view(seat)
+        assert list(view.hand) == deal.hands[seat]
+        saved = hidden_from(deal, seat)
+        try:
+            blind = game.view(seat)
+        finally:
+            restore(deal, saved)
+        assert blind == view, "a view must not change when hidden cards do"
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_every_invariant(chunk: int) -> None:
+    for seed in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
+        game = Remi13DGame(Remi13DOptions(games=1), rng=random.Random(seed))
+        chooser = random.Random(-seed - 1)
+        check_invariants(game)
+        while not game.over:
+            seat = game.to_play
+            assert seat is not None
+            game.apply(seat, chooser.choice(game.legal_actions(seat)))
+            if not game.over:
+                check_invariants(game)
+        deal = game.deals[-1]
+        assert deal.summary is not None
+        assert game.totals == list(deal.summary.points)
+        check_invariants(game)
