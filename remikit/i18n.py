@@ -167,6 +167,112 @@ MESSAGES: dict[str, dict[str, str]] = {
     "meld.set": {"id": "kartu {size}", "en": "set"},
     "meld.royal": {"id": "royal flush", "en": "royal flush"},
     "meld.wild": {"id": "kartu wild", "en": "wild cards"},
+    # -- remi play, remi arena, bots (cli/play.py, cli/arena.py, cli/table.py) --
+    "arena.help": {
+        "id": "adu bot melawan bot dan hitung tingkat menangnya",
+        "en": "play bots against bots and report their win rates",
+    },
+    "arena.help_variant": {
+        "id": "varian: remi13d, three-thirteen (atau aliasnya: 13d, 3-13, …)",
+        "en": "variant: remi13d, three-thirteen (or an alias: 13d, 3-13, …)",
+    },
+    "arena.help_bots": {
+        "id": "bot per kursi, dipisah koma: random, greedy (boleh dengan anggaran: greedy@0.1)",
+        "en": "one bot per seat, comma separated: random, greedy (with a budget: greedy@0.1)",
+    },
+    "arena.help_games": {
+        "id": "jumlah permainan lengkap (bawaan {games})",
+        "en": "number of complete games (default {games})",
+    },
+    "arena.help_seed": {
+        "id": "benih acak; hasil yang sama untuk benih yang sama (bawaan: acak, dicetak)",
+        "en": "random seed; the same seed gives the same results (default: random, printed)",
+    },
+    "arena.help_jobs": {
+        "id": "jumlah proses (bawaan 1; 0 = semua inti); hasil tidak bergantung padanya",
+        "en": "worker processes (default 1; 0 = every core); results do not depend on it",
+    },
+    "arena.help_json": {
+        "id": "keluaran satu objek JSON",
+        "en": "print one JSON object",
+    },
+    "arena.help_deals": {
+        "id": "hitung per babak (satu permainan Remi 13 D, satu ronde Three-Thirteen)",
+        "en": "count per deal (a Remi 13 D game, a Three-Thirteen round)",
+    },
+    "arena.help_option": {
+        "id": "opsi meja, mis. games=1, jokers=2, ace=high (boleh diulang)",
+        "en": "table option, e.g. games=1, jokers=2, ace=high (repeatable)",
+    },
+    "arena.bad_option": {
+        "id": "opsi ditulis KEY=VALUE, bukan {option!r}",
+        "en": "an option is written KEY=VALUE, not {option!r}",
+    },
+    "arena.no_bots": {
+        "id": "sebutkan bot dengan --bots, mis. --bots greedy,random,random,random",
+        "en": "name the bots with --bots, e.g. --bots greedy,random,random,random",
+    },
+    "arena.bad_games": {
+        "id": "--games harus 1 atau lebih, bukan {games}",
+        "en": "--games must be 1 or more, not {games}",
+    },
+    "arena.bad_jobs": {
+        "id": "--jobs harus 0 (semua inti) atau lebih, bukan {jobs}",
+        "en": "--jobs must be 0 (every core) or more, not {jobs}",
+    },
+    "arena.bot_count": {
+        "id": "{variant} dimainkan {players} pemain: berikan {players} bot, bukan {bots}",
+        "en": "{variant} is played by {players} players: give {players} bots, not {bots}",
+    },
+    "arena.playing": {
+        "id": "Bermain",
+        "en": "Playing",
+    },
+    "arena.title": {
+        "id": "{variant}: {games} permainan, benih {seed}, {seconds} detik",
+        "en": "{variant}: {games} games, seed {seed}, {seconds} s",
+    },
+    "arena.title_deals": {
+        "id": "{variant}: {deals} babak dari {games} permainan, benih {seed}, {seconds} detik",
+        "en": "{variant}: {deals} deals of {games} games, seed {seed}, {seconds} s",
+    },
+    "arena.caption_higher": {
+        "id": "poin: rata-rata total per permainan; tertinggi menang",
+        "en": "points: mean total per game; the highest wins",
+    },
+    "arena.caption_lower": {
+        "id": "poin: rata-rata deadwood per permainan; terendah menang",
+        "en": "points: mean deadwood per game; the lowest wins",
+    },
+    "arena.caption_higher_deal": {
+        "id": "poin: rata-rata skor per babak; tertinggi (tanpa seri) menang",
+        "en": "points: mean score per deal; the unique highest wins",
+    },
+    "arena.caption_lower_deal": {
+        "id": "poin: rata-rata deadwood per babak; terendah (tanpa seri) menang",
+        "en": "points: mean deadwood per deal; the unique lowest wins",
+    },
+    "arena.col_bot": {
+        "id": "Bot",
+        "en": "Bot",
+    },
+    "arena.col_wins": {
+        "id": "Menang",
+        "en": "Wins",
+    },
+    "arena.col_rate": {
+        "id": "Tingkat menang",
+        "en": "Win rate",
+    },
+    "arena.col_ci": {
+        "id": "Selang 95%",
+        "en": "95% interval",
+    },
+    "arena.col_points": {
+        "id": "Rata-rata poin",
+        "en": "Mean points",
+    },
+    # -- end of remi play, remi arena, bots --
 }
 
 

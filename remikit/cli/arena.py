@@ -1,0 +1,350 @@
+"""``remi arena``: bots against bots (CONTRACT.md).
+
+Game ``i`` seats bot ``j`` (in the order given) at seat ``(j + i) mod n``, so
+over ``n`` games every bot has sat everywhere once. Every game's deck seed
+and bot seeds are derived from ``(seed, i)`` alone, so the results are the
+same however many worker processes play them.
+
+>>> [round(x, 4) for x in wilson_interval(88, 200)]
+[0.3725, 0.5098]
+>>> seat_order(4, 1)  # game 1: bot 3 at seat 0, bot 0 at seat 1, …
+(3, 0, 1, 2)
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from remikit.bots import make_bot, parse_bot_name, play_game
+from remikit.engine import OptionError, Options
+from remikit.i18n import default_lang, t
+from remikit.variants import VariantInfo, find_variant
+
+DEFAULT_GAMES = 100
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+
+LOWER_IS_BETTER = frozenset({"three-thirteen"})
+"""Variants scored by deadwood, where the lowest total or deal score is best."""
+
+
+class ArenaError(ValueError):
+    """Arguments that name no arena to play; the message is in the user's language."""
+
+
+# -- seats and seeds ------------------------------------------------------------
+
+
+def seat_order(players: int, game_index: int) -> tuple[int, ...]:
+    """For each seat, the index of the bot sitting there in game ``game_index``."""
+    return tuple((seat - game_index) % players for seat in range(players))
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 64-bit seed from the arena seed and a path (game index, bot index)."""
+    text = "|".join(str(p) for p in ("remi-arena", seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def wilson_interval(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# -- playing ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything a worker needs to play one game (picklable)."""
+
+    variant: str
+    options: Mapping[str, Any]
+    index: int
+    seed: int
+    bots: tuple[str, ...]  # bot names in the order given
+
+    def seats(self) -> tuple[int, ...]:
+        return seat_order(len(self.bots), self.index)
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished game: by seat, the bot sitting there, its total and its deal scores."""
+
+    index: int
+    seats: tuple[int, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+    deals: tuple[tuple[int, ...], ...]
+
+
+def play_task(task: GameTask) -> GameOutcome:
+    """Play one arena game."""
+    info = find_variant(task.variant)
+    options = info.game.options_type.from_mapping(task.options)
+    game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
+    seats = task.seats()
+    bots = [make_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j)) for j in seats]
+    play_game(game, bots)
+    deals = tuple(d.summary.points for d in game.deals if d.summary is not None)
+    return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
+
+
+def play_all(tasks: Sequence[GameTask], jobs: int) -> Iterator[GameOutcome]:
+    """The outcomes in task order, played by ``jobs`` processes (1: in this process)."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_task(task)
+        return
+    with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(play_task, tasks, chunksize=1)
+
+
+# -- results ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotStats:
+    bot: str
+    wins: int
+    played: int
+    points: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / self.played if self.played else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.wins, self.played)
+        return {"bot": self.bot, "wins": self.wins, "win_rate": round(self.win_rate, 4),
+                "win_rate_ci95": [round(low, 4), round(high, 4)],
+                "mean_points": round(self.mean_points, 3)}
+
+
+def unique_best(points: Sequence[int], lower_is_better: bool) -> int | None:
+    """The seat with the best score, or None when several share it."""
+    best = min(points) if lower_is_better else max(points)
+    leaders = [s for s, p in enumerate(points) if p == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def tally(outcomes: Sequence[GameOutcome], bots: Sequence[str], *, per_deal: bool,
+          lower_is_better: bool) -> list[BotStats]:
+    """Wins, games (or deals) played and points of each bot, in the order given."""
+    wins = [0] * len(bots)
+    played = [0] * len(bots)
+    points = [0] * len(bots)
+    for outcome in outcomes:
+        rows = outcome.deals if per_deal else (outcome.totals,)
+        for row in rows:
+            winner = unique_best(row, lower_is_better) if per_deal else outcome.winner
+            if winner is not None:
+                wins[outcome.seats[winner]] += 1
+            for seat, bot in enumerate(outcome.seats):
+                played[bot] += 1
+                points[bot] += row[seat]
+    return [BotStats(b, w, n, p) for b, w, n, p in zip(bots, wins, played, points, strict=True)]
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    variant: str
+    games: int
+    seed: int
+    seconds: float
+    per_deal: bool
+    deals: int
+    stats: list[BotStats]
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"variant": self.variant, "games": self.games, "seed": self.seed,
+                               "seconds": round(self.seconds, 3)}
+        if self.per_deal:
+            out["deals"] = self.deals
+        out["bots"] = [s.as_json() for s in self.stats]
+        return out
+
+
+@dataclass(frozen=True)
+class Arena:
+    """A checked arena: variant, options, bots, games, seed."""
+
+    info: VariantInfo
+    options: Options
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+
+    def tasks(self) -> list[GameTask]:
+        options = self.options.as_dict()
+        return [GameTask(self.info.name, options, i, self.seed, self.bots)
+                for i in range(self.games)]
+
+    def run(self, *, jobs: int = 1, per_deal: bool = False,
+            on_game: Callable[[GameOutcome], None] | None = None) -> ArenaResult:
+        start = time.perf_counter()
+        outcomes = []
+        for outcome in play_all(self.tasks(), jobs):
+            outcomes.append(outcome)
+            if on_game is not None:
+                on_game(outcome)
+        seconds = time.perf_counter() - start
+        lower = self.info.name in LOWER_IS_BETTER
+        stats = tally(outcomes, self.bots, per_deal=per_deal, lower_is_better=lower)
+        deals = sum(len(o.deals) for o in outcomes)
+        return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
+
+
+def parse_options(pairs: Sequence[str], lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise ArenaError(t("arena.bad_option", lang, option=pair))
+        out[key.strip()] = value.strip()
+    return out
+
+
+def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
+               options: Sequence[str] = (), lang: str = "en") -> Arena:
+    """Check the arguments of ``remi arena`` and build the arena."""
+    try:
+        info = find_variant(variant)
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
+    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
+    if not names:
+        raise ArenaError(t("arena.no_bots", lang))
+    for name in names:
+        try:
+            parse_bot_name(name)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+    if games < 1:
+        raise ArenaError(t("arena.bad_games", lang, games=games))
+    values: dict[str, Any] = parse_options(options, lang)
+    option_type = info.game.options_type
+    try:
+        parsed = option_type.from_mapping(values)
+        if "players" not in values and "players" in parsed.as_dict():
+            # one seat per bot, when the table allows that many
+            with contextlib.suppress(OptionError):
+                parsed = option_type.from_mapping({**values, "players": len(names)})
+        players = info.game(parsed, auto_deal=False).players
+    except OptionError as exc:
+        raise ArenaError(str(exc)) from None
+    if players != len(names):
+        raise ArenaError(t("arena.bot_count", lang, variant=info.title.get(lang, info.name),
+                           players=players, bots=len(names)))
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return Arena(info, parsed, names, games, seed)
+
+
+# -- the command ------------------------------------------------------------------
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``remi arena``."""
+    lang = default_lang()
+    parser = subparsers.add_parser("arena", help=t("arena.help", lang),
+                                   description=t("arena.help", lang))
+    parser.add_argument("variant", help=t("arena.help_variant", lang))
+    parser.add_argument("--bots", required=True, metavar="B1,B2,...",
+                        help=t("arena.help_bots", lang))
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
+                        help=t("arena.help_games", lang, games=DEFAULT_GAMES))
+    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
+    parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                        help=t("arena.help_jobs", lang))
+    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
+    parser.add_argument("--deals", action="store_true", help=t("arena.help_deals", lang))
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help=t("arena.help_option", lang))
+    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.set_defaults(func=run)
+
+
+def jobs_count(jobs: int) -> int:
+    """``--jobs``: 0 means every core."""
+    return (os.cpu_count() or 1) if jobs == 0 else jobs
+
+
+def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
+    """Exit status: 0 played, 2 arguments that name no arena."""
+    lang: str = args.lang or default_lang()
+    stream = out if out is not None else sys.stdout
+    try:
+        if args.jobs < 0:
+            raise ArenaError(t("arena.bad_jobs", lang, jobs=args.jobs))
+        arena = make_arena(args.variant, args.bots, games=args.games, seed=args.seed,
+                           options=args.option, lang=lang)
+    except ArenaError as exc:
+        print(f"remi arena: {exc}", file=sys.stderr)
+        return 2
+    jobs = jobs_count(args.jobs)
+    show_progress = not args.json and stream.isatty()
+    console = Console(file=stream)
+    if show_progress:
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn())
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(t("arena.playing", lang), total=arena.games)
+            result = arena.run(jobs=jobs, per_deal=args.deals,
+                               on_game=lambda _: progress.advance(task))
+    else:
+        result = arena.run(jobs=jobs, per_deal=args.deals)
+    if args.json:
+        stream.write(json.dumps(result.as_json()) + "\n")
+    else:
+        console.print(result_table(result, arena, lang))
+    return 0
+
+
+def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
+    """The human report: one row per bot in the order given."""
+    title = t("arena.title_deals" if result.per_deal else "arena.title", lang,
+              variant=arena.info.title.get(lang, arena.info.name), games=result.games,
+              deals=result.deals, seed=result.seed, seconds=f"{result.seconds:.1f}")
+    lower = arena.info.name in LOWER_IS_BETTER
+    key = "arena.caption_lower" if lower else "arena.caption_higher"
+    caption = t(key + ("_deal" if result.per_deal else ""), lang)
+    table = Table(title=title, caption=caption)
+    table.add_column("#", justify="right")
+    table.add_column(t("arena.col_bot", lang))
+    table.add_column(t("arena.col_wins", lang), justify="right")
+    table.add_column(t("arena.col_rate", lang), justify="right")
+    table.add_column(t("arena.col_ci", lang), justify="right")
+    table.add_column(t("arena.col_points", lang), justify="right")
+    for i, stats in enumerate(result.stats, start=1):
+        low, high = wilson_interval(stats.wins, stats.played)
+        table.add_row(str(i), stats.bot, f"{stats.wins}/{stats.played}",
+                      f"{stats.win_rate:.1%}", f"{low:.1%} – {high:.1%}",
+                      f"{stats.mean_points:.1f}")
+    return table
