@@ -24,6 +24,7 @@ from remikit.melds import (
     MeldRules,
     Scoring,
     card_at,
+    is_wild,
     split_wilds,
 )
 
@@ -84,7 +85,7 @@ class Solver:
         value = self._best(memo, mode, packed, len(wilds), flags)
         if value <= NEG // 2:
             return None
-        return self._rebuild(memo, mode, packed, wilds, flags, value)
+        return self._rebuild(memo, packed, wilds, flags, value, goal.keep)
 
     def value(
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
@@ -106,8 +107,16 @@ class Solver:
         for card in naturals:
             packed += _UNIT[card.index]
         wild_values = tuple(sorted((self._wild_value(w) for w in wilds), reverse=True))
-        keep = goal.keep.index if goal.keep is not None and not goal.keep.is_joker else -1
-        mode = (goal.all_melded, goal.need_pure, wild_values, keep)
+        kept = goal.keep
+        keep = kept.index if kept is not None and not is_wild(kept, wild_rank) else -1
+        # the wilds left when the discard is a wild: the costliest one other than `keep`
+        allowed = [self._wild_value(w) for w in wilds if w is not kept]
+        after_discard: tuple[int, ...] | None = None
+        if allowed:
+            rest = list(wild_values)
+            rest.remove(min(allowed))
+            after_discard = tuple(rest)
+        mode = (goal.all_melded, goal.need_pure, wild_values, keep, after_discard)
         memo = self._memo.setdefault(mode, {})
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
@@ -121,10 +130,9 @@ class Solver:
         hit = memo.get(key)
         if hit is not None:
             return hit[0]
-        all_melded, need_pure, wild_values, keep = mode
-        assert isinstance(wild_values, tuple)
+        all_melded, keep = mode[0], mode[3]
         if packed == 0:
-            value = self._leftover(wild_values, wilds, flags, bool(all_melded), bool(need_pure))
+            value = self._leftover(mode, wilds, flags)
             memo[key] = (value, None)
             return value
         low = packed & -packed
@@ -156,15 +164,20 @@ class Solver:
         memo[key] = (best, move)
         return best
 
-    def _leftover(self, wild_values: tuple[int, ...], wilds: int, flags: int,
-                  all_melded: bool, need_pure: bool) -> int:
-        """The value of the wilds no meld took, once every natural card is placed."""
+    def _leftover(self, mode: tuple[object, ...], wilds: int, flags: int) -> int:
+        """The value of the wilds no meld took, once every natural card is placed.
+
+        Melds take the costliest wilds, so the ones left dead are the cheapest.
+        """
+        all_melded, need_pure, wild_values, _, after_discard = mode
         if need_pure and not flags & _PURE:
             return NEG
         if flags & _OWED:
-            if wilds == 0:
+            if wilds == 0 or after_discard is None:
                 return NEG
+            wild_values = after_discard
             wilds -= 1
+        assert isinstance(wild_values, tuple)
         if wilds == 0:
             return 0
         if self.rules.wild_only_melds and wilds >= 3:
@@ -274,13 +287,11 @@ class Solver:
 
     # -- rebuilding the arrangement ---------------------------------------
 
-    def _rebuild(self, memo: dict[int, tuple[int, object]], mode: tuple[object, ...],
-                 packed: int, wilds: list[Card], flags: int, value: int) -> Arrangement:
-        melds: list[Meld] = []
+    def _rebuild(self, memo: dict[int, tuple[int, object]], packed: int, wilds: list[Card],
+                 flags: int, value: int, keep: Card | None) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
-        # jokers go into melds first: a left-over wild-rank card costs less
-        spare = sorted(wilds, key=lambda w: w is not JOKER)
+        found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)
         n_wilds = len(wilds)
         while packed:
             key = (packed << 8) | (n_wilds << 4) | flags
@@ -295,15 +306,20 @@ class Solver:
                 flags &= ~_OWED
             else:
                 _, desc, mask, used, new_flags, meld_value = move
-                taken, spare = spare[:used], spare[used:]
-                melds.append(self._meld(desc, taken, meld_value))
+                found.append((desc, used, meld_value))
                 packed -= mask
                 n_wilds -= used
                 flags = new_flags
-        # wilds no meld took: the discard owed, a wild-only meld, absorbed, or dead
-        spare.sort(key=self._wild_value, reverse=True)
-        if flags & _OWED and spare:
-            discard = spare.pop()
+        # the discard owed (the costliest wild but `keep`), then the melds take the
+        # costliest wilds; the rest makes a wild-only meld, is absorbed, or is dead
+        spare = sorted(wilds, key=self._wild_value)
+        if flags & _OWED:
+            discard = next(w for w in spare if w is not keep)
+            spare.remove(discard)
+        melds: list[Meld] = []
+        for desc, used, meld_value in found:
+            melds.append(self._meld(desc, spare[:used], meld_value))
+            spare = spare[used:]
         if spare and self.rules.wild_only_melds and len(spare) >= 3:
             melds.append(Meld("wild", tuple(spare), (None,) * len(spare)))
             spare = []
