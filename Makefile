@@ -1,0 +1,38 @@
+# remikit developer tasks. The virtual environment lives in .venv; a stamp file
+# per install keeps repeated runs from reinstalling until pyproject.toml changes.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+INSTALLED_DEV := $(VENV)/.installed-dev
+
+.PHONY: run test lint bench clean
+
+run: $(INSTALLED)
+	$(BIN)/remi play remi13d
+
+test: lint
+	$(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
+
+lint: $(INSTALLED_DEV)
+	$(BIN)/ruff check remikit tests bench
+	$(BIN)/mypy
+
+bench: $(INSTALLED)
+	for script in bench/bench_*.py; do $(BIN)/python "$$script" || exit 1; done
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(INSTALLED_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@ $(INSTALLED)
