@@ -164,7 +164,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "ace.high": {"id": "tinggi", "en": "high"},
     "meld.run": {"id": "kartu dasar", "en": "run"},
     "meld.pure_run": {"id": "kartu dasar murni", "en": "pure run"},
-    "meld.set": {"id": "kartu {size}", "en": "set"},
+    "meld.set": {"id": "kartu {size}", "en": "set of {size}"},
     "meld.royal": {"id": "royal flush", "en": "royal flush"},
     "meld.wild": {"id": "kartu wild", "en": "wild cards"},
     # -- remi play, remi arena, bots (cli/play.py, cli/arena.py, cli/table.py) --
