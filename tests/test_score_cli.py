@@ -80,7 +80,7 @@ def test_refused_close_exits_1_with_a_reason(capsys: pytest.CaptureFixture[str])
     hand = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc 2d"
     status, out, err = score(capsys, "remi13d", hand, "--closing", "Ah", "--lang", "en")
     assert status == 1 and out == ""
-    assert "Close refused" in err and "2d" in err
+    assert "Close refused" in err and "2♦" in err
     status, out, err = score(capsys, "remi13d", hand, "--closing", "Ah", "--json", "--lang", "en")
     got = json.loads(out)
     assert status == 1
