@@ -272,6 +272,411 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "Rata-rata poin",
         "en": "Mean points",
     },
+    "play.help": {
+        "id": "main melawan tiga bot di terminal",
+        "en": "play against three bots at the terminal",
+    },
+    "play.help_variant": {
+        "id": "varian: remi13d (bawaan) atau three-thirteen (3-13)",
+        "en": "variant: remi13d (default) or three-thirteen (3-13)",
+    },
+    "play.help_bots": {
+        "id": "tingkat bot: random atau greedy (satu untuk semua, atau tiga dipisah koma)",
+        "en": "bot level: random or greedy (one for all, or three comma separated)",
+    },
+    "play.help_seed": {
+        "id": "benih acak untuk permainan yang bisa diulang (tanpa benih: kocokan kriptografis)",
+        "en": "random seed for a repeatable game (without one: a cryptographic shuffle)",
+    },
+    "play.help_games": {
+        "id": "Remi 13 D: jumlah permainan dalam satu pertandingan (bawaan 4)",
+        "en": "Remi 13 D: number of games in the match (default 4)",
+    },
+    "play.help_record": {
+        "id": "simpan catatan permainan (JSON) ke FILE, juga saat keluar",
+        "en": "save the game record (JSON) to FILE, also on quitting",
+    },
+    "play.help_name": {
+        "id": "nama Anda di meja",
+        "en": "your name at the table",
+    },
+    "play.bad_bots": {
+        "id": "--bots: satu tingkat untuk ketiga bot atau tepat tiga, bukan {count}",
+        "en": "--bots: one level for all three bots or exactly three, not {count}",
+    },
+    "play.no_ui": {
+        "id": "{variant} belum bisa dimainkan di terminal",
+        "en": "{variant} cannot be played at the terminal yet",
+    },
+    "play.no_games": {
+        "id": "--games hanya untuk Remi 13 D; {variant} punya panjang tetap",
+        "en": "--games is for Remi 13 D only; {variant} has a fixed length",
+    },
+    "play.four_players": {
+        "id": "meja terminal untuk 4 pemain (Anda dan tiga bot), bukan {players}",
+        "en": "the terminal table seats 4 players (you and three bots), not {players}",
+    },
+    "play.you": {
+        "id": "Anda",
+        "en": "You",
+    },
+    "play.pos.left": {
+        "id": "Kiri",
+        "en": "Left",
+    },
+    "play.pos.top": {
+        "id": "Atas",
+        "en": "Top",
+    },
+    "play.pos.right": {
+        "id": "Kanan",
+        "en": "Right",
+    },
+    "play.pos.you": {
+        "id": "Anda",
+        "en": "You",
+    },
+    "play.welcome": {
+        "id": "{variant}: selamat bermain!",
+        "en": "{variant}: welcome to the table!",
+    },
+    "play.help_hint": {
+        "id": "Ketik h untuk daftar perintah.",
+        "en": "Type h for the list of commands.",
+    },
+    "play.seat_draw_title": {
+        "id": "Undian kursi (R13-2)",
+        "en": "Seat draw (R13-2)",
+    },
+    "play.seat_draw_rule": {
+        "id": "kartu tertinggi (As, K, …, 2) main pertama, terendah mengocok dan membagi; "
+              "Joker atau kartu kembar menarik lagi",
+        "en": "the highest card (A, K, …, 2) plays first, the lowest shuffles and deals; a "
+              "joker or an identical card draws again",
+    },
+    "play.col_player": {
+        "id": "Pemain",
+        "en": "Player",
+    },
+    "play.col_drawn": {
+        "id": "Kartu undian",
+        "en": "Cards drawn",
+    },
+    "play.col_order": {
+        "id": "Urutan",
+        "en": "Turn order",
+    },
+    "play.plays_first": {
+        "id": "(main pertama)",
+        "en": "(plays first)",
+    },
+    "play.deals": {
+        "id": "(membagi kartu)",
+        "en": "(deals)",
+    },
+    "play.seating_left": {
+        "id": "Di kiri Anda {left}, di atas {top}, di kanan {right}. Permainan berjalan ke "
+              "kanan: Anda boleh mengambil buangan {previous}.",
+        "en": "On your left sits {left}, at the top {top}, on your right {right}. Play runs to"
+              " the right: you may take the discards of {previous}.",
+    },
+    "play.seating_right": {
+        "id": "Di kiri Anda {left}, di atas {top}, di kanan {right}. Permainan berjalan searah"
+              " jarum jam: Anda boleh mengambil buangan {previous}.",
+        "en": "On your left sits {left}, at the top {top}, on your right {right}. Play runs "
+              "clockwise: you may take the discards of {previous}.",
+    },
+    "play.game_title": {
+        "id": "Permainan {number} dari {games}",
+        "en": "Game {number} of {games}",
+    },
+    "play.deal_intro": {
+        "id": "Pembagi kartu: {dealer}. Yang main pertama: {first}.",
+        "en": "Dealer: {dealer}. First to play: {first}.",
+    },
+    "play.col_position": {
+        "id": "Posisi",
+        "en": "Position",
+    },
+    "play.col_cards": {
+        "id": "Kartu",
+        "en": "Cards",
+    },
+    "play.col_total": {
+        "id": "Total",
+        "en": "Total",
+    },
+    "play.stock_line": {
+        "id": "Tumpukan: {stock} kartu · {discard}",
+        "en": "Stock: {stock} cards · {discard}",
+    },
+    "play.no_discard_yet": {
+        "id": "belum ada kartu buangan",
+        "en": "no discard yet",
+    },
+    "play.discard_from": {
+        "id": "buangan {who}: {card}",
+        "en": "discard of {who}: {card}",
+    },
+    "play.your_hand": {
+        "id": "Kartu Anda ({count}):",
+        "en": "Your hand ({count} cards):",
+    },
+    "play.prompt_draw": {
+        "id": "Ambil kartu: s = dari tumpukan, d = ambil {card} (h bantuan) >",
+        "en": "Draw: s = from the stock, d = take {card} (h for help) >",
+    },
+    "play.prompt_draw_stock": {
+        "id": "Ambil kartu: s = dari tumpukan (h bantuan) >",
+        "en": "Draw: s = from the stock (h for help) >",
+    },
+    "play.prompt_discard": {
+        "id": "Buang: b NOMOR atau b KARTU (m kartu jadi, h bantuan) >",
+        "en": "Discard: b NUMBER or b CARD (m for melds, h for help) >",
+    },
+    "play.prompt_discard_close": {
+        "id": "Buang: b NOMOR atau b KARTU; tutup: t KARTU (m kartu jadi, h bantuan) >",
+        "en": "Discard: b NUMBER or b CARD; close: t CARD (m for melds, h for help) >",
+    },
+    "play.unknown_command": {
+        "id": "perintah tidak dikenal: {text!r} (ketik h untuk bantuan)",
+        "en": "unknown command: {text!r} (type h for help)",
+    },
+    "play.bad_number": {
+        "id": "tidak ada kartu nomor {number}: pilih 1 sampai {count}",
+        "en": "there is no card number {number}: pick 1 to {count}",
+    },
+    "play.you_drew": {
+        "id": "Anda mengambil {card} dari tumpukan.",
+        "en": "You drew {card}.",
+    },
+    "play.you_took": {
+        "id": "Anda mengambil {card} dari buangan.",
+        "en": "You took {card} from the discard.",
+    },
+    "play.you_discarded": {
+        "id": "Anda membuang {card}.",
+        "en": "You discarded {card}.",
+    },
+    "play.you_closed": {
+        "id": "Anda tutup dengan {card}!",
+        "en": "You closed with {card}!",
+    },
+    "play.narrate": {
+        "id": "{who} {did}.",
+        "en": "{who} {did}.",
+    },
+    "play.and": {
+        "id": " lalu ",
+        "en": " and ",
+    },
+    "play.did_draw_stock": {
+        "id": "mengambil dari tumpukan",
+        "en": "drew from the stock",
+    },
+    "play.did_take": {
+        "id": "mengambil {card} dari buangan",
+        "en": "took {card} from the discard",
+    },
+    "play.did_discard": {
+        "id": "membuang {card}",
+        "en": "discarded {card}",
+    },
+    "play.did_close": {
+        "id": "[bold]tutup dengan {card}![/bold]",
+        "en": "[bold]closed (tutup) with {card}![/bold]",
+    },
+    "play.help_title": {
+        "id": "Perintah",
+        "en": "Commands",
+    },
+    "play.cmd_stock": {
+        "id": "ambil kartu dari tumpukan",
+        "en": "draw the top card of the stock",
+    },
+    "play.cmd_take": {
+        "id": "ambil kartu buangan terakhir pemain sebelumnya",
+        "en": "take the previous player's discard",
+    },
+    "play.cmd_discard": {
+        "id": "buang kartu: tulis kartunya (7h, 10h, Jk) atau nomornya di tangan",
+        "en": "discard (buang) a card: by its text (7h, 10h, Jk) or its number in your hand",
+    },
+    "play.cmd_close": {
+        "id": "tutup dengan kartu penutup itu (As atau Joker); t saja: penutup terbaik",
+        "en": "close (tutup) with that closing card (an ace or a joker); t alone: the best one",
+    },
+    "play.cmd_melds": {
+        "id": "susunan terbaik kartu Anda saat ini, dengan poin",
+        "en": "the best arrangement of your hand now, with points",
+    },
+    "play.cmd_record": {
+        "id": "notasi catatan juga boleh: draw stock, draw discard, discard 7h, close Ah",
+        "en": "record notation works too: draw stock, draw discard, discard 7h, close Ah",
+    },
+    "play.cmd_show": {
+        "id": "tampilkan meja lagi",
+        "en": "show the table again",
+    },
+    "play.cmd_help": {
+        "id": "bantuan ini",
+        "en": "this help",
+    },
+    "play.cmd_quit": {
+        "id": "keluar (dengan konfirmasi; catatan disimpan)",
+        "en": "quit (asks first; the record is saved)",
+    },
+    "play.no_closing": {
+        "id": "permainan ini tidak punya tutup: Anda keluar otomatis bila semua kartu jadi",
+        "en": "there is no closing in this game: you go out by yourself when every card is "
+              "melded",
+    },
+    "play.no_closing_card": {
+        "id": "tidak bisa tutup: Anda tidak punya As atau Joker sebagai kartu penutup",
+        "en": "cannot close: you have no ace or joker to close with",
+    },
+    "play.can_close": {
+        "id": "Anda bisa tutup: t {card} untuk {points} poin (bonus {bonus}).",
+        "en": "You can close: t {card} for {points} points (bonus {bonus}).",
+    },
+    "play.best_discard": {
+        "id": "Buang terbaik: {card}; bila permainan berakhir sekarang: {points} poin.",
+        "en": "Best discard: {card}; if the game ended now: {points} points.",
+    },
+    "play.no_pure_discard": {
+        "id": "Belum ada kartu dasar murni 4+: semua kartu dihitung mati ({points}). Buang "
+              "terbaik untuk kartu jadi: {card}.",
+        "en": "No pure run of 4+ yet: every card would count as dead ({points}). Best discard "
+              "for your melds: {card}.",
+    },
+    "play.hand_now": {
+        "id": "Bila permainan berakhir sekarang: {points} poin.",
+        "en": "If the game ended now: {points} points.",
+    },
+    "play.no_pure_now": {
+        "id": "Belum ada kartu dasar murni 4+: semua kartu dihitung mati ({points}). Kartu "
+              "jadi Anda sejauh ini:",
+        "en": "No pure run of 4+ yet: every card would count as dead ({points}). Your melds so"
+              " far:",
+    },
+    "play.closed_by": {
+        "id": "{who} tutup dengan {card} (bonus {bonus})!",
+        "en": "{who} closed with {card} (bonus {bonus})!",
+    },
+    "play.stock_out": {
+        "id": "Tumpukan habis dan tidak ada yang tutup (R13-13).",
+        "en": "The stock ran out and nobody closed (R13-13).",
+    },
+    "play.game_scores": {
+        "id": "Skor permainan {number}",
+        "en": "Scores of game {number}",
+    },
+    "play.col_closing": {
+        "id": "Penutup",
+        "en": "Closing",
+    },
+    "play.next_deal": {
+        "id": "Tekan Enter untuk lanjut (q keluar) >",
+        "en": "Press Enter to go on (q to quit) >",
+    },
+    "play.col_game": {
+        "id": "Perm. {number}",
+        "en": "Game {number}",
+    },
+    "play.match_scores": {
+        "id": "Skor pertandingan",
+        "en": "Match scores",
+    },
+    "play.winner": {
+        "id": "Pemenang: {who} dengan {points} poin.",
+        "en": "Winner: {who} with {points} points.",
+    },
+    "play.winner_none": {
+        "id": "Tidak ada pemenang tunggal: total tertinggi seri.",
+        "en": "No single winner: the highest total is tied.",
+    },
+    "play.winner_deadwood": {
+        "id": "Pemenang: {who} dengan deadwood {points}.",
+        "en": "Winner: {who} with {points} deadwood.",
+    },
+    "play.winner_deadwood_none": {
+        "id": "Tidak ada pemenang: deadwood terendah seri (R3-8).",
+        "en": "No winner: the lowest deadwood total is tied (R3-8).",
+    },
+    "play.you_win_who": {
+        "id": "Anda",
+        "en": "you",
+    },
+    "play.confirm_quit": {
+        "id": "Yakin keluar? (y/n)",
+        "en": "Really quit? (y/n)",
+    },
+    "play.bye": {
+        "id": "Sampai jumpa!",
+        "en": "Goodbye!",
+    },
+    "play.record_saved": {
+        "id": "Catatan permainan disimpan di {path}.",
+        "en": "Game record saved to {path}.",
+    },
+    "play.round_title": {
+        "id": "Ronde {number} dari {rounds}: {size} kartu, kartu wild {wild}",
+        "en": "Round {number} of {rounds}: {size} cards, wild rank {wild}",
+    },
+    "play.round_line": {
+        "id": "Ronde {number}/{rounds} · wild: {wild} (bertanda *) dan Joker · tumpukan: "
+              "{stock} · buangan: {discard}",
+        "en": "Round {number}/{rounds} · wild: {wild} (marked *) and jokers · stock: {stock} ·"
+              " discard: {discard}",
+    },
+    "play.last_turn": {
+        "id": "{who} sudah keluar: ini giliran terakhir Anda di ronde ini!",
+        "en": "{who} went out: this is your last turn of the round!",
+    },
+    "play.went_out": {
+        "id": "[bold]Keluar![/bold] Pemain lain masing-masing dapat satu giliran terakhir.",
+        "en": "[bold]Out![/bold] Every other player has one last turn.",
+    },
+    "play.t13_hand_now": {
+        "id": "Deadwood Anda sekarang: {points}.",
+        "en": "Your deadwood now: {points}.",
+    },
+    "play.t13_best_discard": {
+        "id": "Buang terbaik: {card}; deadwood setelahnya: {points}.",
+        "en": "Best discard: {card}; deadwood after it: {points}.",
+    },
+    "play.t13_goes_out": {
+        "id": "Buang {card} dan Anda keluar (deadwood 0)!",
+        "en": "Discard {card} and you go out (deadwood 0)!",
+    },
+    "play.round_out": {
+        "id": "Ronde {number} selesai: {who} keluar lebih dulu.",
+        "en": "Round {number} is over: {who} went out first.",
+    },
+    "play.round_over": {
+        "id": "Ronde {number} selesai.",
+        "en": "Round {number} is over.",
+    },
+    "play.round_scores": {
+        "id": "Deadwood ronde {number}",
+        "en": "Deadwood of round {number}",
+    },
+    "play.col_deadwood": {
+        "id": "Deadwood",
+        "en": "Deadwood",
+    },
+    "play.col_round": {
+        "id": "Ronde (wild)",
+        "en": "Round (wild)",
+    },
+    "play.round_table": {
+        "id": "Deadwood per ronde (terendah menang)",
+        "en": "Deadwood by round (the lowest total wins)",
+    },
+    "play.no_melds": {
+        "id": "Belum ada kartu jadi: semua kartu dihitung mati ({points}).",
+        "en": "No melds yet: every card would count as dead ({points}).",
+    },
     # -- end of remi play, remi arena, bots --
 }
 

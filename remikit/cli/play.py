@@ -1,0 +1,458 @@
+"""``remi play``: one person against three bots at the terminal.
+
+The session is generic; what differs between variants (the seat draw, the
+status line, closing, the score tables) lives in a renderer per variant
+(:mod:`remikit.cli.play_ui`). Input and output are injectable: a Rich
+``Console`` and an ``input`` callable, so a test can script a whole game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.markup import escape
+from rich.rule import Rule
+from rich.table import Table
+
+from remikit.actions import Action, ActionSyntaxError, Close, Discard, Draw, parse_action
+from remikit.bots import Bot, make_bot, parse_bot_name
+from remikit.cards import Card, CardError
+from remikit.cli.arena import ArenaError, parse_options
+from remikit.engine import Deal, Game, OptionError
+from remikit.errors import IllegalAction
+from remikit.i18n import default_lang, t
+from remikit.variants import find_variant
+from remikit.views import PlayerView
+
+from . import play_ui
+from .table import card_markup, hand_table, sorted_hand
+
+BOT_NAMES = ("Budi", "Sari", "Wayan")
+YES = frozenset({"y", "ya", "yes", "iya"})
+
+InputFn = Callable[[str], str]
+
+
+class PlayError(ValueError):
+    """Arguments that name no game to play; the message is in the user's language."""
+
+
+class Quit(Exception):
+    """The person left the table."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the person typed: an action, or one of ``help``, ``melds``, ``quit``, ``show``,
+    ``close_best``, or ``error`` with a message."""
+
+    kind: str
+    action: Action | None = None
+    message: str = ""
+
+
+STOCK_WORDS = frozenset({"s", "stock", "stok", "tumpukan"})
+TAKE_WORDS = frozenset({"d", "take", "ambil", "discard"})
+DISCARD_WORDS = frozenset({"b", "buang", "discard"})
+CLOSE_WORDS = frozenset({"t", "tutup", "close"})
+MELD_WORDS = frozenset({"m", "melds", "jadi"})
+HELP_WORDS = frozenset({"h", "help", "?", "bantuan"})
+QUIT_WORDS = frozenset({"q", "quit", "exit", "keluar"})
+
+
+def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
+    """A card named by its text (``7h``, ``10h``, ``jk``) or by its number in the shown hand."""
+    if token.isdigit():
+        number = int(token)
+        if not 1 <= number <= len(hand):
+            raise ValueError(t("play.bad_number", lang, number=number, count=len(hand)))
+        return hand[number - 1]
+    try:
+        return Card.parse(token)
+    except CardError:
+        raise ValueError(t("score.bad_card", lang, token=token)) from None
+
+
+def parse_command(text: str, view: PlayerView, lang: str) -> Command:
+    """Read one line typed at the table (see ``h`` for the commands)."""
+    words = text.strip().split()
+    if not words:
+        return Command("show")
+    verb, args = words[0].lower(), words[1:]
+    hand = sorted_hand(view.hand)
+    try:
+        if verb in HELP_WORDS and not args:
+            return Command("help")
+        if verb in QUIT_WORDS and not args:
+            return Command("quit")
+        if verb in MELD_WORDS and not args:
+            return Command("melds")
+        if verb in STOCK_WORDS and not args:
+            return Command("action", Draw("stock"))
+        if verb in TAKE_WORDS and not args:
+            return Command("action", Draw("discard"))
+        if verb in DISCARD_WORDS and len(args) == 1:
+            return Command("action", Discard(parse_card_arg(args[0], hand, lang)))
+        if verb in CLOSE_WORDS and not args:
+            return Command("close_best")
+        if verb in CLOSE_WORDS and len(args) == 1:
+            return Command("action", Close(parse_card_arg(args[0], hand, lang)))
+        if verb == "draw" or (verb.startswith("p") and verb[1:].isdigit()):
+            return Command("action", _record_action(words, view))
+        if len(words) == 1 and view.phase == "discard" and _names_card(verb):
+            return Command("action", Discard(parse_card_arg(verb, hand, lang)))
+    except (ValueError, ActionSyntaxError) as exc:
+        return Command("error", message=str(exc))
+    return Command("error", message=t("play.unknown_command", lang, text=text.strip()))
+
+
+def _names_card(token: str) -> bool:
+    if token.isdigit():
+        return True
+    try:
+        Card.parse(token)
+    except CardError:
+        return False
+    return True
+
+
+def _record_action(words: list[str], view: PlayerView) -> Action:
+    """Record notation, with or without the seat: ``draw stock``, ``p2 discard 7h``."""
+    if words[0].lower().startswith("p") and words[0][1:].isdigit():
+        if int(words[0][1:]) != view.seat:
+            raise ActionSyntaxError(f"you play seat p{view.seat}, not {words[0]}")
+        words = words[1:]
+    return parse_action(" ".join(words))
+
+
+def record_json(record: dict[str, Any]) -> str:
+    """A game record as JSON text, one line per deal."""
+    head = {k: v for k, v in record.items() if k != "hands"}
+    lines = [json.dumps(head)[:-1] + ', "hands": [']
+    hands = [json.dumps(h) for h in record.get("hands", [])]
+    lines += [f" {h}," for h in hands[:-1]] + [f" {h}" for h in hands[-1:]]
+    return "\n".join(lines) + "\n]}\n"
+
+
+# -- the session ------------------------------------------------------------------
+
+
+class Session:
+    """One person (at ``person``) against bots, from the seat draw to the final scores."""
+
+    def __init__(self, *, ui: play_ui.VariantUI, game: Game, bots: dict[int, Bot],
+                 names: dict[int, str], person: int, console: Console, input_fn: InputFn,
+                 lang: str, record: Path | None = None) -> None:
+        self.ui = ui
+        self.game = game
+        self.bots = bots
+        self.names = names
+        self.person = person
+        self.console = console
+        self.input_fn = input_fn
+        self.lang = lang
+        self.record_path = record
+        self.where = play_ui.positions_for(ui, person, game.players)
+        self.shown_deals = 0
+        self.news: list[str] = []  # what happened since the person's last turn
+
+    # -- names ---------------------------------------------------------------
+
+    def position(self, seat: int) -> str:
+        return t(f"play.pos.{self.where[seat]}", self.lang)
+
+    def who(self, seat: int) -> str:
+        """``Left (Budi)`` for a bot, the person's name for the person (markup-escaped)."""
+        if seat == self.person:
+            return escape(self.names[seat])
+        return f"{self.position(seat)} ({escape(self.names[seat])})"
+
+    def seat_order(self) -> list[int]:
+        """Seats as shown: Left, Top, Right, then the person."""
+        order = {"left": 0, "top": 1, "right": 2, "you": 3}
+        return sorted(self.where, key=lambda s: order[self.where[s]])
+
+    # -- input/output --------------------------------------------------------
+
+    def say(self, *items: RenderableType) -> None:
+        for item in items:
+            self.console.print(item)
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(prompt, end="")
+        try:
+            return self.input_fn("")
+        except EOFError:
+            self.console.print()
+            raise Quit from None
+
+    def confirm_quit(self) -> bool:
+        answer = self.ask(t("play.confirm_quit", self.lang) + " ")
+        return answer.strip().lower() in YES
+
+    def save_record(self) -> None:
+        if self.record_path is None:
+            return
+        self.record_path.write_text(record_json(self.game.record()), encoding="utf-8")
+        self.say(t("play.record_saved", self.lang, path=escape(str(self.record_path))))
+
+    # -- the game ------------------------------------------------------------
+
+    def play(self) -> int:
+        """Play to the end (or until the person quits); the exit status."""
+        try:
+            self.loop()
+        except Quit:
+            self.say(t("play.bye", self.lang))
+            self.save_record()
+            return 0
+        except KeyboardInterrupt:
+            self.save_record()
+            raise
+        self.say(*self.ui.game_result(self))
+        self.save_record()
+        return 0
+
+    def loop(self) -> None:
+        announced = 0
+        while not self.game.over:
+            deal = self.game.deal
+            assert deal is not None
+            if deal.number > announced:
+                announced = deal.number
+                self.say(Rule(self.ui.deal_title(self, deal)), self.ui.deal_intro(self, deal))
+            seat = self.game.to_play
+            assert seat is not None
+            if seat == self.person:
+                self.person_turn(deal)
+            else:
+                self.bot_turn(seat, deal)
+            if deal.summary is not None:
+                self.show_news()
+                self.say(*self.ui.deal_result(self, deal))
+                if not self.game.over:
+                    self.ask(t("play.next_deal", self.lang) + " ")
+
+    def bot_turn(self, seat: int, deal: Deal) -> None:
+        """Let the bot at ``seat`` play its whole turn, and note what it did."""
+        bot = self.bots[seat]
+        taken: Card | None = None
+        done: list[Action] = []
+        while self.game.to_play == seat and self.game.deal is deal and not deal.is_over:
+            view = self.game.view(seat)
+            action = bot.choose(view)
+            if isinstance(action, Draw) and action.source == "discard":
+                taken = view.top_discard
+            self.game.apply(seat, action)
+            done.append(action)
+            if not isinstance(action, Draw):
+                break
+        self.news.append(self.ui.narrate(self, seat, done, taken, deal))
+
+    def show_news(self) -> None:
+        for line in self.news:
+            self.say(line)
+        self.news.clear()
+
+    def person_turn(self, deal: Deal) -> None:
+        self.show_news()
+        view = self.game.view(self.person)
+        self.say(self.table_view(view))
+        new: Card | None = None
+        while self.game.deal is deal and self.game.to_play == self.person and not deal.is_over:
+            view = self.game.view(self.person)
+            command = parse_command(self.ask(self.ui.prompt(self, view) + " "), view, self.lang)
+            if command.kind == "show":
+                self.say(self.table_view(view, new=new))
+            elif command.kind == "help":
+                self.say(self.help_table())
+            elif command.kind == "melds":
+                self.say(*self.ui.melds(self, view))
+            elif command.kind == "quit":
+                if self.confirm_quit():
+                    raise Quit
+            elif command.kind == "error":
+                self.say(f"[red]{escape(command.message)}[/red]")
+            else:
+                action = command.action
+                if command.kind == "close_best":
+                    action = self.ui.best_close(self, view)
+                    if action is None:
+                        continue
+                assert action is not None
+                before = view.top_discard
+                try:
+                    self.game.apply(self.person, action)
+                except IllegalAction as exc:
+                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
+                    continue
+                new = self.after_person_action(action, before, deal)
+
+    def after_person_action(self, action: Action, before: Card | None, deal: Deal) -> Card | None:
+        """Tell the person what their action did; the card drawn, if any."""
+        if isinstance(action, Draw):
+            view = self.game.view(self.person)
+            if action.source == "stock":
+                drawn = deal.hands[self.person][-1]
+                self.say(t("play.you_drew", self.lang, card=card_markup(drawn)))
+            else:
+                assert before is not None
+                drawn = before
+                self.say(t("play.you_took", self.lang, card=card_markup(drawn)))
+            self.say(hand_table(sorted_hand(view.hand), new=drawn, wild=self.ui.wild(view)))
+            return drawn
+        if isinstance(action, Discard):
+            note = self.ui.turn_note(self, self.person, deal)
+            self.say(t("play.you_discarded", self.lang, card=card_markup(action.card))
+                     + (f" {note}" if note else ""))
+        elif isinstance(action, Close):
+            self.say(t("play.you_closed", self.lang, card=card_markup(action.card)))
+        return None
+
+    # -- what the person sees ------------------------------------------------
+
+    def table_view(self, view: PlayerView, *, new: Card | None = None) -> Table:
+        """The whole table: seats, the variant's status line, the hand."""
+        grid = Table.grid(padding=(0, 1))
+        grid.add_row(self.seats_table(view))
+        for line in self.ui.status(self, view):
+            grid.add_row(line)
+        grid.add_row(t("play.your_hand", self.lang, count=len(view.hand)))
+        grid.add_row(hand_table(sorted_hand(view.hand), new=new, wild=self.ui.wild(view)))
+        return grid
+
+    def seats_table(self, view: PlayerView) -> Table:
+        lang = self.lang
+        table = Table(box=None, header_style="bold", pad_edge=False)
+        table.add_column("")
+        table.add_column(t("play.col_position", lang))
+        table.add_column(t("play.col_player", lang))
+        table.add_column(t("play.col_cards", lang), justify="right")
+        table.add_column(t("play.col_total", lang), justify="right")
+        for seat in self.seat_order():
+            marks = ("▶" if seat == view.to_play else " ") + ("D" if seat == view.dealer else " ")
+            name = escape(self.names[seat])
+            if seat in self.bots:
+                name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
+            style = "bold" if seat == self.person else ""
+            table.add_row(marks, self.position(seat), name, str(view.hand_sizes[seat]),
+                          str(view.totals[seat]), style=style)
+        return table
+
+    def help_table(self) -> Table:
+        lang = self.lang
+        table = Table(title=t("play.help_title", lang), box=None, show_header=False)
+        table.add_column(style="bold cyan")
+        table.add_column()
+        for command, key in self.ui.help_entries():
+            table.add_row(command, t(key, lang))
+        return table
+
+
+# -- the command ------------------------------------------------------------------
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``remi play``."""
+    lang = default_lang()
+    parser = subparsers.add_parser("play", help=t("play.help", lang),
+                                   description=t("play.help", lang))
+    parser.add_argument("variant", nargs="?", default="remi13d",
+                        help=t("play.help_variant", lang))
+    parser.add_argument("--bots", default="greedy", metavar="LEVEL",
+                        help=t("play.help_bots", lang))
+    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--seed", type=int, metavar="N", help=t("play.help_seed", lang))
+    parser.add_argument("--games", type=int, metavar="N", help=t("play.help_games", lang))
+    parser.add_argument("--record", metavar="FILE", help=t("play.help_record", lang))
+    parser.add_argument("--name", metavar="NAME", help=t("play.help_name", lang))
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help=t("arena.help_option", lang))
+    parser.set_defaults(func=run)
+
+
+def bot_levels(text: str, lang: str) -> list[str]:
+    """``--bots``: one level for all three bots, or three levels comma separated."""
+    levels = [b.strip().lower() for b in text.split(",") if b.strip()]
+    if len(levels) == 1:
+        levels *= len(BOT_NAMES)
+    if len(levels) != len(BOT_NAMES):
+        raise PlayError(t("play.bad_bots", lang, count=len(levels)))
+    for level in levels:
+        try:
+            parse_bot_name(level)
+        except ValueError as exc:
+            raise PlayError(str(exc)) from None
+    return levels
+
+
+def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputFn,
+                 lang: str) -> Session:
+    """Check the arguments and seat the players."""
+    try:
+        info = find_variant(args.variant)
+    except ValueError as exc:
+        raise PlayError(str(exc)) from None
+    ui = play_ui.ui_for(info.name)
+    if ui is None:
+        raise PlayError(t("play.no_ui", lang, variant=info.title.get(lang, info.name)))
+    levels = bot_levels(args.bots, lang)
+    try:
+        values: dict[str, Any] = parse_options(args.option, lang)
+    except ArenaError as exc:
+        raise PlayError(str(exc)) from None
+    if args.games is not None:
+        values["games"] = args.games
+    try:
+        options = info.game.options_type.from_mapping(values)
+    except OptionError as exc:
+        message = str(exc)
+        if "games" in message and args.games is not None and "unknown option" in message:
+            message = t("play.no_games", lang, variant=info.title.get(lang, info.name))
+        raise PlayError(message) from None
+    players = info.game(options, auto_deal=False).players
+    if players != len(BOT_NAMES) + 1:
+        raise PlayError(t("play.four_players", lang, players=players))
+    seed: int | None = args.seed
+    rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
+    person_name = args.name or t("play.you", lang)
+    player_names = [person_name, *BOT_NAMES]
+    seats, intro = ui.seat_players(rng, player_names, lang)  # seats[player] = seat
+    game = info.game(options, rng=rng)
+    person = seats[0]
+    names = {seats[p]: player_names[p] for p in range(len(player_names))}
+    bots = {}
+    for p, level in enumerate(levels, start=1):
+        bot_seed = None if seed is None else seed * 1000 + p
+        bots[seats[p]] = make_bot(level, seed=bot_seed)
+    session = Session(ui=ui, game=game, bots=bots, names=names, person=person, console=console,
+                      input_fn=input_fn, lang=lang,
+                      record=Path(args.record) if args.record else None)
+    session.say(Rule(t("play.welcome", lang, variant=info.title.get(lang, info.name))))
+    session.say(*intro)
+    session.say(session.ui.seating(session))
+    session.say(t("play.help_hint", lang))
+    return session
+
+
+def run(args: argparse.Namespace, *, console: Console | None = None,
+        input_fn: InputFn | None = None) -> int:
+    """Exit status: 0 played (or quit), 2 arguments that name no game."""
+    lang: str = args.lang or default_lang()
+    console = console if console is not None else Console(highlight=False)
+    if input_fn is None:
+        input_fn = input
+    try:
+        session = make_session(args, console=console, input_fn=input_fn, lang=lang)
+    except PlayError as exc:
+        print(f"remi play: {exc}", file=sys.stderr)
+        return 2
+    return session.play()

@@ -1,0 +1,141 @@
+"""Rendering helpers for the terminal table: cards, hands, melds and seats as Rich text.
+
+>>> token_text("Jk=Kh").plain, token_text("Th").plain
+('Jk(K♥)', '10♥')
+>>> positions(0, 4, previous_on="left")
+{3: 'left', 2: 'top', 1: 'right', 0: 'you'}
+>>> positions(0, 4, previous_on="right")
+{1: 'left', 2: 'top', 3: 'right', 0: 'you'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from remikit.cards import Card, Rank, Suit, display_order
+from remikit.i18n import t
+from remikit.melds import Meld
+
+SUIT_STYLES = {Suit.HEART: "bold red", Suit.DIAMOND: "bold red",
+               Suit.SPADE: "bold", Suit.CLUB: "bold"}
+JOKER_STYLE = "bold magenta"
+POSITIONS = ("left", "top", "right")
+
+
+def card_style(card: Card) -> str:
+    return JOKER_STYLE if card.is_joker else SUIT_STYLES[card.suit]
+
+
+def card_text(card: Card, *, extra: str = "") -> Text:
+    """A card with its suit symbol, red for hearts and diamonds: ``A♠``, ``10♥``, ``Jk``."""
+    style = card_style(card)
+    return Text(card.symbol(), style=f"{style} {extra}".strip())
+
+
+def card_markup(card: Card) -> str:
+    """A card in Rich markup, for sentences: ``[bold red]7♥[/]``."""
+    return f"[{card_style(card)}]{card.symbol()}[/]"
+
+
+def cards_markup(cards: Iterable[Card]) -> str:
+    return " ".join(card_markup(c) for c in cards)
+
+
+def cards_text(cards: Iterable[Card], *, empty: str = "") -> Text:
+    """Several cards, space separated (``empty`` when there are none)."""
+    parts = [card_text(c) for c in cards]
+    if not parts:
+        return Text(empty, style="dim")
+    return Text(" ").join(parts)
+
+
+def token_text(token: str) -> Text:
+    """A card of a meld in record form, ``Jk=Kh`` shown as ``Jk(K♥)``."""
+    card_part, _, stands = token.partition("=")
+    shown = card_text(Card.parse(card_part))
+    if stands:
+        shown.append("(")
+        shown.append_text(card_text(Card.parse(stands)))
+        shown.append(")")
+    return shown
+
+
+def meld_tokens_text(melds: Sequence[Sequence[str]], *, empty: str = "") -> Text:
+    """Melds in record form, one per line."""
+    if not melds:
+        return Text(empty, style="dim")
+    return Text("\n").join(Text(" ").join(token_text(tok) for tok in meld) for meld in melds)
+
+
+def meld_text(meld: Meld) -> Text:
+    return meld_tokens_text([meld.tokens()])
+
+
+def meld_kind(meld: Meld, lang: str) -> str:
+    """The meld's name in the table's words: kartu dasar (murni), kartu 3, kartu 4, …"""
+    if meld.kind == "run":
+        return t("meld.pure_run" if meld.pure else "meld.run", lang)
+    return t(f"meld.{meld.kind}", lang, size=len(meld))
+
+
+def sorted_hand(hand: Iterable[Card]) -> list[Card]:
+    """The hand as shown: Spades, Hearts, Diamonds, Clubs by rank, jokers last."""
+    return sorted(hand, key=display_order)
+
+
+def hand_table(hand: Sequence[Card], *, new: Card | None = None,
+               wild: Rank | None = None) -> Table:
+    """The hand as a row of cards with their numbers above (to pick cards by number).
+
+    ``new`` (the card just drawn) is shown reversed, its first copy only;
+    cards of the ``wild`` rank get a star.
+    """
+    table = Table(box=None, show_header=True, header_style="dim", pad_edge=False,
+                  padding=(0, 1))
+    marked = False
+    cells = []
+    for i, card in enumerate(hand, start=1):
+        table.add_column(str(i), justify="center")
+        if new is not None and card is new and not marked:
+            marked = True
+            cell = card_text(card, extra="reverse")
+        else:
+            cell = card_text(card)
+        if wild is not None and not card.is_joker and card.rank == wild:
+            cell.append("*", style="bold yellow")
+        cells.append(cell)
+    table.add_row(*cells)
+    return table
+
+
+def positions(person: int, players: int, *, previous_on: Literal["left", "right"]
+              ) -> dict[int, str]:
+    """Seat → ``left``, ``top``, ``right`` or ``you`` for a four-seat table seen by ``person``.
+
+    ``previous_on`` says where the previous player in turn order sits: on the
+    left in Remi 13 D (play runs to the right), on the right in the clockwise
+    games (Three-Thirteen).
+    """
+    previous, following = (person - 1) % players, (person + 1) % players
+    left, right = (previous, following) if previous_on == "left" else (following, previous)
+    out = {left: "left", (person + 2) % players: "top", right: "right"}
+    out[person] = "you"
+    return out
+
+
+def scores_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,
+                 total_row: Sequence[object] | None = None, first_left: bool = True) -> Table:
+    """A plain table of numbers with a bold last row (running totals)."""
+    table = Table(title=title, box=box.SIMPLE_HEAVY)
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if i == 0 and first_left else "right")
+    for row in rows:
+        table.add_row(*(c if isinstance(c, Text) else str(c) for c in row))
+    if total_row is not None:
+        table.add_row(*(str(c) for c in total_row), style="bold")
+    return table
