@@ -68,6 +68,96 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "'{action}' is not an action of this game",
         "id": "'{action}' bukan langkah dalam permainan ini",
     },
+    # -- Rummy 500 ------------------------------------------------------------
+    "discard_too_deep": {
+        "en": "there is no discard {depth} from the top (the pile has {size} cards)",
+        "id": "tidak ada kartu buangan ke-{depth} dari atas (tumpukan buangan berisi {size} kartu)",
+    },
+    "deep_draw_unmeldable": {
+        "en": "{card} (discard {depth} from the top) may be taken only if you can meld it "
+              "this turn",
+        "id": "{card} (buangan ke-{depth} dari atas) hanya boleh diambil jika bisa Anda "
+              "turunkan pada giliran ini",
+    },
+    "taken_card_alone": {
+        "en": "{card} may not be taken alone: with an empty hand you could neither lay it off "
+              "nor discard it",
+        "id": "{card} tidak boleh diambil sendiri: dengan tangan kosong kartu itu tidak bisa "
+              "ditempel maupun dibuang",
+    },
+    "taken_card_left": {
+        "en": "{card} was just taken from the discard and may not be discarded: keep another "
+              "card to discard",
+        "id": "{card} baru diambil dari buangan dan tidak boleh dibuang: sisakan kartu lain "
+              "untuk dibuang",
+    },
+    "must_meld_first": {
+        "en": "you must meld {card} (taken from the discard pile) before you discard",
+        "id": "Anda harus menurunkan {card} (diambil dari buangan) sebelum membuang",
+    },
+    "would_strand_owed": {
+        "en": "that would leave no way to meld {card}, which you must meld this turn",
+        "id": "langkah itu membuat {card} tidak bisa diturunkan, padahal wajib diturunkan "
+              "pada giliran ini",
+    },
+    "last_discard_playable": {
+        "en": "{card} can be played on the table, so it may not be the discard that takes "
+              "you out",
+        "id": "{card} masih bisa ditempel di meja, jadi tidak boleh menjadi buangan terakhir "
+              "Anda",
+    },
+    "meld_too_short": {
+        "en": "a meld needs at least 3 cards",
+        "id": "gabungan paling sedikit 3 kartu",
+    },
+    "meld_no_natural": {
+        "en": "a meld needs at least one card that is not a joker",
+        "id": "gabungan harus berisi paling sedikit satu kartu selain joker",
+    },
+    "meld_invalid": {
+        "en": "{cards} is not a set (3 or 4 of one rank, all suits different) or a run "
+              "(3 or more in a row of one suit)",
+        "id": "{cards} bukan set (3 atau 4 kartu senilai, jenis berbeda semua) atau urutan "
+              "(3 kartu atau lebih berurutan dari jenis yang sama)",
+    },
+    "joker_ambiguous": {
+        "en": "say what the joker stands for: {choices}",
+        "id": "sebutkan kartu yang diwakili joker: {choices}",
+    },
+    "declare_only_joker": {
+        "en": "only a joker declares what it stands for, and as a card that is not a "
+              "joker ({card})",
+        "id": "hanya joker yang menyebutkan kartu yang diwakilinya, dan bukan joker ({card})",
+    },
+    "no_such_meld": {
+        "en": "there is no meld {meld} on the table",
+        "id": "tidak ada gabungan nomor {meld} di meja",
+    },
+    "layoff_invalid": {
+        "en": "{card} does not fit meld {meld}",
+        "id": "{card} tidak cocok dengan gabungan nomor {meld}",
+    },
+    "rummy_off": {
+        "en": "Rummy calls are off at this table",
+        "id": "panggilan Rummy tidak dipakai di meja ini",
+    },
+    "rummy_closed": {
+        "en": "Rummy can be called only after a discard, before the next player draws",
+        "id": "Rummy hanya bisa dipanggil setelah ada buangan, sebelum pemain berikutnya "
+              "mengambil kartu",
+    },
+    "rummy_own_discard": {
+        "en": "you cannot call Rummy on your own discard",
+        "id": "Anda tidak bisa memanggil Rummy atas buangan Anda sendiri",
+    },
+    "rummy_not_playable": {
+        "en": "the card at position {depth} cannot be melded at once",
+        "id": "kartu di posisi {depth} tidak bisa langsung digabungkan",
+    },
+    "decline_stock_left": {
+        "en": "you may decline to draw only when the stock is empty",
+        "id": "Anda hanya boleh menolak mengambil kartu jika tumpukan kartu sudah habis",
+    },
 }
 
 

@@ -77,6 +77,7 @@ class PlayerView:
     wild_rank: str | None = None
     table: tuple[TableMeld, ...] = ()
     taken_from_discard: tuple[tuple[int, Card], ...] = field(default=())
+    must_meld: Card | None = None  # Rummy 500: the card the seat to play must meld this turn
 
     @property
     def top_discard(self) -> Card | None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from remikit.engine import Game
 from remikit.variants.remi13d import Remi13DGame
+from remikit.variants.rummy500 import Rummy500Game
 from remikit.variants.three_thirteen import ThreeThirteenGame
 
 
@@ -38,3 +39,5 @@ register(VariantInfo("remi13d", ("13d", "remi-13d", "remi13", "r13"), Remi13DGam
                      {"en": "Remi 13 D", "id": "Remi 13 D"}))
 register(VariantInfo("three-thirteen", ("3-13", "313", "three_thirteen", "threethirteen", "t13"),
                      ThreeThirteenGame, {"en": "Three-Thirteen", "id": "Three-Thirteen"}))
+register(VariantInfo("rummy500", ("500", "rummy-500", "r500"), Rummy500Game,
+                     {"en": "Rummy 500", "id": "Remi 500"}))

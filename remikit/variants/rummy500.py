@@ -1,0 +1,357 @@
+"""Rummy 500: melds on the table, deep draws, Rummy calls, a game to 500 (RULES.md §2).
+
+A hand (:class:`Rummy500Deal`) deals 13 cards each to two players, 7 to
+more, and turns up the next card to start the spread discard pile (R5-2). A
+turn is a draw (phase ``draw``), then any melds and lay-offs and one discard
+(phase ``discard``). Table-meld logic lives in
+:mod:`remikit.variants.rummy500_melds`.
+
+Decisions where RULES.md leaves room:
+
+* A deep draw (``draw discard K``, K ≥ 2) and a Rummy call (``rummy K``) owe
+  a meld of the K-th card (or an identical one, two decks) this turn. Both
+  are refused unless the card can then be melded, so nobody is ever stuck;
+  while the meld is owed, discarding is refused and so is any meld or
+  lay-off after which the owed card could no longer be melded.
+* A Rummy call takes a card that is playable at once: with the cards above
+  it in the pile alone it can go into a new meld or onto a table meld
+  (possibly after lay-offs of those cards fill the gap to a run's end).
+* The card a Rummy caller takes is melded, so the R5-7 ban on discarding
+  a single taken card does not apply to a call (even ``rummy 1``).
+* Taking the single top discard is refused when every card of the hand
+  would then be that card (it could not be discarded), unless the hand was
+  empty (a floater) and the card can be laid off at once. Likewise a meld or
+  lay-off may not leave only copies of that card in hand, except one copy
+  that can be laid off.
+* A hand ended by ``decline`` has no ``by_seat``; one ended by going out has
+  the seat that went out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
+from remikit.cards import Card, make_deck
+from remikit.engine import Deal, Game, OptionError, Options, Phase, check_choice, check_range
+from remikit.errors import IllegalAction
+from remikit.variants.rummy500_melds import (
+    SCORINGS,
+    PlacedMeld,
+    can_place,
+    candidate_layoffs,
+    candidate_melds,
+    hand_points,
+    playable,
+    resolve_layoff,
+    resolve_meld,
+)
+from remikit.views import DealSummary, SeatResult
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
+DEFAULT_PLAYERS = 3
+DEFAULT_TARGET = 500  # R5-13
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rummy500Options(Options):
+    """Table options (CONTRACT.md): ``players`` 2–8, ``jokers``, ``target``,
+    ``scoring`` (``standard`` or ``5-10-15``), ``rummy_calls``, ``floating``,
+    ``unplayable_last_discard`` and the shared ``discard_taken_card``."""
+
+    players: int = DEFAULT_PLAYERS
+    jokers: bool = True
+    target: int = DEFAULT_TARGET
+    scoring: str = "standard"
+    rummy_calls: bool = True
+    floating: bool = False
+    unplayable_last_discard: bool = False
+
+    def check(self) -> None:
+        check_range("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        if self.target < 1:
+            raise OptionError(f"option target must be at least 1, not {self.target}")
+        check_choice("scoring", self.scoring, SCORINGS)
+
+    @property
+    def decks(self) -> int:
+        """R5-1: one deck for 2–4 players, two for 5–8."""
+        return 1 if self.players <= 4 else 2
+
+
+class Rummy500Deal(Deal):
+    """One hand of Rummy 500."""
+
+    options: Rummy500Options
+
+    def __init__(self, *, number: int, players: int, dealer: int, first: int,
+                 deck: Sequence[Card], options: Rummy500Options) -> None:
+        super().__init__(number=number, players=players, dealer=dealer, first=first,
+                         deck=deck, options=options)
+        self.table: list[PlacedMeld] = []
+        self.must_meld: Card | None = None  # owed after a deep draw or a call (R5-3, R5-10)
+        self.rummy_from: int | None = None  # the discarder while a Rummy call is possible
+        self.went_out: int | None = None
+
+    # -- hooks --------------------------------------------------------------
+
+    def hand_size(self) -> int:
+        return 13 if self.players == 2 else 7  # R5-2
+
+    def variant_actions(self, seat: int) -> list[Action]:
+        out: list[Action] = []
+        if self.phase is Phase.DRAW:
+            if seat == self.to_play:
+                out += [Draw("discard", k) for k in range(2, len(self.discard_pile) + 1)]
+                out.append(Decline())
+            if self.rummy_window is not None and seat != self.rummy_window:
+                out += [CallRummy(k) for k in range(1, len(self.discard_pile) + 1)]
+        elif self.phase is Phase.DISCARD and seat == self.to_play:
+            hand = self.hands[seat]
+            out += candidate_layoffs(hand, self.table)
+            out += candidate_melds(hand)
+        return out
+
+    def verify_variant(self, seat: int, action: Action) -> None:
+        if isinstance(action, MeldCards | LayOff):
+            self._verify_play(seat, action)
+        elif isinstance(action, CallRummy):
+            self._verify_call(seat, action.depth)
+        elif isinstance(action, Decline):
+            if seat != self.to_play:
+                raise IllegalAction("not_your_turn", seat=self.to_play)
+            if self.phase is not Phase.DRAW:
+                raise IllegalAction("already_drawn", or_close="")
+            if self.stock:
+                raise IllegalAction("decline_stock_left")
+        else:
+            raise IllegalAction("not_in_variant", action=str(action))
+
+    def apply_variant(self, seat: int, action: Action) -> None:
+        if isinstance(action, MeldCards | LayOff):
+            self._play(seat, action)
+        elif isinstance(action, CallRummy):
+            taken = self.discard_pile[-action.depth:]
+            del self.discard_pile[-action.depth:]
+            self.hands[seat].extend(taken)
+            self.taken.extend((seat, c) for c in taken)
+            self.to_play = seat  # R5-10: the seats in between lose their turn
+            self.phase = Phase.DISCARD
+            self.must_meld = taken[0]
+            self.just_taken = None
+            self.rummy_from = None
+        elif isinstance(action, Decline):
+            self.rummy_from = None
+            self.score("declined")  # R5-9
+        else:  # pragma: no cover - verify_variant refused it
+            raise AssertionError(action)
+
+    def verify_draw(self, seat: int, action: Draw) -> None:
+        if action.source == "stock":
+            if not self.stock:
+                raise IllegalAction("stock_empty")
+            return
+        pile = self.discard_pile
+        if not pile:
+            raise IllegalAction("no_discard")
+        if action.depth > len(pile):
+            raise IllegalAction("discard_too_deep", depth=action.depth, size=len(pile))
+        taken = pile[-action.depth:]
+        hand = self.hands[seat]
+        if action.depth == 1:
+            self._check_single_take(hand, taken[0])
+        elif not can_place(taken[0], Counter(hand + taken), self.table):  # R5-3
+            raise IllegalAction("deep_draw_unmeldable", card=taken[0], depth=action.depth)
+
+    def draw(self, seat: int, action: Draw) -> None:
+        owed = self.discard_pile[-action.depth] if action.source == "discard" else None
+        self.rummy_from = None
+        super().draw(seat, action)
+        if action.depth >= 2:
+            self.must_meld = owed
+
+    def verify_discard(self, seat: int, card: Card) -> None:
+        if self.must_meld is not None:
+            raise IllegalAction("must_meld_first", card=self.must_meld)
+        super().verify_discard(seat, card)
+        hand = self.hands[seat]
+        if self.options.unplayable_last_discard and len(hand) == 1 and playable(card, self.table):
+            raise IllegalAction("last_discard_playable", card=card)  # R5-14
+
+    def after_discard(self, seat: int) -> None:
+        if not self.hands[seat]:  # R5-8: out by discarding the last card
+            self.went_out = seat
+            self.score("out")
+            return
+        self._next_turn(seat)
+        self.rummy_from = seat  # R5-10: calls are open until the next player draws
+
+    def cards_in_play(self) -> list[Card]:
+        return super().cards_in_play() + [c for m in self.table for c in m.cards()]
+
+    # -- Rummy calls (R5-10) -------------------------------------------------
+
+    @property
+    def rummy_window(self) -> int | None:
+        """The seat whose discard may be called now, or None when no call is possible."""
+        return self.rummy_from if self.options.rummy_calls else None
+
+    def call_order(self, discarder: int) -> list[int]:
+        """Who wins among simultaneous callers: the nearest after the discarder first."""
+        return [(discarder + i) % self.players for i in range(1, self.players)]
+
+    def _verify_call(self, seat: int, depth: int) -> None:
+        if not self.options.rummy_calls:
+            raise IllegalAction("rummy_off")
+        if self.rummy_from is None:
+            raise IllegalAction("rummy_closed")
+        if seat == self.rummy_from:
+            raise IllegalAction("rummy_own_discard")
+        pile = self.discard_pile
+        if depth > len(pile):
+            raise IllegalAction("discard_too_deep", depth=depth, size=len(pile))
+        taken = pile[-depth:]
+        if not can_place(taken[0], Counter(taken), self.table):
+            raise IllegalAction("rummy_not_playable", depth=depth)
+
+    # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
+
+    def _resolve(self, seat: int,
+                 action: MeldCards | LayOff) -> tuple[list[PlacedMeld], list[Card]]:
+        """The table after ``action`` and the cards it takes from the hand."""
+        if isinstance(action, MeldCards):
+            meld = resolve_meld(action.cards, action.stands_for, seat=seat,
+                                number=len(self.table) + 1)
+            return [*self.table, meld], list(action.cards)
+        if not 1 <= action.meld <= len(self.table):
+            raise IllegalAction("no_such_meld", meld=action.meld)
+        table = list(self.table)
+        table[action.meld - 1] = resolve_layoff(table[action.meld - 1], action.card,
+                                                action.stands_for, seat=seat)
+        return table, [action.card]
+
+    def _verify_play(self, seat: int, action: MeldCards | LayOff) -> None:
+        if seat != self.to_play:
+            raise IllegalAction("not_your_turn", seat=self.to_play)
+        if self.phase is not Phase.DISCARD:
+            raise IllegalAction("draw_first")
+        hand = Counter(self.hands[seat])
+        cards = action.cards if isinstance(action, MeldCards) else (action.card,)
+        need = Counter(cards)
+        for card, count in need.items():
+            if hand[card] < count:
+                raise IllegalAction("not_in_hand", card=card)
+        table, used = self._resolve(seat, action)
+        rest = hand - need
+        owed = self.must_meld
+        if owed is not None and owed not in used and not can_place(owed, rest, table):
+            raise IllegalAction("would_strand_owed", card=owed)
+        kept = self.just_taken
+        if (kept is not None and not self.options.discard_taken_card and set(rest) == {kept}
+                and (rest[kept] > 1 or not playable(kept, table))):
+            raise IllegalAction("taken_card_left", card=kept)
+
+    def _play(self, seat: int, action: MeldCards | LayOff) -> None:
+        table, used = self._resolve(seat, action)
+        self.table = table
+        hand = self.hands[seat]
+        for card in used:
+            hand.remove(card)
+        if self.must_meld is not None and self.must_meld in used:
+            self.must_meld = None
+        if hand:
+            return
+        if self.options.floating:  # R5-14: float until the next turn
+            self._next_turn(seat)
+        else:  # R5-8: out by melding everything
+            self.went_out = seat
+            self.score("out")
+
+    def _check_single_take(self, hand: list[Card], card: Card) -> None:
+        if self.options.discard_taken_card or any(c is not card for c in hand):
+            return
+        if hand:
+            raise IllegalAction("taken_card_only", card=card)
+        if not playable(card, self.table):
+            raise IllegalAction("taken_card_alone", card=card)
+
+    def _next_turn(self, seat: int) -> None:
+        self.to_play = (seat + 1) % self.players
+        self.phase = Phase.DRAW
+        self.just_taken = None
+        self.must_meld = None
+        self.rummy_from = None
+
+    # -- scores (R5-11, R5-12) ------------------------------------------------
+
+    def score(self, ended_by: str) -> None:
+        scoring = self.options.scoring
+        credit = [0] * self.players
+        for meld in self.table:
+            for slot in meld.slots:
+                credit[slot.seat] += slot.points(scoring)
+        results = []
+        for seat, hand in enumerate(self.hands):
+            melds = tuple(t for t in (m.tokens(seat) for m in self.table) if t)
+            results.append(SeatResult(
+                points=credit[seat] - hand_points(hand, scoring),
+                melds=melds,
+                dead=tuple(hand),
+                went_out=seat == self.went_out,
+            ))
+        self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
+
+    def table_points(self, seat: int | None = None) -> int:
+        """The value of the table (the cards ``seat`` laid, when given)."""
+        scoring = self.options.scoring
+        return sum(s.points(scoring) for m in self.table for s in m.slots
+                   if seat is None or s.seat == seat)
+
+
+class Rummy500Game(Game):
+    """Hands until a total reaches the target; the highest total wins (R5-13)."""
+
+    name: ClassVar[str] = "rummy500"
+    options_type: ClassVar[type[Options]] = Rummy500Options
+    options: Rummy500Options
+
+    def __init__(self, options: Options, *, rng: random.Random | None = None,
+                 auto_deal: bool = True) -> None:
+        if not isinstance(options, Rummy500Options):
+            raise OptionError("Rummy 500 takes Rummy500Options")
+        options.check()
+        super().__init__(options, rng=rng, auto_deal=auto_deal)
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    def full_deck(self) -> list[Card]:
+        decks = self.options.decks  # R5-1
+        return make_deck(decks=decks, jokers=2 * decks if self.options.jokers else 0)
+
+    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
+        return Rummy500Deal(number=number, players=self.players, dealer=dealer, first=first,
+                            deck=deck, options=self.options)
+
+    def next_dealer(self) -> int:
+        """R5-2: the last seat deals the first hand (seat 0 plays first); then the next seat."""
+        if not self.deals:
+            return self.players - 1
+        return (self.deals[-1].dealer + 1) % self.players
+
+    def is_finished(self) -> bool:
+        """R5-13: a total reached the target and one seat leads alone (a tie plays on)."""
+        best = max(self.totals)
+        return best >= self.options.target and self.totals.count(best) == 1
+
+    def decide_winner(self) -> int | None:
+        return self.totals.index(max(self.totals))
+
+    def view_extra(self, deal: Deal) -> dict[str, Any]:
+        assert isinstance(deal, Rummy500Deal)
+        return {"table": tuple(m.view() for m in deal.table), "must_meld": deal.must_meld}
