@@ -33,6 +33,10 @@ NEG = -(10**9)
 
 _UNIT = [1 << (4 * i) for i in range(52)]
 _MEMO_LIMIT = 400_000
+_TABLE_LIMIT = 200_000
+_SUIT_ROW = (1 << 52) - 1  # the 13 counts of one suit, once shifted down
+_ONES = sum(_UNIT[:13])  # the lowest bit of each of those counts
+_RANK_COLUMN = sum(15 << (52 * s) for s in range(4))  # the 4 counts of one rank
 
 # flags in a memo key: bit 0 a pure run is made, bit 1 a discard is still owed,
 # bits 2-3 how many left-over wilds existing melds can still take (0-3).
@@ -73,6 +77,10 @@ class Solver:
         # worse inside a run than a wild standing for it (swap the two).
         self._naturals_first = scoring.wilds_free and rules.wild_only_melds
         self._memo: dict[tuple[object, ...], dict[int, tuple[int, object]]] = {}
+        # candidate runs by (cards present in the suit, wilds, card), sets by
+        # (counts of the rank, wilds, card): a table shared by every search
+        self._run_table: dict[int, tuple[_Candidate, ...]] = {}
+        self._set_table: dict[int, tuple[_Candidate, ...]] = {}
 
     # -- public -----------------------------------------------------------
 
@@ -149,18 +157,19 @@ class Solver:
             if v > best:
                 best, move = v, ("discard", c)
         room0 = flags >> 2
-        for value, mask, used, pure, room, desc in self._candidates(packed, c, wilds):
-            new_flags = flags & _OWED
-            if pure or flags & _PURE:
-                new_flags |= _PURE
-            if self._wilds_free:
-                new_flags |= min(3, room0 + room) << 2
-            v = self._best(memo, mode, packed - mask, wilds - used, new_flags)
-            if v <= NEG // 2:
-                continue
-            v += value
-            if v > best:
-                best, move = v, ("meld", desc, mask, used, new_flags, value)
+        for candidates in self._candidates(packed, c, wilds):
+            for value, mask, used, pure, room, desc in candidates:
+                new_flags = flags & _OWED
+                if pure or flags & _PURE:
+                    new_flags |= _PURE
+                if self._wilds_free:
+                    new_flags |= min(3, room0 + room) << 2
+                v = self._best(memo, mode, packed - mask, wilds - used, new_flags)
+                if v <= NEG // 2:
+                    continue
+                v += value
+                if v > best:
+                    best, move = v, ("meld", desc, mask, used, new_flags, value)
         memo[key] = (best, move)
         return best
 
@@ -187,9 +196,24 @@ class Solver:
             return NEG
         return sum(wild_values[:dead])
 
-    def _candidates(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
-        yield from self._runs(packed, c, wilds)
-        yield from self._sets(packed, c, wilds)
+    def _candidates(self, packed: int, c: int, wilds: int
+                    ) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
+        """The runs and the sets that hold ``c`` as their lowest natural card."""
+        suit, rank0 = divmod(c, 13)
+        row = (packed >> (52 * suit)) & _SUIT_ROW
+        key = ((((row | row >> 1 | row >> 2) & _ONES) << 10) | (wilds << 6) | c)
+        runs = self._run_table.get(key)
+        if runs is None:
+            if len(self._run_table) > _TABLE_LIMIT:
+                self._run_table.clear()
+            runs = self._run_table[key] = tuple(self._runs(packed, c, wilds))
+        key = (((packed >> (4 * rank0)) & _RANK_COLUMN) << 10) | (wilds << 6) | c
+        sets = self._set_table.get(key)
+        if sets is None:
+            if len(self._set_table) > _TABLE_LIMIT:
+                self._set_table.clear()
+            sets = self._set_table[key] = tuple(self._sets(packed, c, wilds))
+        return runs, sets
 
     def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
         rules = self.rules
