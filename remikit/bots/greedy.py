@@ -105,6 +105,13 @@ def may_hold_pure_run(hand: Sequence[Card]) -> bool:
     return any(row & row >> 1 & row >> 2 & row >> 3 for row in rows)
 
 
+PLAN_LIMIT = 4096
+
+
+def _hand_key(hand: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in hand))
+
+
 class Remi13DStrategy:
     """Greedy Remi 13 D.
 
@@ -115,6 +122,11 @@ class Remi13DStrategy:
     melds they hold, as if the pure run were already there, and rank below
     every hand that has one.
     """
+
+    def __init__(self) -> None:
+        # best discards found while deciding to take a discard, by the hand
+        # they were found for: a pure function of the hand, so bots may share it
+        self._plans: dict[tuple[int, ...], Card | None] = {}
 
     def rate(self, hand: Sequence[Card]) -> Rating:
         if may_hold_pure_run(hand):
@@ -153,8 +165,18 @@ class Remi13DStrategy:
         # Rating the best discard of any card (the taken one too) gives the same
         # answer as forbidding the taken card, and shares the solver's memo
         # across turns: discarding it again leaves the hand as it is, so any
-        # strictly better discard is another card.
-        return _draw(view, self.rate_after_discard(with_top) > self.rate(view.hand))
+        # strictly better discard is another card, which the discard phase
+        # then finds in the plan instead of searching again.
+        after, discard = self.best_discard(with_top, None)
+        take = after > self.rate(view.hand)
+        if take:
+            self._plan(with_top, discard)
+        return _draw(view, take)
+
+    def _plan(self, hand14: Sequence[Card], discard: Card | None) -> None:
+        if len(self._plans) >= PLAN_LIMIT:
+            self._plans.clear()
+        self._plans[_hand_key(hand14)] = discard
 
     def discard(self, view: PlayerView) -> Action:
         closes = [a for a in view.legal_actions if isinstance(a, Close)]
@@ -163,7 +185,11 @@ class Remi13DStrategy:
             if best is not None and best.closing is not None and Close(best.closing) in closes:
                 return Close(best.closing)
             return closes[0]
-        _, found = self.best_discard(view.hand, kept_card(view))
+        key = _hand_key(view.hand)
+        if key in self._plans:
+            found = self._plans.pop(key)
+        else:
+            _, found = self.best_discard(view.hand, kept_card(view))
         return _best_single_discard(view, found, self.rate)
 
 
