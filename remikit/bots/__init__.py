@@ -16,7 +16,7 @@ from collections.abc import Callable
 from remikit.bots.base import Bot, check_view
 from remikit.bots.greedy import GreedyBot
 from remikit.bots.random_bot import RandomBot
-from remikit.bots.runner import play_game
+from remikit.bots.runner import GameStuck, play_game
 
 BotFactory = Callable[[str, int | None, float | None], Bot]
 
@@ -52,11 +52,20 @@ def parse_bot_name(name: str) -> tuple[str, float | None]:
     return level, budget
 
 
+def check_bot(name: str, variant: str) -> None:
+    """Raise ValueError unless ``name`` is a bot level that plays ``variant``."""
+    if not make_bot(name, seed=0).plays(variant):
+        level, _ = parse_bot_name(name)
+        players = sorted(n for n in LEVELS if LEVELS[n](n, 0, None).plays(variant))
+        raise ValueError(f"the {level} bot does not play {variant}; "
+                         f"bots for {variant}: {', '.join(players)}")
+
+
 def make_bot(name: str, *, seed: int | None) -> Bot:
     """The bot called ``name`` (``random``, ``greedy``, ``greedy@0.1``), seeded with ``seed``."""
     level, budget = parse_bot_name(name)
     return LEVELS[level](name.strip().lower(), seed, budget)
 
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "check_view", "make_bot",
-           "parse_bot_name", "play_game"]
+__all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "check_bot", "check_view",
+           "make_bot", "parse_bot_name", "play_game"]

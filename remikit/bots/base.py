@@ -28,6 +28,10 @@ class Bot(ABC):
     def choose(self, view: PlayerView) -> Action:
         """The action to take; ``view`` is the bot's own seat, with legal actions."""
 
+    def plays(self, variant: str) -> bool:
+        """Whether this bot can play the variant named ``variant`` (its canonical name)."""
+        return True
+
 
 def check_view(view: PlayerView) -> None:
     """Refuse anything but a seat's view with something to do."""

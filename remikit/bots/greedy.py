@@ -252,6 +252,9 @@ class GreedyBot(Bot):
         self.rng = random.Random(seed)
         self.budget = budget
 
+    def plays(self, variant: str) -> bool:
+        return variant in STRATEGIES
+
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
         strategy = STRATEGIES.get(view.variant)

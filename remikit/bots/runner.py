@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from remikit.bots.base import Bot
-from remikit.engine import Game
+from remikit.engine import MAX_ACTIONS_PER_DEAL, Game
+
+
+class GameStuck(RuntimeError):
+    """A deal reached the engine's cap on its length: these bots do not end it."""
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Game:
@@ -19,8 +23,13 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Game:
         if game.needs_deal:
             game.start_deal()
         seat = game.to_play
-        if seat is None:
+        deal = game.deal
+        if seat is None or deal is None:
             raise RuntimeError("no seat is to play in a running deal")
+        if len(deal.log) >= MAX_ACTIONS_PER_DEAL:
+            names = ", ".join(bot.name for bot in bots)
+            raise GameStuck(f"{game.name} deal {deal.number} reached {MAX_ACTIONS_PER_DEAL} "
+                            f"actions without ending ({names}): these bots do not finish it")
         action = bots[seat].choose(game.view(seat))
         game.apply(seat, action)
     return game

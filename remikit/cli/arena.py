@@ -6,7 +6,7 @@ and bot seeds are derived from ``(seed, i)`` alone, so the results are the
 same however many worker processes play them.
 
 >>> [round(x, 4) for x in wilson_interval(88, 200)]
-[0.3725, 0.5098]
+[0.373, 0.5093]
 >>> seat_order(4, 1)  # game 1: bot 3 at seat 0, bot 0 at seat 1, …
 (3, 0, 1, 2)
 """
@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from remikit.bots import make_bot, parse_bot_name, play_game
+from remikit.bots import GameStuck, check_bot, make_bot, play_game
 from remikit.engine import OptionError, Options
 from remikit.i18n import default_lang, t
 from remikit.variants import VariantInfo, find_variant
@@ -243,7 +243,7 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
         raise ArenaError(t("arena.no_bots", lang))
     for name in names:
         try:
-            parse_bot_name(name)
+            check_bot(name, info.name)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
     if games < 1:
@@ -297,7 +297,8 @@ def jobs_count(jobs: int) -> int:
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
-    """Exit status: 0 played, 2 arguments that name no arena."""
+    """Exit status: 0 played, 1 a game the bots could not finish, 2 arguments that name
+    no arena."""
     lang: str = args.lang or default_lang()
     stream = out if out is not None else sys.stdout
     try:
@@ -308,6 +309,14 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     except ArenaError as exc:
         print(f"remi arena: {exc}", file=sys.stderr)
         return 2
+    try:
+        return _play(arena, args, stream, lang)
+    except GameStuck as exc:
+        print(f"remi arena: {exc}", file=sys.stderr)
+        return 1
+
+
+def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> int:
     jobs = jobs_count(args.jobs)
     show_progress = not args.json and stream.isatty()
     console = Console(file=stream)

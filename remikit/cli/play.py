@@ -23,7 +23,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from remikit.actions import Action, ActionSyntaxError, Close, Discard, Draw, parse_action
-from remikit.bots import Bot, make_bot, parse_bot_name
+from remikit.bots import Bot, check_bot, make_bot
 from remikit.cards import Card, CardError
 from remikit.cli.arena import ArenaError, parse_options
 from remikit.engine import Deal, Game, OptionError
@@ -379,7 +379,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(func=run)
 
 
-def bot_levels(text: str, lang: str) -> list[str]:
+def bot_levels(text: str, lang: str, variant: str) -> list[str]:
     """``--bots``: one level for all three bots, or three levels comma separated."""
     levels = [b.strip().lower() for b in text.split(",") if b.strip()]
     if len(levels) == 1:
@@ -388,7 +388,7 @@ def bot_levels(text: str, lang: str) -> list[str]:
         raise PlayError(t("play.bad_bots", lang, count=len(levels)))
     for level in levels:
         try:
-            parse_bot_name(level)
+            check_bot(level, variant)
         except ValueError as exc:
             raise PlayError(str(exc)) from None
     return levels
@@ -404,7 +404,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     ui = play_ui.ui_for(info.name)
     if ui is None:
         raise PlayError(t("play.no_ui", lang, variant=info.title.get(lang, info.name)))
-    levels = bot_levels(args.bots, lang)
+    levels = bot_levels(args.bots, lang, info.name)
     try:
         values: dict[str, Any] = parse_options(args.option, lang)
     except ArenaError as exc:

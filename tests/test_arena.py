@@ -1,0 +1,160 @@
+"""``remi arena``: the JSON of CONTRACT.md, seat rotation, --jobs, Wilson intervals, --deals."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from remikit.cli.arena import (
+    ArenaError,
+    GameOutcome,
+    derive_seed,
+    make_arena,
+    play_task,
+    seat_order,
+    tally,
+    unique_best,
+    wilson_interval,
+)
+from remikit.cli.main import main
+
+BOT_KEYS = {"bot", "wins", "win_rate", "win_rate_ci95", "mean_points"}
+
+
+def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["arena", *args, "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_json_has_the_contract_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    data = arena_json(capsys, "remi13d", "--bots", "greedy,random,random,random", "--games", "4",
+                      "--seed", "1", "--option", "games=1")
+    assert set(data) == {"variant", "games", "seed", "seconds", "bots"}
+    assert data["variant"] == "remi13d" and data["games"] == 4 and data["seed"] == 1
+    assert isinstance(data["seconds"], float)
+    bots = data["bots"]
+    assert isinstance(bots, list) and [b["bot"] for b in bots] == ["greedy", "random", "random",
+                                                                   "random"]
+    for b in bots:
+        assert set(b) == BOT_KEYS
+        low, high = b["win_rate_ci95"]
+        assert 0 <= low <= b["win_rate"] <= high <= 1
+        assert b["win_rate"] == b["wins"] / 4
+        assert isinstance(b["mean_points"], float | int)
+    assert sum(b["wins"] for b in bots) <= 4
+
+
+def test_same_results_with_one_or_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("three-thirteen", "--bots", "greedy,random,random", "--games", "3", "--seed", "9")
+    one = arena_json(capsys, *args, "--jobs", "1")
+    two = arena_json(capsys, *args, "--jobs", "2")
+    one.pop("seconds")
+    two.pop("seconds")
+    assert one == two
+
+
+def test_seats_rotate_so_every_bot_sits_everywhere() -> None:
+    seen = Counter()
+    for game in range(8):
+        order = seat_order(4, game)
+        assert sorted(order) == [0, 1, 2, 3]
+        seen.update((bot, seat) for seat, bot in enumerate(order))
+    assert seen == Counter({(b, s): 2 for b in range(4) for s in range(4)})
+    arena = make_arena("remi13d", "greedy,random,random,random", games=4, seed=3,
+                       options=["games=1"])
+    outcomes = [play_task(task) for task in arena.tasks()]
+    assert [o.seats for o in outcomes] == [(0, 1, 2, 3), (3, 0, 1, 2), (2, 3, 0, 1), (1, 2, 3, 0)]
+
+
+def test_wins_and_points_follow_the_bot_not_the_seat() -> None:
+    outcomes = [
+        GameOutcome(0, (0, 1, 2), (10, 5, 1), winner=0, deals=((10, 5, 1),)),
+        GameOutcome(1, (2, 0, 1), (10, 5, 1), winner=0, deals=((10, 5, 1),)),
+        GameOutcome(2, (1, 2, 0), (3, 3, 1), winner=None, deals=((3, 3, 1),)),
+    ]
+    stats = tally(outcomes, ["a", "b", "c"], per_deal=False, lower_is_better=False)
+    assert [s.wins for s in stats] == [1, 0, 1]
+    assert [s.points for s in stats] == [10 + 5 + 1, 5 + 1 + 3, 1 + 10 + 3]
+    lower = tally(outcomes, ["a", "b", "c"], per_deal=True, lower_is_better=True)
+    assert [s.wins for s in lower] == [1, 1, 1]  # the unique lowest of each deal
+
+
+def test_unique_best() -> None:
+    assert unique_best([3, 1, 2], lower_is_better=True) == 1
+    assert unique_best([3, 1, 1, 5], lower_is_better=True) is None
+    assert unique_best([3, 1, 3], lower_is_better=False) is None
+    assert unique_best([3, 1, 4], lower_is_better=False) == 2
+
+
+@pytest.mark.parametrize(("wins", "n", "low", "high"), [
+    (88, 200, 0.3730, 0.5093),
+    (0, 10, 0.0, 0.2775),
+    (5, 10, 0.2366, 0.7634),
+    (10, 10, 0.7225, 1.0),
+    (1, 4, 0.0456, 0.6994),
+])
+def test_wilson_interval_known_values(wins: int, n: int, low: float, high: float) -> None:
+    got = wilson_interval(wins, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_of_nothing() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_deals_counts_each_three_thirteen_round(capsys: pytest.CaptureFixture[str]) -> None:
+    data = arena_json(capsys, "3-13", "--bots", "greedy,random", "--games", "2", "--seed", "4",
+                      "--deals")
+    assert data["deals"] == 22
+    bots = data["bots"]
+    assert isinstance(bots, list)
+    assert sum(b["wins"] for b in bots) <= 22
+    greedy, rand = bots
+    assert greedy["mean_points"] < rand["mean_points"]  # deadwood per round: lower is better
+
+
+def test_seeds_depend_on_the_seed_and_the_game() -> None:
+    assert derive_seed(1, 0) == derive_seed(1, 0)
+    assert len({derive_seed(1, 0), derive_seed(1, 1), derive_seed(2, 0), derive_seed(1, 0, 0)}) == 4
+
+
+def test_human_output_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "3-13", "--bots", "greedy,random", "--games", "1", "--seed", "2",
+                 "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Three-Thirteen: 1 games, seed 2" in out and "Win rate" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["remi13d", "--bots", "greedy,random"], "give 4 bots, not 2"),
+    (["remi13d", "--bots", "greedy,random,random,clever"], "unknown bot level 'clever'"),
+    (["remi13d", "--bots", "random,random,random,random", "--option", "jokers=2"],
+     "unknown option 'jokers'"),
+    (["remi13d", "--bots", "random,random,random,random", "--option", "games"], "KEY=VALUE"),
+    (["remi13d", "--bots", "random,random,random,random", "--option", "games=0"], "games"),
+    (["remi13d", "--bots", "random,random,random,random", "--games", "0"], "--games"),
+    (["3-13", "--bots", "random,random", "--option", "ace=middle"], "ace"),
+    (["gin-rummy", "--bots", "random,random"], "unknown variant"),
+])
+def test_bad_arguments_say_why(capsys: pytest.CaptureFixture[str], args: list[str],
+                               message: str) -> None:
+    assert main(["arena", *args, "--lang", "en"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bots_that_cannot_finish_a_deal_are_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    # purely random discards almost never complete a hand of 10+ cards (round 8 on)
+    assert main(["arena", "3-13", "--bots", "random,random", "--games", "1", "--seed", "2"]) == 1
+    assert "without ending" in capsys.readouterr().err
+
+
+def test_make_arena_picks_a_seed_when_none_is_given() -> None:
+    arena = make_arena("3-13", "random,random", games=1, seed=None)
+    assert isinstance(arena.seed, int)
+    with pytest.raises(ArenaError):
+        make_arena("3-13", "", games=1, seed=1)
