@@ -59,7 +59,7 @@ def test_same_results_with_one_or_two_jobs(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_seats_rotate_so_every_bot_sits_everywhere() -> None:
-    seen = Counter()
+    seen: Counter[tuple[int, int]] = Counter()
     for game in range(8):
         order = seat_order(4, game)
         assert sorted(order) == [0, 1, 2, 3]
