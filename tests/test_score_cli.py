@@ -64,6 +64,13 @@ def test_close_json_output(capsys: pytest.CaptureFixture[str]) -> None:
         ["Kc", "Kd", "Jk=Kh" if "Jk=Kh" in out else "Jk=Ks"]]))
 
 
+def test_cards_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = score(capsys, "remi13d", "--closing", "Ah", *CLOSING_HAND.split(), "--json")
+    assert status == 0 and json.loads(out)["points"] == 135
+    status, _, err = score(capsys, "remi13d", "3s", "--bogus", "4s")
+    assert status == 2 and "--bogus" in err
+
+
 def test_hand_without_closing_is_scored_by_r13_12(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = score(capsys, "remi-13d", "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
                            "--json")

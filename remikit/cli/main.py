@@ -2,7 +2,9 @@
 
 Each module in :data:`SUBCOMMANDS` exposes ``add_parser(subparsers)``, which
 registers its subparser with ``func=run`` (``run(args) -> int``, the exit
-status). A module that does not exist yet is left out.
+status). A module that does not exist yet is left out. A subcommand that sets
+``intermixed=DEST`` lets positional arguments follow its options
+(``remi score remi13d --closing Ah 3s 4s …``): they are appended to ``DEST``.
 """
 
 from __future__ import annotations
@@ -52,7 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``remi`` with ``argv`` (default: the process arguments); returns the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        dest = getattr(args, "intermixed", None)
+        if extras:
+            if dest is None or any(e.startswith("-") for e in extras):
+                parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            getattr(args, dest).extend(extras)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else 2
     if getattr(args, "func", None) is None:

@@ -277,7 +277,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--json", action="store_true", help=t("score.help_json", lang))
     parser.add_argument("--batch", metavar="FILE", help=t("score.help_batch", lang))
     parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, intermixed="cards")
 
 
 def run(args: argparse.Namespace) -> int:
