@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from remikit.cards import JOKER, Card, Rank, make_deck, parse_cards
-from remikit.melds import Arrangement, Meld, card_at
+from remikit.melds import AceMode, Arrangement, Meld, card_at
 from remikit.scoring import remi13d, three_thirteen
 from remikit.solver import NEG, Goal
 
 IMPOSSIBLE = None
+ACES: list[AceMode] = ["low", "high"]
 ROYAL = Counter(parse_cards("Ts Js Qs Ks As"))
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -86,7 +87,7 @@ def t13_wild(card: Card, wild_rank: Rank) -> bool:
     return card.is_joker or card.rank == wild_rank
 
 
-def t13_dead(card: Card, wild_rank: Rank, ace: str) -> int:
+def t13_dead(card: Card, wild_rank: Rank, ace: AceMode) -> int:
     """R3-7 deadwood of one card left out of the melds."""
     if card.is_joker:
         return 20
@@ -97,7 +98,7 @@ def t13_dead(card: Card, wild_rank: Rank, ace: str) -> int:
     return min(int(card.rank), 10)
 
 
-def t13_is_meld(cards: Sequence[Card], wild_rank: Rank, ace: str) -> bool:
+def t13_is_meld(cards: Sequence[Card], wild_rank: Rank, ace: AceMode) -> bool:
     """R3-3, R3-4: a set, a run, or wild cards only; 3 cards or more."""
     naturals = [c for c in cards if not t13_wild(c, wild_rank)]
     if len(cards) < 3:
@@ -149,7 +150,7 @@ def brute_force(hand: Sequence[Card], meld: Callable[[list[Card]], tuple[int, bo
     return max(results.values()) if results else None
 
 
-def t13_brute_force(hand: Sequence[Card], round_no: int, ace: str, *,
+def t13_brute_force(hand: Sequence[Card], round_no: int, ace: AceMode, *,
                     discard: bool = False, keep: Card | None = None) -> int:
     """Minimum deadwood (R3-7); with ``discard``, after the best discard other than ``keep``."""
     wild = three_thirteen.wild_rank(round_no)
@@ -232,7 +233,7 @@ def check_remi(hand: Sequence[Card], melds: Sequence[Meld], dead: Sequence[Card]
 
 
 def check_t13(hand: Sequence[Card], found: three_thirteen.Deadwood, round_no: int,
-              ace: str) -> None:
+              ace: AceMode) -> None:
     """Every card once, every meld legal (R3-3, R3-4), deadwood as claimed (R3-7)."""
     wild = three_thirteen.wild_rank(round_no)
     discard = [found.discard] if found.discard is not None else []
@@ -422,15 +423,15 @@ def test_remi13d_best_close_is_valid_and_best(hand14: list[Card]) -> None:
 
 
 @SETTINGS
-@given(st.integers(1, 11), st.sampled_from(["low", "high"]), st.data())
-def test_three_thirteen_arrangement_is_valid(round_no: int, ace: str, data: st.DataObject) -> None:
-    size = three_thirteen.hand_size(round_no)
+@given(st.integers(1, 11), st.sampled_from(ACES), st.booleans(), st.data())
+def test_three_thirteen_arrangement_is_valid(
+        round_no: int, ace: AceMode, after_draw: bool, data: st.DataObject) -> None:
+    """R3-7 on random hands of the round's size, or one card more with the best discard."""
+    size = three_thirteen.hand_size(round_no) + after_draw
     hand = data.draw(st.one_of(hands(T13_DECK, size, size), hands(DENSE, size, size)))
-    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace)  # type: ignore[arg-type]
+    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace, discard=after_draw)
     check_t13(hand, got, round_no, ace)
-    after = three_thirteen.deadwood([*hand, hand[0]] if hand.count(hand[0]) < 2 else hand,
-                                    round_no=round_no, ace=ace, discard=True)  # type: ignore[arg-type]
-    assert after.discard is not None
+    assert (got.discard is not None) == after_draw
 
 
 # -- optimality against the brute force ---------------------------------------
@@ -461,25 +462,25 @@ def test_remi13d_solver_value_is_the_brute_force_optimum(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=st.one_of(hands(DENSE, 1, 8), hands(T13_DECK, 1, 8)),
-       round_no=st.integers(1, 11), ace=st.sampled_from(["low", "high"]))
+       round_no=st.integers(1, 11), ace=st.sampled_from(ACES))
 def test_three_thirteen_deadwood_is_the_brute_force_optimum(
-        hand: list[Card], round_no: int, ace: str) -> None:
+        hand: list[Card], round_no: int, ace: AceMode) -> None:
     """R3-3/R3-4/R3-7 with wild cards and both ace modes."""
-    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace)  # type: ignore[arg-type]
+    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace)
     assert got.points == t13_brute_force(hand, round_no, ace)
     check_t13(hand, got, round_no, ace)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=st.one_of(hands(DENSE, 2, 8), hands(T13_DECK, 2, 8)),
-       round_no=st.integers(1, 11), ace=st.sampled_from(["low", "high"]), data=st.data())
+       round_no=st.integers(1, 11), ace=st.sampled_from(ACES), data=st.data())
 def test_three_thirteen_best_discard_is_the_brute_force_optimum(
-        hand: list[Card], round_no: int, ace: str, data: st.DataObject) -> None:
+        hand: list[Card], round_no: int, ace: AceMode, data: st.DataObject) -> None:
     """R3-5/R3-7: the best discard, never the kept card (a wild one included)."""
     keep = data.draw(st.sampled_from([None, *hand]))
     if keep is not None and hand.count(keep) == len(hand):
         return  # nothing may be discarded
-    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace,  # type: ignore[arg-type]
+    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace,
                                   discard=True, keep=keep)
     assert got.points == t13_brute_force(hand, round_no, ace, discard=True, keep=keep)
     assert got.discard is not None and got.discard is not keep
