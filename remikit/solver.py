@@ -37,6 +37,8 @@ _TABLE_LIMIT = 200_000
 _SUIT_ROW = (1 << 52) - 1  # the 13 counts of one suit, once shifted down
 _ONES = sum(_UNIT[:13])  # the lowest bit of each of those counts
 _RANK_COLUMN = sum(15 << (52 * s) for s in range(4))  # the 4 counts of one rank
+# _POSITION_UNITS[suit][p]: the unit of the natural card at run position p (0 and 13: the ace)
+_POSITION_UNITS = [[_UNIT[suit * 13 + p % 13] for p in range(14)] for suit in range(4)]
 
 # flags in a memo key: bit 0 a pure run is made, bit 1 a discard is still owed,
 # bits 2-3 how many left-over wilds existing melds can still take (0-3).
@@ -76,6 +78,8 @@ class Solver:
         # With free wilds and wild-only melds allowed, a natural card is never
         # worse inside a run than a wild standing for it (swap the two).
         self._naturals_first = scoring.wilds_free and rules.wild_only_melds
+        # _run_totals[i]: the value of run positions 0 … i-1
+        self._run_totals = [sum(scoring.run_position[:i]) for i in range(15)]
         self._memo: dict[tuple[object, ...], dict[int, tuple[int, object]]] = {}
         # candidate runs by (cards present in the suit, wilds, card), sets by
         # (counts of the rank, wilds, card): a table shared by every search
@@ -218,8 +222,8 @@ class Solver:
     def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
         rules = self.rules
         suit, rank0 = divmod(c, 13)
-        base = suit * 13
-        values = self.scoring.run_position
+        units = _POSITION_UNITS[suit]
+        totals = self._run_totals
         if rank0 == 0:
             starts = ([0] if rules.ace != "high" else []) + ([13] if rules.ace != "low" else [])
         else:
@@ -233,46 +237,56 @@ class Solver:
             have = [False] * 14
             for p in range(lo_min, hi_max + 1):
                 if p != pc:
-                    idx = base + (0 if p in (0, 13) else p)
-                    have[p] = (packed >> (4 * idx)) & 7 > 0
+                    have[p] = (packed >> (4 * (suit * 13 + p % 13))) & 7 > 0
+            # positions below pc, from pc down to lo: without a card, and with one
+            gaps_below: list[int] = []
+            cards_below: list[int] = []
+            mask_below = _UNIT[c]
             for lo in range(pc, lo_min - 1, -1):
-                for hi in range(max(pc, lo + 2), hi_max + 1):
-                    if lo == 0 and hi == 13:
-                        continue
+                if lo < pc:
+                    if have[lo]:
+                        cards_below.insert(0, lo)
+                        mask_below += units[lo]
+                    else:
+                        gaps_below.insert(0, lo)
+                        if len(gaps_below) > wilds:
+                            break  # a run reaching lower needs more wilds
+                gaps, cards, mask = list(gaps_below), list(cards_below), mask_below
+                for hi in range(pc, hi_max + 1):
+                    if hi > pc:
+                        if lo == 0 and hi == 13:
+                            break
+                        if have[hi]:
+                            cards.append(hi)
+                            mask += units[hi]
+                        else:
+                            gaps.append(hi)
+                            if len(gaps) > wilds:
+                                break  # a longer run only needs more wilds
                     length = hi - lo + 1
-                    if length > 13:
-                        break
-                    span = range(lo, hi + 1)
-                    missing = [p for p in span if p != pc and not have[p]]
-                    if len(missing) > wilds:
-                        break  # a longer run only needs more wilds
-                    avail = [p for p in span if p != pc and have[p]]
+                    if length < 3:
+                        continue
+                    value = totals[hi + 1] - totals[lo]
+                    room = 13 - length
                     if self._naturals_first:
                         # a longer run must end in natural cards
-                        ends = (lo == pc or lo in avail) and (hi == pc or hi in avail)
-                        if length > 3 and not ends:
+                        if length > 3 and not ((lo == pc or have[lo]) and (hi == pc or have[hi])):
                             continue
-                        extra_choices: Sequence[tuple[int, ...]] = ((),)
-                    else:
-                        spare = wilds - len(missing)
-                        extra_choices = [
-                            combo for k in range(min(spare, len(avail)) + 1)
-                            for combo in combinations(avail, k)
-                        ]
-                    value = sum(values[lo:hi + 1])
-                    room = 13 - length
-                    for extra in extra_choices:
-                        wild_pos = tuple(sorted(missing + list(extra)))
-                        mask = _UNIT[c]
-                        for p in avail:
-                            if p not in extra:
-                                mask += _UNIT[base + (0 if p in (0, 13) else p)]
-                        used = len(wild_pos)
-                        pure = used == 0 and length >= 4
-                        yield (value, mask, used, pure, room, ("run", suit, lo, hi, wild_pos))
+                        used = len(gaps)
+                        yield (value, mask, used, used == 0 and length >= 4, room,
+                               ("run", suit, lo, hi, tuple(gaps)))
+                        continue
+                    spare = wilds - len(gaps)
+                    for k in range(min(spare, len(cards)) + 1):
+                        for extra in combinations(cards, k):
+                            wild_pos = tuple(sorted(gaps + list(extra))) if extra else tuple(gaps)
+                            used = len(wild_pos)
+                            yield (value, mask - sum(units[p] for p in extra), used,
+                                   used == 0 and length >= 4, room,
+                                   ("run", suit, lo, hi, wild_pos))
             if (rules.royal_flush and pc == 13 and suit == 3
                     and all(have[p] for p in range(9, 13))):
-                mask = _UNIT[c] + sum(_UNIT[base + p] for p in range(9, 13))
+                mask = _UNIT[c] + sum(units[p] for p in range(9, 13))
                 yield (self.scoring.royal_flush, mask, 0, True, 0, ("royal", suit, 9, 13, ()))
 
     def _sets(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
