@@ -44,6 +44,12 @@ _POSITION_UNITS = [[_UNIT[suit * 13 + p % 13] for p in range(14)] for suit in ra
 # bits 2-3 how many left-over wilds existing melds can still take (0-3).
 _PURE = 1
 _OWED = 2
+# A memo entry is one integer, (value << _MOVE_BITS) | move, so that the memo
+# holds no containers (the garbage collector never walks it). The move says
+# where the lowest card went: _DEAD, _DISCARD, or _MELD + i for the i-th
+# candidate meld (runs, then sets).
+_MOVE_BITS = 16
+_DEAD, _DISCARD, _MELD = 0, 1, 2
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,7 +86,7 @@ class Solver:
         self._naturals_first = scoring.wilds_free and rules.wild_only_melds
         # _run_totals[i]: the value of run positions 0 … i-1
         self._run_totals = [sum(scoring.run_position[:i]) for i in range(15)]
-        self._memo: dict[tuple[object, ...], dict[int, tuple[int, object]]] = {}
+        self._memo: dict[tuple[object, ...], dict[int, int]] = {}
         # candidate runs by (cards present in the suit, wilds, card), sets by
         # (counts of the rank, wilds, card): a table shared by every search
         self._run_table: dict[int, tuple[_Candidate, ...]] = {}
@@ -112,7 +118,7 @@ class Solver:
 
     def _start(
         self, hand: Sequence[Card], wild_rank: Rank | None, goal: Goal
-    ) -> tuple[dict[int, tuple[int, object]], tuple[object, ...], int, list[Card]]:
+    ) -> tuple[dict[int, int], tuple[object, ...], int, list[Card]]:
         """The memo and search mode for ``goal``, the packed natural cards and the wilds."""
         naturals, wilds = split_wilds(hand, wild_rank)
         packed = 0
@@ -136,46 +142,55 @@ class Solver:
 
     # -- search -----------------------------------------------------------
 
-    def _best(self, memo: dict[int, tuple[int, object]], mode: tuple[object, ...],
+    def _best(self, memo: dict[int, int], mode: tuple[object, ...],
               packed: int, wilds: int, flags: int) -> int:
         key = (packed << 8) | (wilds << 4) | flags
         hit = memo.get(key)
         if hit is not None:
-            return hit[0]
+            return hit >> _MOVE_BITS
         all_melded, keep = mode[0], mode[3]
         if packed == 0:
             value = self._leftover(mode, wilds, flags)
-            memo[key] = (value, None)
+            memo[key] = value << _MOVE_BITS
             return value
         low = packed & -packed
         c = (low.bit_length() - 1) >> 2
         rest = packed - _UNIT[c]
         best = NEG
-        move: object = None
+        move = _DEAD
         if not all_melded:
             v = self.scoring.dead[c] + self._best(memo, mode, rest, wilds, flags)
             if v > best:
-                best, move = v, ("dead", c)
+                best = v
         if flags & _OWED and c != keep:
             v = self._best(memo, mode, rest, wilds, flags & ~_OWED)
             if v > best:
-                best, move = v, ("discard", c)
+                best, move = v, _DISCARD
         room0 = flags >> 2
+        index = _MELD
         for candidates in self._candidates(packed, c, wilds):
-            for value, mask, used, pure, room, desc in candidates:
+            for value, mask, used, pure, room, _ in candidates:
+                # as in _flags_after, inline for speed
                 new_flags = flags & _OWED
                 if pure or flags & _PURE:
                     new_flags |= _PURE
                 if self._wilds_free:
                     new_flags |= min(3, room0 + room) << 2
                 v = self._best(memo, mode, packed - mask, wilds - used, new_flags)
-                if v <= NEG // 2:
-                    continue
-                v += value
-                if v > best:
-                    best, move = v, ("meld", desc, mask, used, new_flags, value)
-        memo[key] = (best, move)
+                if v > NEG // 2 and v + value > best:
+                    best, move = v + value, index
+                index += 1
+        memo[key] = (best << _MOVE_BITS) | move
         return best
+
+    def _flags_after(self, flags: int, pure: bool, room: int) -> int:
+        """The flags once a meld (pure or not, with room for more wilds) is made."""
+        new_flags = flags & _OWED
+        if pure or flags & _PURE:
+            new_flags |= _PURE
+        if self._wilds_free:
+            new_flags |= min(3, (flags >> 2) + room) << 2
+        return new_flags
 
     def _leftover(self, mode: tuple[object, ...], wilds: int, flags: int) -> int:
         """The value of the wilds no meld took, once every natural card is placed.
@@ -325,29 +340,29 @@ class Solver:
 
     # -- rebuilding the arrangement ---------------------------------------
 
-    def _rebuild(self, memo: dict[int, tuple[int, object]], packed: int, wilds: list[Card],
+    def _rebuild(self, memo: dict[int, int], packed: int, wilds: list[Card],
                  flags: int, value: int, keep: Card | None) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
         found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)
         n_wilds = len(wilds)
         while packed:
-            key = (packed << 8) | (n_wilds << 4) | flags
-            move = memo[key][1]
-            assert isinstance(move, tuple)
-            if move[0] == "dead":
-                dead.append(Card(move[1]))
-                packed -= _UNIT[move[1]]
-            elif move[0] == "discard":
-                discard = Card(move[1])
-                packed -= _UNIT[move[1]]
+            move = memo[(packed << 8) | (n_wilds << 4) | flags] & ((1 << _MOVE_BITS) - 1)
+            c = ((packed & -packed).bit_length() - 1) >> 2
+            if move == _DEAD:
+                dead.append(Card(c))
+                packed -= _UNIT[c]
+            elif move == _DISCARD:
+                discard = Card(c)
+                packed -= _UNIT[c]
                 flags &= ~_OWED
             else:
-                _, desc, mask, used, new_flags, meld_value = move
+                runs, sets = self._candidates(packed, c, n_wilds)
+                meld_value, mask, used, pure, room, desc = (*runs, *sets)[move - _MELD]
                 found.append((desc, used, meld_value))
                 packed -= mask
                 n_wilds -= used
-                flags = new_flags
+                flags = self._flags_after(flags, pure, room)
         # the discard owed (the costliest wild but `keep`), then the melds take the
         # costliest wilds; the rest makes a wild-only meld, is absorbed, or is dead
         spare = sorted(wilds, key=self._wild_value)
