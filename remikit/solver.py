@@ -4,7 +4,9 @@ The search runs over the multiset of natural cards, always branching on the
 lowest card left: it is dead, discarded, or the lowest natural card of one of
 the melds that contain it. Wild cards are a count. Results of sub-problems are
 memoised, and the memo outlives a call, so a bot asking about many similar
-hands pays once for what they share.
+hands pays once for what they share. The candidate melds of a card depend only
+on the cards of its suit (runs) or of its rank (sets) and on the wild count;
+they are kept in tables that every search shares.
 
 Natural cards are packed into one integer, four bits a card (two decks give
 counts up to 2; eight decks would still fit).
