@@ -269,7 +269,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     lang = default_lang()
     parser = subparsers.add_parser("score", help=t("score.help", lang),
                                    description=t("score.help", lang))
-    parser.add_argument("variant", nargs="?", help=t("score.help_variant", lang))
+    parser.add_argument("variant", nargs="?", metavar="VARIANT",
+                        help=t("score.help_variant", lang))
     parser.add_argument("cards", nargs="*", metavar="CARD", help=t("score.help_cards", lang))
     parser.add_argument("--closing", metavar="CARD", help=t("score.help_closing", lang))
     parser.add_argument("--round", type=int, metavar="N", help=t("score.help_round", lang))
