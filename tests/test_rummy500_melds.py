@@ -107,11 +107,11 @@ def test_R5_6_undeclared_joker_only_when_its_identity_is_unique() -> None:
 
 def test_R5_6_a_joker_keeps_its_identity_and_credits_its_layer() -> None:
     m = meld("5h Jk=6h 7h", seat=2)
-    assert m.view().stands_for == (None, C("6h"), None)
-    assert m.view().laid_by == (2, 2, 2)
+    assert m.table_meld.stands_for == (None, C("6h"), None)
+    assert m.table_meld.laid_by == (2, 2, 2)
     assert layoff_options(m, C("6h")) == []  # the joker holds 6h for good
     m = resolve_layoff(m, C("8h"), None, seat=1)
-    assert m.view().laid_by == (2, 2, 2, 1)
+    assert m.table_meld.laid_by == (2, 2, 2, 1)
     assert m.tokens(2) == ("5h", "Jk=6h", "7h") and m.tokens(1) == ("8h",)
 
 

@@ -176,7 +176,7 @@ def test_R5_2_seven_cards_with_three_or_more_up_card_and_the_deal_passes_on() ->
         assert deal.discard_pile == [C("5c")] and deal.stock[-1] == C("2c")
         act(game, f"p{first} draw stock", f"p{first} meld 7h 8h 9h",
             f"p{first} meld Kc Ks Kd Kh", f"p{first} discard 2c")
-        assert deal.is_over and deal.went_out == first
+        assert deal.is_over and deal_of(game).went_out == first
         if game.over:
             break
     assert game.deals[0].dealer == 2
@@ -302,7 +302,7 @@ def test_R5_4_two_decks_a_set_has_all_suits_different(stacked: Stacked) -> None:
     refused(game, "p3 meld Jk=2c Jk=3c 4h", "meld_invalid")
     refused(game, "p3 meld Jk=Jh Jk=Jd", "meld_too_short")
     act(game, "p3 layoff Jk=5s to 1")  # a joker fills the set
-    assert deal_of(game).table[0].view().stands_for == (None, None, None, C("5s"))
+    assert deal_of(game).table[0].table_meld.stands_for == (None, None, None, C("5s"))
 
 
 # -- R5-5: lay-offs ----------------------------------------------------------------------
@@ -476,7 +476,7 @@ def test_R5_10_rummy_call_priority_and_play_continues_after_caller(stacked: Stac
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
     assert deal.to_play == 1  # p2 lost the turn
     assert deal.rummy_window == 0
-    assert deal.table[0].view().laid_by == (0, 0, 0, 0)
+    assert deal.table[0].table_meld.laid_by == (0, 0, 0, 0)
 
 
 def test_R5_10_a_call_may_take_a_card_meldable_with_the_cards_above_it(stacked: Stacked) -> None:
@@ -619,13 +619,12 @@ def test_option_target() -> None:
 # -- R5-14: floating and the unplayable last discard -------------------------------------
 
 
-def floating_game(stacked: Stacked, *, p2_last: str, p2_discard: str, next_card: str,
-                  **values: object) -> Rummy500Game:
+def floating_game(stacked: Stacked, *, p2_last: str, p2_discard: str,
+                  next_card: str) -> Rummy500Game:
     """Seat 0 melds all eight cards on its first turn and floats; seats 1 and 2 discard
     2c and ``p2_discard``, so the pile is 6h 2c ``p2_discard``; seat 0 will draw ``next_card``."""
     hands = ["7h 8h 9h Th Kc Ks Kd", "2c 2s 4d 4c 9s Qd 5c", f"3d 5h 8d Td Qc 3s {p2_last}"]
-    game = new_game(stacked, hands, up="6h", stock=f"Kh 5d 7c {next_card}", floating=True,
-                    **values)
+    game = new_game(stacked, hands, up="6h", stock=f"Kh 5d 7c {next_card}", floating=True)
     act(game, "p0 draw stock", "p0 meld 7h 8h 9h Th", "p0 meld Kc Ks Kd Kh")
     deal = deal_of(game)
     assert not deal.is_over and deal.hands[0] == [] and deal.to_play == 1

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
@@ -77,6 +77,9 @@ class Rummy500Options(Options):
             raise OptionError(f"option target must be at least 1, not {self.target}")
         check_choice("scoring", self.scoring, SCORINGS)
 
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # flat: no deep copy
+
     @property
     def decks(self) -> int:
         """R5-1: one deck for 2–4 players, two for 5–8."""
@@ -96,6 +99,7 @@ class Rummy500Deal(Deal):
         self.must_meld: Card | None = None  # owed after a deep draw or a call (R5-3, R5-10)
         self.rummy_from: int | None = None  # the discarder while a Rummy call is possible
         self.went_out: int | None = None
+        self._callable: tuple[tuple[int, int, int], frozenset[int]] | None = None
 
     # -- hooks --------------------------------------------------------------
 
@@ -109,7 +113,7 @@ class Rummy500Deal(Deal):
                 out += [Draw("discard", k) for k in range(2, len(self.discard_pile) + 1)]
                 out.append(Decline())
             if self.rummy_window is not None and seat != self.rummy_window:
-                out += [CallRummy(k) for k in range(1, len(self.discard_pile) + 1)]
+                out += [CallRummy(k) for k in sorted(self.callable_depths())]
         elif self.phase is Phase.DISCARD and seat == self.to_play:
             hand = self.hands[seat]
             out += candidate_layoffs(hand, self.table)
@@ -214,9 +218,19 @@ class Rummy500Deal(Deal):
         pile = self.discard_pile
         if depth > len(pile):
             raise IllegalAction("discard_too_deep", depth=depth, size=len(pile))
-        taken = pile[-depth:]
-        if not can_place(taken[0], Counter(taken), self.table):
+        if depth not in self.callable_depths():
             raise IllegalAction("rummy_not_playable", depth=depth)
+
+    def callable_depths(self) -> frozenset[int]:
+        """Depths K whose card is playable at once with the cards above it (public facts,
+        worked out once per state: every seat's legal actions ask)."""
+        key = (len(self.log), len(self.discard_pile), len(self.table))
+        if self._callable is None or self._callable[0] != key:
+            pile = self.discard_pile
+            depths = frozenset(k for k in range(1, len(pile) + 1)
+                               if can_place(pile[-k], Counter(pile[-k:]), self.table))
+            self._callable = (key, depths)
+        return self._callable[1]
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
@@ -354,4 +368,4 @@ class Rummy500Game(Game):
 
     def view_extra(self, deal: Deal) -> dict[str, Any]:
         assert isinstance(deal, Rummy500Deal)
-        return {"table": tuple(m.view() for m in deal.table), "must_meld": deal.must_meld}
+        return {"table": tuple(m.table_meld for m in deal.table), "must_meld": deal.must_meld}

@@ -179,7 +179,9 @@ class PlacedMeld:
         """Text form of the cards (those ``seat`` laid, when given)."""
         return tuple(s.token() for s in self.slots if seat is None or s.seat == seat)
 
-    def view(self) -> TableMeld:
+    @cached_property
+    def table_meld(self) -> TableMeld:
+        """The meld as views show it."""
         return TableMeld(
             number=self.number,
             cards=tuple(s.card for s in self.slots),
