@@ -80,7 +80,8 @@ class Rank(IntEnum):
 
 
 RANK_LETTERS = {r.letter: r for r in Rank}
-SUIT_LETTERS = {s.letter: s for s in Suit}
+SUIT_LETTERS = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit} | {
+    "♤": Suit.SPADE, "♡": Suit.HEART, "♢": Suit.DIAMOND, "♧": Suit.CLUB}
 JOKER_INDEX = 52
 
 
@@ -131,7 +132,7 @@ class Card:
 
     @staticmethod
     def parse(token: str) -> Card:
-        """Read a card: ``As``, ``10h``, ``th``, ``Jk``, ``JK`` or ``*``."""
+        """Read a card: ``As``, ``10h``, ``th``, ``K♣``, ``Jk``, ``JK`` or ``*``."""
         text = token.strip()
         low = text.lower()
         if low in ("jk", "*"):

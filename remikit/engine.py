@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, format_seat_action
 from remikit.cards import Card
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, Reason
 from remikit.views import DealSummary, PlayerView
 
 MAX_ACTIONS_PER_DEAL = 5_000
@@ -89,7 +89,8 @@ def check_range(name: str, value: int, low: int, high: int) -> None:
 
 def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
     if value not in choices:
-        raise OptionError(f"option {name} must be one of {', '.join(map(str, choices))}, not {value!r}")
+        allowed = ", ".join(map(str, choices))
+        raise OptionError(f"option {name} must be one of {allowed}, not {value!r}")
 
 
 class Deal(ABC):
@@ -120,7 +121,7 @@ class Deal(ABC):
         self.to_play: int | None = first
         self.phase = Phase.DRAW
         self.log: list[str] = []
-        self.taken: list[tuple[int, Card]] = []  # (seat, card) for every card taken from the discard
+        self.taken: list[tuple[int, Card]] = []  # (seat, card) per card taken from the discard
         self.just_taken: Card | None = None
         self.summary: DealSummary | None = None
 
@@ -150,6 +151,10 @@ class Deal(ABC):
     def after_discard(self, seat: int) -> None:
         """End the turn after a discard: next seat, or the end of the deal."""
 
+    def after_draw_hint(self) -> Reason:
+        """What else a player who has drawn may do, for the "already drawn" reason."""
+        return Reason("", "")
+
     def verify_draw(self, seat: int, action: Draw) -> None:
         """Variant limits on drawing (the discard depth, an empty stock)."""
         if action.source == "stock" and not self.stock:
@@ -159,9 +164,6 @@ class Deal(ABC):
                 raise IllegalAction("no_discard")
             if action.depth != 1:
                 raise IllegalAction("discard_depth")
-
-    def may_close(self) -> bool:
-        return False
 
     # -- verify / can / apply ----------------------------------------------
 
@@ -175,7 +177,7 @@ class Deal(ABC):
             raise IllegalAction("not_your_turn", seat=self.to_play)
         if isinstance(action, Draw):
             if self.phase is not Phase.DRAW:
-                raise IllegalAction("already_drawn", or_close="")
+                raise IllegalAction("already_drawn", or_close=self.after_draw_hint())
             self.verify_draw(seat, action)
         elif isinstance(action, Discard):
             if self.phase is Phase.DRAW:
@@ -313,7 +315,8 @@ class Game(ABC):
             raise ValueError("a deal is still in progress" if not self.over else "the game is over")
         rule_dealer = self.next_dealer()
         if dealer is not None and dealer != rule_dealer and self.deals:
-            raise ValueError(f"the dealer of deal {len(self.deals) + 1} is seat {rule_dealer}, not {dealer}")
+            number = len(self.deals) + 1
+            raise ValueError(f"the dealer of deal {number} is seat {rule_dealer}, not {dealer}")
         dealer = rule_dealer if dealer is None else dealer
         if not 0 <= dealer < self.players:
             raise ValueError(f"there is no seat {dealer}")

@@ -35,7 +35,6 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "you have already drawn this turn: discard a card{or_close}",
         "id": "Anda sudah mengambil kartu: buang satu kartu{or_close}",
     },
-    "or_close": {"en": " or close", "id": " atau tutup"},
     "stock_empty": {
         "en": "the stock is empty",
         "id": "tumpukan kartu sudah habis",
@@ -183,35 +182,33 @@ class IllegalAction(ValueError):
 
 
 class Reason:
-    """A piece of a reason that is itself translated (``why`` of a refused close)."""
+    """A piece of a reason that is itself translated (``why`` of a refused close).
 
-    def __init__(self, en: str, id_: str) -> None:
-        self.en = en
-        self.id = id_
+    With ``explain``, the texts are worked out only when someone reads them
+    (legal-move checks never do).
+    """
+
+    def __init__(self, en: str = "", id_: str = "", *,
+                 explain: Callable[[], Reason] | None = None) -> None:
+        self._texts = (en, id_)
+        self._explain = explain
+
+    def _resolve(self) -> tuple[str, str]:
+        if self._explain is not None:
+            self._texts = self._explain()._resolve()
+            self._explain = None
+        return self._texts
+
+    @property
+    def en(self) -> str:
+        return self._resolve()[0]
+
+    @property
+    def id(self) -> str:
+        return self._resolve()[1]
 
     def text(self, lang: str) -> str:
         return self.id if lang == "id" else self.en
 
     def __str__(self) -> str:
         return self.en
-
-
-class LazyReason(Reason):
-    """A reason worked out only when someone reads it (legal-move checks never do)."""
-
-    def __init__(self, explain: Callable[[], Reason]) -> None:
-        self._explain = explain
-        self._reason: Reason | None = None
-
-    def _get(self) -> Reason:
-        if self._reason is None:
-            self._reason = self._explain()
-        return self._reason
-
-    @property  # type: ignore[override]
-    def en(self) -> str:
-        return self._get().en
-
-    @property  # type: ignore[override]
-    def id(self) -> str:
-        return self._get().id

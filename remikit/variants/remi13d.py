@@ -10,7 +10,7 @@ from typing import ClassVar
 from remikit.actions import Action, Close
 from remikit.cards import JOKER, Card, Rank, make_deck
 from remikit.engine import Deal, Game, Options, Phase, check_range
-from remikit.errors import IllegalAction, LazyReason, Reason
+from remikit.errors import IllegalAction, Reason
 from remikit.scoring import remi13d as scoring
 from remikit.views import DealSummary, SeatResult
 
@@ -40,6 +40,9 @@ class Remi13DDeal(Deal):
     def opens_discard_pile(self) -> bool:
         return False  # R13-4: no initial face-up card
 
+    def after_draw_hint(self) -> Reason:
+        return Reason(" or close", " atau tutup")
+
     def variant_actions(self, seat: int) -> list[Action]:
         if seat != self.to_play or self.phase is not Phase.DISCARD:
             return []
@@ -58,7 +61,7 @@ class Remi13DDeal(Deal):
         rest = list(hand)
         rest.remove(action.card)
         if not scoring.can_close(rest, action.card):
-            why = LazyReason(lambda: scoring.refusal(rest, action.card) or Reason("", ""))
+            why = Reason(explain=lambda: scoring.refusal(rest, action.card) or Reason())
             raise IllegalAction("close_refused", why=why)
 
     def apply_variant(self, seat: int, action: Action) -> None:
