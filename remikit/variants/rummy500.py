@@ -25,6 +25,10 @@ Decisions where RULES.md leaves room:
   that can be laid off.
 * A hand ended by ``decline`` has no ``by_seat``; one ended by going out has
   the seat that went out.
+* An ace that fits either end of a run (``2 … K`` plus an ace) goes high,
+  where it is worth more to its holder; a joker is always 15.
+* The first hand is dealt by the last seat (seat 0 plays first) unless a
+  record names another dealer; then the deal passes to the next seat.
 """
 
 from __future__ import annotations
@@ -107,6 +111,13 @@ class Rummy500Deal(Deal):
         return 13 if self.players == 2 else 7  # R5-2
 
     def variant_actions(self, seat: int) -> list[Action]:
+        """Deep draws, ``decline`` and Rummy calls before the draw (a seat that is
+        not to play gets its calls only); lay-offs and new melds after it.
+
+        Every lay-off is listed (a joker with each identity it may declare);
+        new melds are those of :func:`~remikit.variants.rummy500_melds.candidate_melds`,
+        where jokers only fill positions the hand has no natural card for.
+        """
         out: list[Action] = []
         if self.phase is Phase.DRAW:
             if seat == self.to_play:
