@@ -615,3 +615,16 @@ def _greedy_discard(deal: ThreeThirteenDeal, seat: int) -> Discard:
                             discard=True, keep=keep)
     assert best.discard is not None
     return Discard(best.discard)
+
+
+def test_a_round_with_nothing_left_to_refill_the_stock_is_scored_as_it_stands() -> None:
+    # Unreachable with a legal table (two or more cards are always outside the
+    # hands at a draw); a hand-made short deck shows the engine does not stall.
+    deal = ThreeThirteenDeal(number=1, players=2, dealer=1, first=0,
+                             deck=parse_cards("9h 4s 9d 7h 9c Jd Ts"),
+                             options=ThreeThirteenOptions(players=2))
+    assert deal.is_over and deal.stock == [] and deal.discard_pile == parse_cards("Ts")
+    summary = deal.summary
+    assert summary is not None
+    assert (summary.ended_by, summary.by_seat, summary.points) == ("stock", None, (0, 4 + 7 + 10))
+    assert not any(r.went_out for r in summary.results)
