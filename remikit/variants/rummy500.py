@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, OptionError, Options, Phase, check_choice, check_range
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, Reason
 from remikit.variants.rummy500_melds import (
     SCORINGS,
     PlacedMeld,
@@ -140,7 +140,7 @@ class Rummy500Deal(Deal):
             if seat != self.to_play:
                 raise IllegalAction("not_your_turn", seat=self.to_play)
             if self.phase is not Phase.DRAW:
-                raise IllegalAction("already_drawn", or_close="")
+                raise IllegalAction("already_drawn", or_close=self.after_draw_hint())
             if self.stock:
                 raise IllegalAction("decline_stock_left")
         else:
@@ -164,6 +164,10 @@ class Rummy500Deal(Deal):
             self.score("declined")  # R5-9
         else:  # pragma: no cover - verify_variant refused it
             raise AssertionError(action)
+
+    def after_draw_hint(self) -> Reason:
+        return Reason(" (after any melds and lay-offs)",
+                      " (setelah menurunkan gabungan atau menempel kartu, bila mau)")
 
     def verify_draw(self, seat: int, action: Draw) -> None:
         if action.source == "stock":
