@@ -22,7 +22,8 @@ class ActionSyntaxError(ValueError):
 
 @dataclass(frozen=True)
 class Draw:
-    """Take the top stock card, or the discard (``depth`` K: the K-th from the top and all above)."""
+    """Take the top stock card, or the discard (``depth`` K: the K-th card from the top
+    and every card above it)."""
 
     source: Literal["stock", "discard"]
     depth: int = 1
@@ -96,7 +97,8 @@ Action = Draw | Discard | Close | MeldCards | LayOff | CallRummy | Decline
 
 
 def _with_jokers(cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> str:
-    return " ".join(str(c) if s is None else f"{c}={s}" for c, s in zip(cards, stands_for, strict=True))
+    pairs = zip(cards, stands_for, strict=True)
+    return " ".join(str(c) if s is None else f"{c}={s}" for c, s in pairs)
 
 
 def _card_with_joker(token: str) -> tuple[Card, Card | None]:
@@ -130,7 +132,8 @@ def parse_action(text: str) -> Action:
             if source == "stock" and len(args) == 1:
                 return Draw("stock")
             if source == "discard" and len(args) <= 2:
-                return Draw("discard", _count(args[1], "the discard position") if len(args) == 2 else 1)
+                depth = _count(args[1], "the discard position") if len(args) == 2 else 1
+                return Draw("discard", depth)
         elif verb == "discard" and len(args) == 1:
             return Discard(Card.parse(args[0]))
         elif verb == "close" and len(args) == 1:
@@ -154,7 +157,8 @@ def parse_seat_action(text: str) -> tuple[int, Action]:
     """Read a record line ``pN action``."""
     words = text.split(maxsplit=1)
     if len(words) != 2 or not words[0].lower().startswith("p") or not words[0][1:].isdigit():
-        raise ActionSyntaxError(f"a record action starts with the seat, like 'p0 draw stock': {text!r}")
+        raise ActionSyntaxError(
+            f"a record action starts with the seat, like 'p0 draw stock': {text!r}")
     return int(words[0][1:]), parse_action(words[1])
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, format_seat_action
@@ -60,8 +61,13 @@ class Options:
     def check(self) -> None:
         """Raise :class:`OptionError` if a value is out of range."""
 
-    def as_dict(self) -> dict[str, Any]:
+    @cached_property
+    def _as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options by name (a fresh copy)."""
+        return dict(self._as_dict)
 
 
 def _coerce(name: str, raw: Any, default: Any) -> Any:

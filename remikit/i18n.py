@@ -678,6 +678,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "No melds yet: every card would count as dead ({points}).",
     },
     # -- end of remi play, remi arena, bots --
+    # remi replay
+    "replay.help": {
+        "id": "putar ulang catatan permainan dan tampilkan skornya",
+        "en": "replay a game record and print the scores",
+    },
+    "replay.help_json": {"id": "keluaran satu objek JSON", "en": "print one JSON object"},
+    "replay.failed": {
+        "id": "catatan tidak dapat diputar ulang{where}: {reason}",
+        "en": "the record does not replay{where}: {reason}",
+    },
+    "replay.title": {"id": "Putar ulang: {variant}", "en": "Replay: {variant}"},
+    "replay.not_finished": {
+        "id": "Permainan belum selesai.",
+        "en": "The game is not finished.",
+    },
+    "common.deal": {"id": "Babak", "en": "Deal"},
+    "common.total": {"id": "Total", "en": "Total"},
+    "common.winner_seat": {"id": "Pemenang: kursi {seat}", "en": "Winner: seat {seat}"},
+    "common.no_winner": {"id": "Tidak ada pemenang.", "en": "No winner."},
 }
 
 

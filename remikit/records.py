@@ -104,7 +104,8 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
                 return ReplayResult(False, game, index=index, action=str(text), reason=str(exc))
             index += 1
         if number < len(hands) and not game.needs_deal:
-            return ReplayResult(False, game, reason=f"hand {number} is not over but another hand follows")
+            reason = f"hand {number} is not over but another hand follows"
+            return ReplayResult(False, game, reason=reason)
     return ReplayResult(True, game, finished=game.over)
 
 

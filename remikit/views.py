@@ -78,6 +78,8 @@ class PlayerView:
     table: tuple[TableMeld, ...] = ()
     taken_from_discard: tuple[tuple[int, Card], ...] = field(default=())
     must_meld: Card | None = None  # Rummy 500: the card the seat to play must meld this turn
+    went_out: int | None = None  # the seat that went out, while the others take final turns
+    shown_melds: tuple[tuple[str, ...], ...] = ()  # the melds it showed (R3-6)
 
     @property
     def top_discard(self) -> Card | None:

@@ -11,23 +11,24 @@ from rich.console import Console
 from rich.table import Table
 
 from remikit.i18n import default_lang, t
-from remikit.records import RecordError, load_record, replay
+from remikit.records import RecordError, ReplayResult, load_record, replay
 
 
 def add_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser("replay", help="replay a game record / putar ulang catatan permainan")
-    p.add_argument("file", help="the record (JSON)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    lang = default_lang()
+    p = subparsers.add_parser("replay", help=t("replay.help", lang))
+    p.add_argument("file", help="FILE.json")
+    p.add_argument("--json", action="store_true", help=t("replay.help_json", lang))
     p.add_argument("--lang", choices=("id", "en"), default=None)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    result: ReplayResult | None = None
     try:
         result = replay(load_record(args.file))
     except RecordError as exc:
         out: dict[str, Any] = {"ok": False, "reason": str(exc)}
-        result = None
     else:
         out = result.as_json()
     if args.json:
@@ -51,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     if out["finished"]:
         winner = out["winner"]
-        console.print(t("common.winner_seat", lang, seat=winner) if winner is not None else t("common.no_winner", lang))
+        if winner is None:
+            console.print(t("common.no_winner", lang))
+        else:
+            console.print(t("common.winner_seat", lang, seat=winner))
     else:
         console.print(t("replay.not_finished", lang))
     return 0

@@ -229,4 +229,11 @@ class ThreeThirteenGame(Game):
         return leaders[0] if len(leaders) == 1 else None
 
     def view_extra(self, deal: Deal) -> dict[str, Any]:
-        return {"wild_rank": scoring.wild_rank(deal.number).label}
+        extra: dict[str, Any] = {"wild_rank": scoring.wild_rank(deal.number).label}
+        assert isinstance(deal, ThreeThirteenDeal)
+        if deal.went_out is not None and not deal.is_over:  # R3-6: the hand is shown
+            shown = scoring.deadwood(deal.hands[deal.went_out], round_no=deal.number,
+                                     ace=self.options.ace_mode)
+            extra["went_out"] = deal.went_out
+            extra["shown_melds"] = tuple(tuple(m.tokens()) for m in shown.melds)
+        return extra
