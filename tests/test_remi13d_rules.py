@@ -17,6 +17,7 @@ from remikit.records import load_record, replay
 from remikit.scoring import remi13d as scoring
 from remikit.variants import find_variant
 from remikit.variants.remi13d import Remi13DGame, Remi13DOptions, draw_seats
+from remikit.views import DealSummary, SeatResult
 
 FULL = make_deck(decks=2, jokers=4)
 CLOSER = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kh Ks Jk"  # R13-7 example, K set with the joker
@@ -271,9 +272,8 @@ def test_R13_3_loser_deals_the_next_game_and_the_next_seat_plays_first(stacked: 
 def test_R13_3_tie_for_lowest_goes_to_first_after_previous_dealer() -> None:
     game = Remi13DGame(Remi13DOptions(games=2), rng=random.Random(3))
     deal = game.current()
-    from remikit.views import DealSummary, SeatResult
-
-    deal.finish(DealSummary(1, "stock", None, tuple(SeatResult(p, (), ()) for p in (-50, 10, -50, 0))))
+    results = tuple(SeatResult(p, (), ()) for p in (-50, 10, -50, 0))
+    deal.finish(DealSummary(1, "stock", None, results))
     assert deal.dealer == 3
     assert game.next_dealer() == 0  # seats 0 and 2 tie; 0 comes first after dealer 3
 
@@ -303,7 +303,8 @@ def test_illegal_actions_leave_the_state_unchanged(stacked: Stacked) -> None:
         assert snapshot(game) == before
     act(game, "p0 draw stock")
     before = snapshot(game)
-    for seat, action in [(0, Draw("stock")), (0, Discard(Card.parse("Qd"))), (2, Discard(Card.parse("2d")))]:
+    wrong = [(0, Draw("stock")), (0, Discard(Card.parse("Qd"))), (2, Discard(Card.parse("2d")))]
+    for seat, action in wrong:
         with pytest.raises(IllegalAction):
             game.apply(seat, action)
         assert snapshot(game) == before
