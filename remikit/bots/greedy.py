@@ -7,7 +7,8 @@ removal leaves the best arrangement; in Remi 13 D it closes whenever a close
 is legal, with the closing card that scores most.
 
 Which arrangement is "best" depends on the variant, so the bot keeps a small
-strategy object per variant name (:data:`STRATEGIES`), looked up from
+strategy object per variant name (made from :data:`STRATEGIES`, one set per
+bot, so a bot's decisions depend only on its own views), looked up from
 ``view.variant``. Every search goes through the shared exact solver, whose
 memo outlives a call, so similar hands in consecutive turns are cheap.
 """
@@ -125,7 +126,6 @@ class Remi13DStrategy:
 
     def __init__(self) -> None:
         # best discards found while deciding to take a discard, by the hand
-        # they were found for: a pure function of the hand, so bots may share it
         self._plans: dict[tuple[int, ...], Card | None] = {}
 
     def rate(self, hand: Sequence[Card]) -> Rating:
@@ -232,9 +232,9 @@ class ThreeThirteenStrategy:
         return _best_single_discard(view, found.discard, lambda rest: self.rate(view, rest))
 
 
-STRATEGIES: dict[str, Strategy] = {
-    "remi13d": Remi13DStrategy(),
-    "three-thirteen": ThreeThirteenStrategy(),
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "remi13d": Remi13DStrategy,
+    "three-thirteen": ThreeThirteenStrategy,
 }
 """The greedy strategy of each variant, by the variant's name (``view.variant``)."""
 
@@ -251,13 +251,16 @@ class GreedyBot(Bot):
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget
+        self.strategies: dict[str, Strategy] = {}
 
     def plays(self, variant: str) -> bool:
         return variant in STRATEGIES
 
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
-        strategy = STRATEGIES.get(view.variant)
+        strategy = self.strategies.get(view.variant)
+        if strategy is None and view.variant in STRATEGIES:
+            strategy = self.strategies[view.variant] = STRATEGIES[view.variant]()
         if strategy is None:
             raise ValueError(f"the greedy bot does not play {view.variant}; "
                              f"it plays {', '.join(sorted(STRATEGIES))}")
