@@ -483,8 +483,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "discarded {card}",
     },
     "play.did_close": {
-        "id": "[bold]tutup dengan {card}![/bold]",
-        "en": "[bold]closed (tutup) with {card}![/bold]",
+        "id": "[bold]tutup dengan {card}[/bold]",
+        "en": "[bold]closed (tutup) with {card}[/bold]",
     },
     "play.help_title": {
         "id": "Perintah",
@@ -676,6 +676,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "play.no_melds": {
         "id": "Belum ada kartu jadi: semua kartu dihitung mati ({points}).",
         "en": "No melds yet: every card would count as dead ({points}).",
+    },
+    "play.marks": {
+        "id": "▶ giliran · D pembagi kartu",
+        "en": "▶ to play · D dealer",
     },
     # -- end of remi play, remi arena, bots --
     # remi replay

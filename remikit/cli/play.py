@@ -331,7 +331,9 @@ class Session:
 
     def seats_table(self, view: PlayerView) -> Table:
         lang = self.lang
-        table = Table(box=None, header_style="bold", pad_edge=False)
+        table = Table(box=None, header_style="bold", pad_edge=False,
+                      caption=t("play.marks", lang), caption_justify="left",
+                      caption_style="dim")
         table.add_column("")
         table.add_column(t("play.col_position", lang))
         table.add_column(t("play.col_player", lang))
