@@ -681,6 +681,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "▶ giliran · D pembagi kartu",
         "en": "▶ to play · D dealer",
     },
+    "play.shown_melds": {
+        "id": "Kartu jadinya:",
+        "en": "Their melds:",
+    },
     # -- end of remi play, remi arena, bots --
     # remi replay
     "replay.help": {

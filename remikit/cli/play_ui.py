@@ -376,9 +376,11 @@ class ThreeThirteenUI(VariantUI):
             t("play.round_line", lang, number=view.deal_number, rounds=three_thirteen.ROUNDS,
               wild=view.wild_rank or "?", stock=view.stock_size, discard=discard)
         ]
-        out = getattr(session.game.deal, "went_out", None)
-        if isinstance(out, int):
-            lines.append(t("play.last_turn", lang, who=session.who(out)))
+        if view.went_out is not None:
+            lines.append(t("play.last_turn", lang, who=session.who(view.went_out)))
+            if view.shown_melds:
+                shown = Text(" · ").join(meld_tokens_text([m]) for m in view.shown_melds)
+                lines.append(Text(t("play.shown_melds", lang) + " ").append_text(shown))
         return lines
 
     def wild(self, view: PlayerView) -> Rank | None:
