@@ -296,6 +296,9 @@ def test_R3_6_going_out_gives_each_other_player_one_final_turn(stacked: Stacked)
     deal = deal_of(game)
     act(game, "p1 draw stock", "p1 discard Kd")
     assert deal.went_out == 1 and not deal.is_over
+    for seat in (None, 0, 2):  # the hand is shown to everyone
+        view = game.view(seat)
+        assert view.went_out == 1 and [sorted(m) for m in view.shown_melds] == [["9c", "9d", "9h"]]
     order = []
     for seat, card in ((2, "8s"), (3, "Qh"), (0, "5d")):
         assert deal.to_play == seat

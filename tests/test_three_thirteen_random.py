@@ -90,10 +90,11 @@ def choose(game: ThreeThirteenGame, seat: int, chooser: random.Random) -> Action
 
 
 def hidden_from(deal: ThreeThirteenDeal, seat: int | None) -> list[list[Card]]:
-    """Scramble everything ``seat`` may not see: the other hands and the stock."""
+    """Scramble everything ``seat`` may not see: the other hands (but a hand shown on
+    going out, R3-6) and the stock."""
     saved = [list(h) for h in deal.hands] + [list(deal.stock)]
     for s, hand in enumerate(deal.hands):
-        if s != seat:
+        if s not in (seat, deal.went_out):
             hand[:] = [FILLER] * len(hand)
     deal.stock[:] = [FILLER] * len(deal.stock)
     return saved
