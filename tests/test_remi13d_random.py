@@ -1,4 +1,8 @@
-"""1,000 seeded Remi 13 D games with invariants checked after every action."""
+"""1,000 seeded Remi 13 D games with invariants checked after every action.
+
+Half the seats (alternating with the seed) are greedy bots deciding from their
+own views, the others play uniformly random legal actions.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+from remikit.bots import make_bot
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Phase
 from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
@@ -62,11 +67,17 @@ def test_random_games_keep_every_invariant(chunk: int) -> None:
     for seed in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
         game = Remi13DGame(Remi13DOptions(games=1), rng=random.Random(seed))
         chooser = random.Random(-seed - 1)
+        greedy = {seat: make_bot("greedy", seed=seed) for seat in range(seed % 2, 4, 2)}
         check_invariants(game)
         while not game.over:
             seat = game.to_play
             assert seat is not None
-            game.apply(seat, chooser.choice(game.legal_actions(seat)))
+            if seat in greedy:
+                action = greedy[seat].choose(game.view(seat))
+                assert action in game.legal_actions(seat)
+            else:
+                action = chooser.choice(game.legal_actions(seat))
+            game.apply(seat, action)
             if not game.over:
                 check_invariants(game)
         deal = game.deals[-1]
