@@ -67,9 +67,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "varian tidak dikenal: {variant!r} (pilih remi13d, three-thirteen atau gin)",
         "en": "unknown variant: {variant!r} (choose remi13d, three-thirteen or gin)",
     },
-    "score.gin_unavailable": {
-        "id": "skor gin belum tersedia",
-        "en": "gin scoring is not available yet",
+    "score.gin_count": {
+        "id": "gin: 10 kartu (atau 11, lalu buangan terbaik), bukan {count}",
+        "en": "gin: 10 cards (or 11, then the best discard), not {count}",
+    },
+    "score.gin_options": {
+        "id": "gin tidak memakai --closing, --round atau --ace",
+        "en": "gin takes no --closing, --round or --ace",
+    },
+    "score.title_gin": {
+        "id": "Gin Rummy: kartu mati terkecil{discard}",
+        "en": "Gin Rummy: minimum deadwood{discard}",
+    },
+    "score.gin_discard": {
+        "id": " setelah membuang {card}",
+        "en": " after discarding {card}",
     },
     "score.bad_card": {
         "id": "bukan kartu: {token!r} (tulis nilai lalu jenis, mis. As, 10h, Td, 7c, atau Jk)",

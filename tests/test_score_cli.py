@@ -113,7 +113,8 @@ def test_three_thirteen(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["gin", "As"], "gin scoring is not available yet"),
+    [(["gin", "As"], "gin: 10 cards"),
+     (["gin", "As 2s 3s 4s 5s 6s 7s 8s 9s Jk"], "1 × Jk"),
      (["poker", "As"], "unknown variant: 'poker'"),
      (["remi13d", "As Xx"], "not a card: 'Xx'"),
      (["remi13d", "As Ks"], "13 cards"),
@@ -150,7 +151,7 @@ def test_indonesian_output(capsys: pytest.CaptureFixture[str],
     _, out, _ = score(capsys, "3-13", "3h 9c Kd", "--round", "1")
     assert "Nilai kartu mati (deadwood): 34" in out
     _, _, err = score(capsys, "gin", "As")
-    assert "skor gin belum tersedia" in err
+    assert "gin: 10 kartu" in err
 
 
 def test_command_line_entry_points(capsys: pytest.CaptureFixture[str]) -> None:
@@ -267,3 +268,13 @@ def test_default_language_follows_the_locale(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("LC_ALL", "id")
     assert default_lang() == "id"
     assert t("score.bad_round", "xx", round=0) == "a round is 1 to 11, not 0"
+
+
+def test_gin_minimum_deadwood_and_best_discard(capsys: pytest.CaptureFixture[str]) -> None:
+    """RULES.md §4: ten cards score their minimum deadwood, eleven after the best discard."""
+    status, out, _ = score(capsys, "gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", "--json")
+    assert status == 0 and json.loads(out)["points"] == 9
+    status, out, _ = score(capsys, "gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h Qh")
+    assert status == 0 and "Q♥" in out and "Deadwood: 9" in out
+    status, out, _ = score(capsys, "gin", "As 2s 3s 4s 7d 7c 7h Qd Qc Qh", "--json")
+    assert json.loads(out)["points"] == 0 and json.loads(out)["can_close"] is True

@@ -20,14 +20,14 @@ from typing import TextIO
 from remikit.cards import JOKER, Card, CardError
 from remikit.i18n import default_lang, t
 from remikit.melds import AceMode, Meld
-from remikit.scoring import remi13d, three_thirteen
+from remikit.scoring import gin, remi13d, three_thirteen
 from remikit.solver import NEG, Goal
 
 VARIANTS = {
     "remi13d": "remi13d", "13d": "remi13d", "remi-13d": "remi13d",
     "three-thirteen": "three-thirteen", "3-13": "three-thirteen", "313": "three-thirteen",
     "threethirteen": "three-thirteen", "three_thirteen": "three-thirteen",
-    "gin": "gin",
+    "gin": "gin", "gin-rummy": "gin", "ginrummy": "gin",
 }
 COPIES = 2  # two decks (R13-1, R3-1)
 JOKERS = 4
@@ -77,12 +77,10 @@ class Result:
 
 
 def variant_name(text: str, lang: str) -> str:
-    """The canonical name of a variant or alias; gin is refused for now."""
+    """The canonical name of a variant or alias."""
     name = VARIANTS.get(text.strip().lower())
     if name is None:
         raise InputError(t("score.unknown_variant", lang, variant=text))
-    if name == "gin":
-        raise InputError(t("score.gin_unavailable", lang))
     return name
 
 
@@ -122,9 +120,12 @@ def check(request: Request, lang: str) -> None:
         if count != size:
             raise InputError(t("score.t13_count", lang, round=request.round_no, size=size,
                                count=count))
+    if request.variant == "gin" and count not in (gin.HAND_SIZE, gin.HAND_SIZE + 1):
+        raise InputError(t("score.gin_count", lang, count=count))
+    copies, jokers = (1, 0) if request.variant == "gin" else (COPIES, JOKERS)
     extra = [request.closing] if request.closing is not None else []
     for card, n in Counter(request.hand + extra).items():
-        limit = JOKERS if card is JOKER else COPIES
+        limit = jokers if card is JOKER else copies
         if n > limit:
             raise InputError(t("score.too_many_copies", lang, count=n, card=card, limit=limit))
 
@@ -169,6 +170,10 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
                 raise InputError(t("score.bad_card", lang, token=closing))
             closing_card = parsed[0]
         request = Request(variant, hand, closing=closing_card)
+    elif variant == "gin":
+        if closing is not None or round_no is not None or ace is not None:
+            raise InputError(t("score.gin_options", lang))
+        request = Request(variant, hand)
     else:
         if closing is not None:
             raise InputError(t("score.closing_not_here", lang))
@@ -184,9 +189,16 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
 
 
 def score(request: Request, lang: str) -> Result:
-    """Score a checked request (R13-11 / R13-12 or R3-7)."""
+    """Score a checked request (R13-11 / R13-12, R3-7, or Gin deadwood)."""
     if request.variant == "remi13d":
         return _score_remi13d(request, lang)
+    if request.variant == "gin":
+        found_gin = gin.deadwood(request.hand)
+        title = t("score.title_gin", lang, discard=(
+            t("score.gin_discard", lang, card=found_gin.discard.symbol())
+            if found_gin.discard is not None else ""))
+        return Result("gin", found_gin.points, found_gin.points == 0, found_gin.melds,
+                      found_gin.dead, title=title)
     assert request.round_no is not None
     found = three_thirteen.deadwood(request.hand, round_no=request.round_no, ace=request.ace)
     wild = three_thirteen.wild_rank(request.round_no)

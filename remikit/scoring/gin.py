@@ -1,0 +1,41 @@
+"""Gin Rummy deadwood (RULES.md §4, the reference variant as OpenSpiel plays it).
+
+One deck, no wild cards, ace low only; sets of 3–4 (suits all different),
+runs of 3+; deadwood: ace 1, 2–10 face value, J Q K 10.
+
+>>> from remikit.cards import parse_cards
+>>> deadwood(parse_cards("As 2s 3s 7h 7d 7c Kd Kc Ks 9h")).points
+9
+>>> deadwood(parse_cards("As 2s 3s 7h 7d 7c Kd Kc Ks 9h Qh")).discard
+Card('Qh')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from remikit.cards import Card
+from remikit.melds import Meld, MeldRules, Scoring
+from remikit.solver import Goal, Solver
+
+HAND_SIZE = 10
+
+RULES = MeldRules(ace="low", set_distinct_suits=True, set_max=4)
+SCORING = Scoring(dead=tuple(-min(i % 13 + 1, 10) for i in range(52)))
+SOLVER = Solver(RULES, SCORING)
+
+
+@dataclass(frozen=True)
+class Deadwood:
+    points: int
+    melds: tuple[Meld, ...]
+    dead: tuple[Card, ...]
+    discard: Card | None = None
+
+
+def deadwood(hand: Sequence[Card]) -> Deadwood:
+    """The minimum deadwood of 10 cards, or of 11 cards after the best discard."""
+    best = SOLVER.solve(hand, goal=Goal(discard=len(hand) > HAND_SIZE))
+    assert best is not None
+    return Deadwood(-best.value, best.melds, best.dead, best.discard)
