@@ -717,6 +717,160 @@ MESSAGES: dict[str, dict[str, str]] = {
     "common.total": {"id": "Total", "en": "Total"},
     "common.winner_seat": {"id": "Pemenang: kursi {seat}", "en": "Winner: seat {seat}"},
     "common.no_winner": {"id": "Tidak ada pemenang.", "en": "No winner."},
+    # remi serve: the web table (remikit.server)
+    "serve.help": {
+        "id": "jalankan meja web (lobi, meja, bot, penonton)",
+        "en": "run the web table (lobby, tables, bots, spectators)",
+    },
+    "serve.help_host": {
+        "id": "alamat yang didengarkan (bawaan: 127.0.0.1)",
+        "en": "address to listen on (default: 127.0.0.1)",
+    },
+    "serve.help_port": {
+        "id": "port (bawaan: 8000; 0: port bebas mana saja)",
+        "en": "port (default: 8000; 0: any free port)",
+    },
+    "serve.help_database": {
+        "id": "URL basis data SQLAlchemy (bawaan: REMI_DATABASE_URL, atau berkas SQLite)",
+        "en": "SQLAlchemy database URL (default: REMI_DATABASE_URL, or a SQLite file)",
+    },
+    "serve.help_bot_delay": {
+        "id": "detik paling sedikit untuk satu langkah bot (bawaan: {default})",
+        "en": "seconds a bot's move takes at least (default: {default})",
+    },
+    "serve.help_call_window": {
+        "id": "detik untuk memanggil Rummy setelah setiap buangan (bawaan: {default})",
+        "en": "seconds to call Rummy after each discard (default: {default})",
+    },
+    "serve.bad_database": {
+        "id": "tidak bisa membuka basis data: {why}",
+        "en": "cannot open the database: {why}",
+    },
+    "server.waiting": {
+        "id": "permainan dimulai setelah semua kursi terisi",
+        "en": "the game starts when every seat is taken",
+    },
+    "server.stale_state": {
+        "id": "meja sudah berubah: langkah Anda dibuat pada keadaan {sent}, sekarang {current}",
+        "en": "the table has moved on: your action was made at state {sent}, it is now "
+              "at {current}",
+    },
+    "server.call_window_open": {
+        "id": "tunggu: waktu memanggil Rummy sedang berjalan; kini hanya panggilan Rummy "
+              "yang diterima",
+        "en": "wait: the Rummy call window is open; only Rummy calls are taken now",
+    },
+    "server.storage": {
+        "id": "server tidak bisa menyimpan langkah itu; tidak ada yang berubah, coba lagi",
+        "en": "the server could not store that action; nothing changed, try again",
+    },
+    "server.unknown_table": {
+        "id": "tidak ada meja {table}",
+        "en": "there is no table {table}",
+    },
+    "server.broken_table": {
+        "id": "meja {table} tidak bisa dibangun ulang dari catatannya",
+        "en": "table {table} cannot be rebuilt from its record",
+    },
+    "server.too_many_tables": {
+        "id": "terlalu banyak meja terbuka; coba lagi nanti",
+        "en": "too many open tables; try again later",
+    },
+    "server.bad_variant": {
+        "id": "varian {variant!r} tidak dikenal; varian: {variants}",
+        "en": "unknown variant {variant!r}; variants: {variants}",
+    },
+    "server.bad_option": {
+        "id": "pilihan meja tidak sah: {why}",
+        "en": "bad table option: {why}",
+    },
+    "server.seat_count": {
+        "id": "meja ini punya {players} kursi, bukan {given}",
+        "en": "this table has {players} seats, not {given}",
+    },
+    "server.bad_bot": {
+        "id": "kursi {seat}: {why}",
+        "en": "seat {seat}: {why}",
+    },
+    "server.seat_kind": {
+        "id": "kursi {seat}: jenisnya \"person\" atau \"bot\", bukan {kind!r}",
+        "en": "seat {seat}: kind is \"person\" or \"bot\", not {kind!r}",
+    },
+    "server.bad_name": {
+        "id": "nama harus 1 sampai {max} karakter yang bisa dicetak",
+        "en": "a name is 1 to {max} printable characters",
+    },
+    "server.table_full": {
+        "id": "tidak ada kursi kosong di meja {table}",
+        "en": "there is no free seat at table {table}",
+    },
+    "server.no_seat": {
+        "id": "tidak ada kursi {seat}",
+        "en": "there is no seat {seat}",
+    },
+    "server.seat_bot": {
+        "id": "kursi {seat} diduduki bot",
+        "en": "seat {seat} is a bot's",
+    },
+    "server.seat_taken": {
+        "id": "kursi {seat} sudah terisi",
+        "en": "seat {seat} is taken",
+    },
+    "server.bad_request": {
+        "id": "permintaan tidak sah: {why}",
+        "en": "bad request: {why}",
+    },
+    "server.not_finished": {
+        "id": "permainan di meja {table} belum selesai",
+        "en": "the game at table {table} is not finished",
+    },
+    "server.bad_step": {
+        "id": "langkah {step} tidak ada; permainan ini punya {steps} langkah",
+        "en": "there is no step {step}; this game has {steps} steps",
+    },
+    "server.need_hello": {
+        "id": "kirim hello dulu: {{\"type\": \"hello\", \"token\": ...}} (tanpa token untuk "
+              "menonton)",
+        "en": "say hello first: {{\"type\": \"hello\", \"token\": ...}} (no token to watch)",
+    },
+    "server.bad_token": {
+        "id": "token itu bukan milik kursi mana pun di meja {table}",
+        "en": "that token holds no seat at table {table}",
+    },
+    "server.not_text": {
+        "id": "pesan harus berupa teks JSON",
+        "en": "messages are JSON text",
+    },
+    "server.bad_json": {
+        "id": "pesan bukan JSON yang sah: {why}",
+        "en": "the message is not valid JSON: {why}",
+    },
+    "server.not_object": {
+        "id": "pesan harus objek JSON dengan \"type\"",
+        "en": "a message is a JSON object with a \"type\"",
+    },
+    "server.unknown_type": {
+        "id": "jenis pesan tidak dikenal: {type}",
+        "en": "unknown message type: {type}",
+    },
+    "server.need_state_id": {
+        "id": "pesan action memerlukan \"state_id\" (bilangan bulat: jumlah langkah yang "
+              "sudah dijalankan)",
+        "en": "an action message needs \"state_id\" (an integer: the number of actions "
+              "applied so far)",
+    },
+    "server.need_action": {
+        "id": "pesan action memerlukan \"action\" (teks, misalnya \"discard 7h\")",
+        "en": "an action message needs \"action\" (text, like \"discard 7h\")",
+    },
+    "server.spectator": {
+        "id": "penonton tidak bisa melangkah; duduklah di kursi untuk bermain",
+        "en": "spectators cannot act; take a seat to play",
+    },
+    "server.bad_action": {
+        "id": "bukan langkah: {why}",
+        "en": "not an action: {why}",
+    },
 }
 
 
