@@ -1,0 +1,48 @@
+"""``remi serve [--host 127.0.0.1] [--port 8000]``: the web table under uvicorn.
+
+The database is ``--database``, else ``REMI_DATABASE_URL``, else the SQLite
+file of :mod:`remikit.storage`. Once every unfinished table is rebuilt and the
+port is open the server prints ``remikit: open http://HOST:PORT/``; it ends
+cleanly (exit status 0, every stored action kept) on SIGTERM and SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from remikit.i18n import default_lang, t
+from remikit.server.settings import Settings
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def add_parser(subparsers: Any) -> None:
+    lang = default_lang()
+    defaults = Settings()
+    p = subparsers.add_parser("serve", help=t("serve.help", lang))
+    p.add_argument("--host", default=DEFAULT_HOST, help=t("serve.help_host", lang))
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=t("serve.help_port", lang))
+    p.add_argument("--database", metavar="URL", default=None,
+                   help=t("serve.help_database", lang))
+    p.add_argument("--bot-delay", type=float, default=defaults.bot_delay, metavar="SECONDS",
+                   help=t("serve.help_bot_delay", lang, default=defaults.bot_delay))
+    p.add_argument("--call-window", type=float, default=defaults.call_window,
+                   metavar="SECONDS",
+                   help=t("serve.help_call_window", lang, default=defaults.call_window))
+    p.add_argument("--bot-threads", type=int, default=defaults.bot_threads,
+                   help=argparse.SUPPRESS)
+    p.add_argument("--log-level", default="warning",
+                   choices=("critical", "error", "warning", "info", "debug"),
+                   help=argparse.SUPPRESS)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from remikit.server.runner import serve
+
+    settings = Settings(database_url=args.database, bot_delay=max(0.0, args.bot_delay),
+                        call_window=max(0.0, args.call_window),
+                        bot_threads=max(1, args.bot_threads))
+    return serve(settings, host=args.host, port=args.port, log_level=args.log_level)

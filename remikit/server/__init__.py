@@ -1,0 +1,16 @@
+"""The web table: FastAPI + WebSockets under uvicorn (``remi serve``).
+
+* :mod:`remikit.server.app`: the HTTP API, the WebSocket endpoint, the pages;
+* :mod:`remikit.server.hub`: every table, created, joined and rebuilt;
+* :mod:`remikit.server.live`: one table in play (seats, sockets, bots, Rummy calls);
+* :mod:`remikit.server.serialize`: views as JSON;
+* :mod:`remikit.server.writer`: durable writes with group commit.
+
+The protocol is documented in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from remikit.server.settings import Settings
+
+__all__ = ["Settings"]

@@ -1,0 +1,327 @@
+"""The web table: HTTP JSON API, WebSocket play, and the pages (docs/protocol.md).
+
+``create_app(settings)`` builds the FastAPI application; ``remi serve`` runs
+it under uvicorn. The server is authoritative: a person's socket is bound to
+one seat by that seat's token, every action carries the state id it was made
+against, and every socket receives only its own seat's view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Body, FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect
+
+from remikit.actions import ActionSyntaxError, parse_action
+from remikit.engine import Game
+from remikit.server.hub import Hub, build_game, variants_json
+from remikit.server.live import Connection, LiveTable
+from remikit.server.problems import Problem, pick_lang
+from remikit.server.serialize import view_json
+from remikit.server.settings import Settings
+from remikit.storage import StoredTable
+
+log = logging.getLogger("remikit.server")
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class SeatRequest(BaseModel):
+    kind: Literal["person", "bot"]
+    level: str | None = Field(default=None, max_length=40)
+
+
+class CreateTableRequest(BaseModel):
+    variant: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = Field(default=None, max_length=16)
+    title: str | None = Field(default=None, max_length=200)
+
+
+class JoinRequest(BaseModel):
+    name: str = Field(max_length=200)
+    seat: int | None = None
+    lang: Literal["id", "en"] | None = None
+
+
+def request_lang(request: Request) -> str:
+    return pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application; the database and every unfinished table are opened at start-up."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(settings)
+        app.state.hub = hub
+        try:
+            await hub.start()
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(title="remikit", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(Problem)
+    async def problem_response(request: Request, exc: Problem) -> JSONResponse:
+        return JSONResponse({"error": exc.json(request_lang(request))}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        problem = Problem("bad_request", "server.bad_request", why="; ".join(parts))
+        return JSONResponse({"error": problem.json(request_lang(request))}, status_code=422)
+
+    # -- pages ---------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        ready = hub_of(request).ready
+        return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
+
+    # -- the lobby -------------------------------------------------------------------
+
+    @app.get("/api/variants")
+    async def list_variants() -> dict[str, Any]:
+        return {"variants": variants_json()}
+
+    @app.get("/api/tables")
+    async def list_tables(request: Request) -> dict[str, Any]:
+        return {"tables": hub_of(request).lobby()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request,
+                           body: Annotated[CreateTableRequest, Body()]) -> dict[str, Any]:
+        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        table = await hub_of(request).create(variant=body.variant, options=body.options,
+                                             seats=seats, title=body.title)
+        return {"table": table.info(), "link": f"/table/{table.id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(request: Request, table_id: str) -> dict[str, Any]:
+        table = await hub_of(request).get(table_id, keep=False)
+        return {"table": table.info(), "link": f"/table/{table.id}"}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(request: Request, table_id: str,
+                         body: Annotated[JoinRequest, Body()]) -> dict[str, Any]:
+        lang = body.lang or request_lang(request)
+        table, seat, token = await hub_of(request).join(table_id, name=body.name,
+                                                        seat=body.seat, lang=lang)
+        return {"table": table.info(), "seat": seat, "token": token,
+                "link": f"/table/{table.id}"}
+
+    # -- finished games -----------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def list_games(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                         offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+        store = hub_of(request).store
+        games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
+        return {"games": [game_summary(g) for g in games], "limit": limit, "offset": offset}
+
+    async def finished_game(request: Request, table_id: str) -> StoredTable:
+        stored = await hub_of(request).stored(table_id)
+        if stored.finished_at is None:
+            raise Problem("not_finished", "server.not_finished", status=409, table=stored.id)
+        return stored
+
+    @app.get("/api/games/{table_id}")
+    async def get_game(request: Request, table_id: str) -> dict[str, Any]:
+        stored = await finished_game(request, table_id)
+        return {"game": game_summary(stored) | {"actions": list(stored.actions)}}
+
+    @app.get("/api/games/{table_id}/record")
+    async def get_record(request: Request, table_id: str) -> Response:
+        stored = await finished_game(request, table_id)
+        game = await asyncio.to_thread(build_game, stored)
+        text = json.dumps(game.record(), indent=1)
+        filename = f"remikit-{stored.variant}-{stored.id}.record.json"
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    @app.get("/api/games/{table_id}/replay")
+    async def get_replay(request: Request, table_id: str,
+                         step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+        stored = await finished_game(request, table_id)
+        steps = len(stored.actions)
+        if step > steps:
+            raise Problem("bad_step", "server.bad_step", step=step, steps=steps)
+        game: Game = await asyncio.to_thread(build_game, stored, step)
+        return {"table_id": stored.id, "step": step, "steps": steps,
+                "action": stored.actions[step - 1] if step else None,
+                "seats": public_seats(stored), "view": view_json(game.view(None))}
+
+    # -- play --------------------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        lang = pick_lang(websocket.query_params.get("lang"))
+        hub = hub_of(websocket)
+        try:
+            conn = await greet(websocket, hub, table_id, lang)
+        except Problem as exc:
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", **exc.json(lang)})
+                await websocket.close(code=SOCKET_CLOSE.get(exc.code, 4400))
+            return
+        except WebSocketDisconnect:
+            return
+        table = conn.table
+        pump = asyncio.get_running_loop().create_task(conn.pump())
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await handle(table, conn, message.get("text"))
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket was closed under us
+            pass
+        finally:
+            table.detach(conn)
+            with contextlib.suppress(Exception):
+                await pump
+
+    async def greet(websocket: WebSocket, hub: Hub, table_id: str, lang: str) -> SeatConnection:
+        try:
+            first = await asyncio.wait_for(websocket.receive(), hub.settings.hello_timeout)
+        except TimeoutError:
+            raise Problem("need_hello", "server.need_hello") from None
+        if first["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(first.get("code", 1000))
+        hello = read_json(first.get("text"))
+        if hello.get("type") != "hello":
+            raise Problem("need_hello", "server.need_hello")
+        if hello.get("lang") in ("id", "en"):
+            lang = hello["lang"]
+        table = await hub.get(table_id)
+        token = hello.get("token")
+        seat = None
+        if token is not None:
+            seat = table.seat_for_token(token) if isinstance(token, str) else None
+            if seat is None:
+                hub.table_idle(table)
+                raise Problem("bad_token", "server.bad_token", table=table.id)
+            if "lang" not in hello:
+                lang = table.seats[seat].lang
+        conn = SeatConnection(websocket, seat, lang, table,
+                              limit=hub.settings.send_queue_limit)
+        table.attach(conn)
+        return conn
+
+    return app
+
+
+SOCKET_CLOSE = {"unknown_table": 4404, "bad_token": 4401, "need_hello": 4400,
+                "bad_json": 4400, "bad_message": 4400, "broken_table": 4500}
+"""Close codes of a socket refused at its hello (docs/protocol.md)."""
+
+
+class SeatConnection(Connection):
+    """A connection that knows its table."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None, lang: str, table: LiveTable, *,
+                 limit: int) -> None:
+        super().__init__(websocket, seat, lang, limit=limit)
+        self.table = table
+
+
+def read_json(text: str | None) -> dict[str, Any]:
+    """A client message: a JSON object, else the problem ``bad_json``/``bad_message``."""
+    if text is None:
+        raise Problem("bad_message", "server.not_text")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Problem("bad_json", "server.bad_json", why=f"{exc.msg} at {exc.pos}") from None
+    if not isinstance(data, dict):
+        raise Problem("bad_message", "server.not_object")
+    return data
+
+
+async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
+    """One message from a client: answer it on its connection."""
+    ref: Any = None
+    try:
+        data = read_json(text)
+        ref = data.get("ref")
+        kind = data.get("type")
+        if kind == "ping":
+            conn.send_json({"type": "pong", "ref": ref})
+            return
+        if kind != "action":
+            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))
+        state_id, action_text = data.get("state_id"), data.get("action")
+        if not isinstance(state_id, int) or isinstance(state_id, bool):
+            raise Problem("bad_message", "server.need_state_id")
+        if not isinstance(action_text, str):
+            raise Problem("bad_message", "server.need_action")
+        if conn.seat is None:
+            raise Problem("spectator", "server.spectator", status=403)
+        try:
+            action = parse_action(action_text)
+        except ActionSyntaxError as exc:
+            raise Problem("bad_action", "server.bad_action", why=str(exc)) from None
+        outcome = await table.submit(conn.seat, state_id, action)
+        if outcome == "call_pending":
+            conn.send_json({"type": "call_pending", "action": str(action),
+                            "state_id": table.state_id, "ref": ref})
+    except Problem as exc:
+        conn.send_json({"type": "error", **exc.json(conn.lang), "state_id": table.state_id,
+                        "ref": ref})
+
+
+def public_seats(stored: StoredTable) -> list[dict[str, Any]]:
+    return [{"seat": i, "kind": s.get("kind"), "name": s.get("name"), "level": s.get("level")}
+            for i, s in enumerate(stored.seats)]
+
+
+def game_summary(stored: StoredTable) -> dict[str, Any]:
+    return {
+        "id": stored.id,
+        "variant": stored.variant,
+        "title": stored.title,
+        "options": stored.options,
+        "seats": public_seats(stored),
+        "created_at": stored.created_at.isoformat(),
+        "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
+        "result": stored.result,
+        "action_count": stored.action_count,
+        "record": f"/api/games/{stored.id}/record",
+        "replay": f"/api/games/{stored.id}/replay",
+    }

@@ -1,0 +1,304 @@
+"""The hub: every live table, the database writer and the bots' thread pool.
+
+Tables are created here (options checked, seats set, a seed drawn with
+:mod:`secrets`), joined here (a token per seat; only its hash is stored) and
+rebuilt here on start-up from configuration + seed + actions, so a server
+killed at any moment resumes every table exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from remikit.actions import ActionSyntaxError, parse_seat_action
+from remikit.bots import LEVELS as BOT_LEVELS
+from remikit.bots import Bot, check_bot, make_bot
+from remikit.engine import Game, OptionError
+from remikit.errors import IllegalAction
+from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token
+from remikit.server.problems import Problem
+from remikit.server.settings import Settings
+from remikit.server.writer import Writer
+from remikit.storage import Store, StoredTable
+from remikit.storage.store import now
+from remikit.variants import VARIANTS, VariantInfo, find_variant
+
+log = logging.getLogger("remikit.server")
+
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I
+CODE_LENGTH = 8
+NAME_MAX = 24
+TITLE_MAX = 60
+CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    """Table codes are read in any letter case."""
+    return code.strip().upper()
+
+
+def deal_rng(seed: str) -> random.Random:
+    """The random source of a table's deals: seeded, so a replay deals the same cards."""
+    return random.Random(int(seed))
+
+
+def bot_seed(seed: str, seat: int) -> int:
+    digest = hashlib.sha256(f"{seed}/bot/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def build_game(stored: StoredTable, steps: int | None = None) -> Game:
+    """The game of a stored table after its first ``steps`` actions (all by default)."""
+    info = find_variant(stored.variant)
+    game = info.game(info.game.options_type.from_mapping(stored.options),
+                     rng=deal_rng(stored.seed))
+    actions = stored.actions if steps is None else stored.actions[:steps]
+    for index, text in enumerate(actions):
+        try:
+            seat, action = parse_seat_action(text)
+            game.apply(seat, action)
+        except (ActionSyntaxError, IllegalAction) as exc:
+            raise ValueError(f"table {stored.id}: action {index} {text!r}: {exc}") from exc
+    return game
+
+
+def default_bot(variant: str) -> str:
+    for level in ("greedy", "random"):
+        if level in BOT_LEVELS:
+            try:
+                check_bot(level, variant)
+            except ValueError:
+                continue
+            return level
+    return "random"
+
+
+def bot_levels(variant: str) -> list[str]:
+    out = []
+    for level in sorted(BOT_LEVELS):
+        try:
+            check_bot(level, variant)
+        except ValueError:
+            continue
+        out.append(level)
+    return out
+
+
+def variants_json() -> list[dict[str, Any]]:
+    """Each variant with its options (name, type, default) and the bot levels that play it."""
+    out = []
+    for info in VARIANTS.values():
+        defaults = info.game.options_type()
+        options = []
+        for name, value in defaults.as_dict().items():
+            kind = "boolean" if isinstance(value, bool) else (
+                "integer" if isinstance(value, int) else "string")
+            options.append({"name": name, "type": kind, "default": value})
+        out.append({"name": info.name, "aliases": list(info.aliases), "title": info.title,
+                    "options": options, "bots": bot_levels(info.name),
+                    "default_bot": default_bot(info.name)})
+    return out
+
+
+class Hub:
+    """Every table of one server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = Store(settings.database_url)
+        self.writer = Writer(self.store)
+        self.bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads),
+                                           thread_name_prefix="remikit-bot")
+        self.bot_delay = settings.bot_delay
+        self.call_window = settings.call_window
+        self.tables: dict[str, LiveTable] = {}
+        self.ready = False
+
+    # -- start and stop -------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished table from the database and set it going again."""
+        stored = await asyncio.to_thread(self.store.unfinished)
+        for table in stored:
+            try:
+                live = self._live(table)
+            except Exception:
+                log.exception("table %s cannot be rebuilt; it is left out", table.id)
+                continue
+            self.tables[live.id] = live
+            if live.game.over:  # the server stopped between the last action and the mark
+                await self._mark_finished(live)
+        for live in self.tables.values():
+            live.resume()
+        self.ready = True
+        log.info("remikit: %d tables resumed", len(stored))
+
+    async def _mark_finished(self, live: LiveTable) -> None:
+        result, table_id, moment = game_result(live.game), live.id, now()
+
+        def write(session: Any) -> None:
+            Store.set_finished(session, table_id, result, moment)
+
+        await self.writer.run(write)
+        live.finished_at = moment
+
+    async def close(self) -> None:
+        self.ready = False
+        await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(self.writer.close)
+        self.store.close()
+
+    def _live(self, stored: StoredTable) -> LiveTable:
+        info = find_variant(stored.variant)
+        game = build_game(stored)
+        seats = [SeatConfig.from_stored(s) for s in stored.seats]
+        if len(seats) != game.players:
+            raise ValueError(f"{len(seats)} seats for {game.players} players")
+        bots: dict[int, Bot] = {}
+        for index, seat in enumerate(seats):
+            if seat.kind == "bot":
+                bots[index] = make_bot(seat.level or "random", seed=bot_seed(stored.seed, index))
+        return LiveTable(self, table_id=stored.id, variant=info, game=game, seed=stored.seed,
+                         seats=seats, title=stored.title, created_at=stored.created_at,
+                         actions=list(stored.actions), bots=bots,
+                         finished_at=stored.finished_at)
+
+    def table_idle(self, table: LiveTable) -> None:
+        """A finished table nobody watches leaves memory (the database keeps it)."""
+        if table.status == "finished" and not table.connections:
+            self.tables.pop(table.id, None)
+
+    # -- tables -----------------------------------------------------------------------
+
+    async def get(self, table_id: str, *, keep: bool = True) -> LiveTable:
+        """A live table, or a finished one loaded from the database (kept in memory only
+        with ``keep``, for a socket); else the problem ``unknown_table``."""
+        code = normalize_code(table_id)
+        live = self.tables.get(code)
+        if live is not None:
+            return live
+        stored = await self.stored(table_id)
+        try:
+            live = self._live(stored)
+        except Exception:
+            log.exception("table %s cannot be rebuilt", code)
+            raise Problem("broken_table", "server.broken_table", status=500,
+                          table=code) from None
+        return self.tables.setdefault(code, live) if keep else live
+
+    async def stored(self, table_id: str) -> StoredTable:
+        code = normalize_code(table_id)
+        stored = None
+        if CODE_RE.match(code):
+            stored = await asyncio.to_thread(self.store.load, code)
+        if stored is None:
+            raise Problem("unknown_table", "server.unknown_table", status=404, table=table_id)
+        return stored
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Unfinished tables, newest first."""
+        live = [t for t in self.tables.values() if t.status != "finished"]
+        live.sort(key=lambda t: t.created_at, reverse=True)
+        return [t.info() for t in live]
+
+    async def create(self, *, variant: str, options: Mapping[str, Any],
+                     seats: Sequence[Mapping[str, Any]] | None, title: str | None) -> LiveTable:
+        """A new table (not yet joined by anyone); raises :class:`Problem` on bad input."""
+        if sum(1 for t in self.tables.values() if t.status != "finished") \
+                >= self.settings.max_open_tables:
+            raise Problem("too_many_tables", "server.too_many_tables", status=503)
+        try:
+            info = find_variant(variant)
+        except ValueError as exc:
+            raise Problem("bad_variant", "server.bad_variant", detail=str(exc),
+                          variant=variant, variants=", ".join(sorted(VARIANTS))) from None
+        try:
+            parsed = info.game.options_type.from_mapping(options)
+        except (OptionError, ValueError, TypeError) as exc:
+            raise Problem("bad_option", "server.bad_option", why=str(exc)) from None
+        seed = str(secrets.randbits(256))
+        game = info.game(parsed, rng=deal_rng(seed))
+        configs = self._seat_configs(info, game.players, seats)
+        clean_title = (title or "").strip()[:TITLE_MAX] or info.title["en"]
+        code = new_table_code()
+        while code in self.tables or await asyncio.to_thread(self.store.exists, code):
+            code = new_table_code()
+        stored = StoredTable(id=code, variant=info.name, options=parsed.as_dict(), seed=seed,
+                             seats=[c.stored() for c in configs], title=clean_title,
+                             created_at=now())
+        await self.writer.run(lambda s: Store.add_table(s, stored))
+        live = self._live(stored)
+        self.tables[code] = live
+        live.schedule()  # a table of bots only starts at once
+        return live
+
+    @staticmethod
+    def _seat_configs(info: VariantInfo, players: int,
+                      seats: Sequence[Mapping[str, Any]] | None) -> list[SeatConfig]:
+        if seats is None:
+            level = default_bot(info.name)
+            return [SeatConfig("person")] + [
+                SeatConfig("bot", name=f"Bot {i}", level=level) for i in range(1, players)]
+        if len(seats) != players:
+            raise Problem("bad_seats", "server.seat_count", players=players, given=len(seats))
+        out = []
+        for index, seat in enumerate(seats):
+            kind = seat.get("kind")
+            if kind == "person":
+                out.append(SeatConfig("person"))
+            elif kind == "bot":
+                level = str(seat.get("level") or default_bot(info.name)).strip().lower()
+                try:
+                    check_bot(level, info.name)
+                except ValueError as exc:
+                    raise Problem("bad_seats", "server.bad_bot", seat=index,
+                                  why=str(exc)) from None
+                out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
+            else:
+                raise Problem("bad_seats", "server.seat_kind", seat=index, kind=str(kind))
+        return out
+
+    async def join(self, table_id: str, *, name: str, seat: int | None,
+                   lang: str) -> tuple[LiveTable, int, str]:
+        """Give a person a free seat: returns the table, the seat and its token."""
+        clean = " ".join(name.split())
+        if not 1 <= len(clean) <= NAME_MAX or not clean.isprintable():
+            raise Problem("bad_name", "server.bad_name", max=NAME_MAX)
+        table = await self.get(table_id)
+        async with table.lock:
+            if table.status == "finished":
+                raise Problem.from_illegal(IllegalAction("game_over"))
+            free = [i for i, s in enumerate(table.seats) if not s.taken]
+            if seat is None:
+                if not free:
+                    raise Problem("table_full", "server.table_full", status=409, table=table.id)
+                seat = free[0]
+            elif not 0 <= seat < len(table.seats):
+                raise Problem("bad_seat", "server.no_seat", status=400, seat=seat)
+            elif seat not in free:
+                key = "server.seat_bot" if table.seats[seat].kind == "bot" else "server.seat_taken"
+                raise Problem("seat_taken", key, status=409, seat=seat)
+            token = secrets.token_urlsafe(32)
+            seats = list(table.seats)
+            seats[seat] = SeatConfig("person", name=clean, lang=lang,
+                                     token_hash=hash_token(token))
+            stored_seats = [s.stored() for s in seats]
+            table_code = table.id
+            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats))
+            table.seats = seats
+            table.broadcast()
+            table.schedule()
+        return table, seat, token

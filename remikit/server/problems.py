@@ -1,0 +1,59 @@
+"""What a client is told when a request or a message is refused.
+
+A :class:`Problem` has a stable ``code`` (docs/protocol.md lists them), an
+HTTP status for the JSON API, and a message in the client's language: either
+a message of :mod:`remikit.i18n` or the engine's reason for an illegal action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remikit.errors import IllegalAction
+from remikit.i18n import t
+
+
+class Problem(Exception):
+    """A refused request; nothing changed."""
+
+    def __init__(self, code: str, key: str | None = None, *, status: int = 400,
+                 illegal: IllegalAction | None = None, detail: str | None = None,
+                 **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.key = key
+        self.status = status
+        self.illegal = illegal
+        self.detail = detail
+        self.params = params
+
+    @classmethod
+    def from_illegal(cls, exc: IllegalAction) -> Problem:
+        return cls("illegal", illegal=exc, status=409)
+
+    def text(self, lang: str) -> str:
+        if self.illegal is not None:
+            return self.illegal.text(lang)
+        if self.key is not None:
+            return t(self.key, lang, **self.params)
+        return self.detail or self.code
+
+    def json(self, lang: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.text(lang)}
+        if self.illegal is not None:
+            out["reason"] = self.illegal.key
+        return out
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+def pick_lang(value: str | None) -> str:
+    """``id`` or ``en`` from a ``lang`` parameter or an Accept-Language header.
+
+    >>> pick_lang("id-ID,id;q=0.9,en;q=0.8"), pick_lang("en-US"), pick_lang(None)
+    ('id', 'en', 'en')
+    """
+    if value and value.strip().lower().startswith(("id", "in")):
+        return "id"
+    return "en"

@@ -1,0 +1,89 @@
+"""A :class:`~remikit.views.PlayerView` as JSON: cards as text (``"7h"``, ``"Jk"``),
+actions as record text (``"discard 7h"``, ``"rummy 2"``).
+
+>>> import random
+>>> from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+>>> game = Remi13DGame(Remi13DOptions(), rng=random.Random(1))
+>>> data = view_json(game.view(0))
+>>> len(data["hand"]), data["hand_sizes"], data["legal_actions"]
+(13, [13, 13, 13, 13], ['draw stock'])
+>>> view_json(game.view(None))["hand"]
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from remikit.cards import Card
+from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
+
+
+def cards_json(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def card_json(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def seat_result_json(result: SeatResult) -> dict[str, Any]:
+    return {
+        "points": result.points,
+        "melds": [list(m) for m in result.melds],
+        "dead": cards_json(result.dead),
+        "closing": card_json(result.closing),
+        "bonus": result.bonus,
+        "went_out": result.went_out,
+    }
+
+
+def summary_json(summary: DealSummary) -> dict[str, Any]:
+    return {
+        "number": summary.number,
+        "ended_by": summary.ended_by,
+        "by_seat": summary.by_seat,
+        "points": list(summary.points),
+        "results": [seat_result_json(r) for r in summary.results],
+    }
+
+
+def table_meld_json(meld: TableMeld) -> dict[str, Any]:
+    return {
+        "number": meld.number,
+        "cards": cards_json(meld.cards),
+        "stands_for": [card_json(c) for c in meld.stands_for],
+        "laid_by": list(meld.laid_by),
+    }
+
+
+def view_json(view: PlayerView) -> dict[str, Any]:
+    """Every field of the view, in JSON types (see docs/protocol.md)."""
+    return {
+        "variant": view.variant,
+        "seat": view.seat,
+        "players": view.players,
+        "options": dict(view.options),
+        "deal_number": view.deal_number,
+        "dealer": view.dealer,
+        "to_play": view.to_play,
+        "phase": view.phase,
+        "hand": cards_json(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "stock_size": view.stock_size,
+        "discard_pile": cards_json(view.discard_pile),
+        "top_discard": card_json(view.top_discard),
+        "log": list(view.log),
+        "totals": list(view.totals),
+        "finished_deals": [summary_json(s) for s in view.finished_deals],
+        "legal_actions": [str(a) for a in view.legal_actions],
+        "game_over": view.game_over,
+        "winner": view.winner,
+        "wild_rank": view.wild_rank,
+        "table": [table_meld_json(m) for m in view.table],
+        "taken_from_discard": [[seat, str(card)] for seat, card in view.taken_from_discard],
+        "must_meld": card_json(view.must_meld),
+        "went_out": view.went_out,
+        "shown_melds": [list(m) for m in view.shown_melds],
+    }

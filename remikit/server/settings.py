@@ -1,0 +1,18 @@
+"""How a server runs (no heavy imports: ``remi --help`` reads the defaults)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``remi serve`` sets these from its options; tests set them directly."""
+
+    database_url: str | None = None  # None: remikit.storage.default_database_url()
+    bot_delay: float = 0.8  # seconds a bot's move takes at least, so people can follow
+    call_window: float = 3.0  # seconds Rummy may be called after each discard
+    bot_threads: int = 4
+    send_queue_limit: int = 256  # messages a socket may fall behind before it is closed
+    hello_timeout: float = 30.0
+    max_open_tables: int = 10_000

@@ -1,0 +1,111 @@
+"""Durable writes off the event loop, with group commit.
+
+One thread owns every write. Jobs queue up while a commit is in flight and
+are then committed together in one transaction, so 200 busy tables cost a
+handful of disk syncs per second rather than one per action. A job's
+awaiting coroutine resumes only after its transaction is committed: the
+server tells nobody about an action before that (DESIGN.md decision 1). If a
+batch fails, its jobs are retried one by one so one bad job cannot sink the
+others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session
+
+from remikit.storage import Store
+
+log = logging.getLogger("remikit.server")
+
+T = TypeVar("T")
+MAX_BATCH = 1000
+
+
+@dataclass
+class _Job:
+    work: Callable[[Session], Any]
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
+
+def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(value)
+
+
+class Writer:
+    """Runs write jobs (functions of a session) in one thread, many per commit."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="remikit-writer", daemon=True)
+        self._closed = False
+        self._thread.start()
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Commit ``work(session)`` and return its result (raises what it raised)."""
+        if self._closed:
+            raise RuntimeError("the writer is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Job(work, future, loop))
+        return await asyncio.shield(future)
+
+    def close(self) -> None:
+        """Finish the queued jobs and stop the thread."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+            self._thread.join()
+
+    def _run(self) -> None:
+        stop = False
+        while not stop:
+            job = self._queue.get()
+            if job is None:
+                break
+            batch = [job]
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Job]) -> None:
+        try:
+            with self.store.transaction() as session:
+                results = [job.work(session) for job in batch]
+        except Exception as exc:
+            if len(batch) > 1:
+                for job in batch:  # find the culprit: each job on its own
+                    self._commit([job])
+                return
+            log.exception("a write failed")
+            self._settle(batch, [(None, exc)])
+            return
+        self._settle(batch, [(r, None) for r in results])
+
+    @staticmethod
+    def _settle(batch: list[_Job], outcomes: list[tuple[Any, BaseException | None]]) -> None:
+        for job, (value, error) in zip(batch, outcomes, strict=True):
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                job.loop.call_soon_threadsafe(_settle, job.future, value, error)

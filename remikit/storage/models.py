@@ -1,0 +1,49 @@
+"""The two tables: ``tables`` (a game's configuration and seed) and ``actions`` (its log)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A web table: everything but the actions needed to rebuild its game.
+
+    ``seats`` holds one object per seat: ``{"kind": "person", "name": ...,
+    "lang": ..., "token_hash": ...}`` (name and hash null while the seat is
+    free) or ``{"kind": "bot", "level": ..., "name": ...}``. ``seed`` is the
+    decimal text of the integer that seeds the deals' ``random.Random``.
+    """
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(100))
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    title: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ActionRow(Base):
+    """One applied action of a table, numbered from 0 across all its deals."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "index", name="uq_actions_table_index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # record text: "p1 discard Kc"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

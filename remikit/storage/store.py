@@ -1,0 +1,235 @@
+"""The store: SQLAlchemy 2 over SQLite (default) or PostgreSQL (``REMI_DATABASE_URL``).
+
+Writes come in two forms: helpers that take an open :class:`~sqlalchemy.orm.Session`
+(so a caller can commit several of them in one transaction, as the server's
+writer does) and plain methods that open and commit their own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from remikit.storage.models import ActionRow, Base, TableRow
+
+DEFAULT_DB_NAME = "remikit.db"
+DEFAULT_DATA_DIR = Path("~/.local/share/remikit")
+
+
+def default_database_url(env: Mapping[str, str] | None = None) -> str:
+    """``REMI_DATABASE_URL``, else the SQLite file in ``REMI_DATA_DIR`` or
+    ``~/.local/share/remikit``.
+
+    >>> default_database_url({"REMI_DATA_DIR": "/srv/remi"})
+    'sqlite:////srv/remi/remikit.db'
+    >>> default_database_url({"REMI_DATABASE_URL": "postgresql://u@db/remi"})
+    'postgresql+psycopg://u@db/remi'
+    """
+    env = os.environ if env is None else env
+    url = env.get("REMI_DATABASE_URL", "").strip()
+    if url:
+        return normalize_url(url)
+    folder = Path(env.get("REMI_DATA_DIR", "").strip() or DEFAULT_DATA_DIR).expanduser()
+    return f"sqlite:///{folder.absolute() / DEFAULT_DB_NAME}"
+
+
+def normalize_url(url: str) -> str:
+    """A PostgreSQL URL without a driver gets psycopg (version 3), the driver installed.
+
+    >>> normalize_url("postgres://u:p@127.0.0.1:5432/remi")
+    'postgresql+psycopg://u:p@127.0.0.1:5432/remi'
+    >>> normalize_url("sqlite:///x.db")
+    'sqlite:///x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite gives naive datetimes back; they were stored in UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: its configuration, seed and (when loaded) its actions."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    seed: str
+    seats: list[dict[str, Any]]
+    title: str
+    created_at: datetime
+    finished_at: datetime | None = None
+    result: dict[str, Any] | None = None
+    actions: tuple[str, ...] = field(default=())
+    action_count: int = 0
+
+
+def _stored(row: TableRow, actions: Sequence[str] = (), count: int | None = None) -> StoredTable:
+    created = _aware(row.created_at)
+    assert created is not None
+    return StoredTable(
+        id=row.id, variant=row.variant, options=dict(row.options), seed=row.seed,
+        seats=[dict(s) for s in row.seats], title=row.title, created_at=created,
+        finished_at=_aware(row.finished_at), result=row.result, actions=tuple(actions),
+        action_count=len(actions) if count is None else count,
+    )
+
+
+class Store:
+    """One database: created on first use, tables included."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url) if url else default_database_url()
+        self.engine = _make_engine(self.url)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def session(self) -> Session:
+        return self._sessions()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose work is committed at the end (rolled back on an error)."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes inside a caller's transaction --------------------------------
+
+    @staticmethod
+    def add_table(session: Session, table: StoredTable) -> None:
+        session.add(TableRow(
+            id=table.id, variant=table.variant, options=table.options, seed=table.seed,
+            seats=table.seats, title=table.title, created_at=table.created_at,
+            finished_at=table.finished_at, result=table.result,
+        ))
+
+    @staticmethod
+    def add_action(session: Session, table_id: str, index: int, seat: int, text: str) -> None:
+        session.add(ActionRow(table_id=table_id, index=index, seat=seat, action=text,
+                              created_at=now()))
+
+    @staticmethod
+    def set_seats(session: Session, table_id: str, seats: list[dict[str, Any]]) -> None:
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(seats=seats))
+
+    @staticmethod
+    def set_finished(session: Session, table_id: str, result: dict[str, Any],
+                     at: datetime | None = None) -> None:
+        session.execute(update(TableRow).where(TableRow.id == table_id)
+                        .values(finished_at=at or now(), result=result))
+
+    # -- the same, each committed on its own -----------------------------------
+
+    def create_table(self, table: StoredTable) -> None:
+        with self.transaction() as session:
+            self.add_table(session, table)
+
+    def append_action(self, table_id: str, index: int, seat: int, text: str) -> None:
+        with self.transaction() as session:
+            self.add_action(session, table_id, index, seat, text)
+
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+        with self.transaction() as session:
+            self.set_seats(session, table_id, seats)
+
+    def finish(self, table_id: str, result: dict[str, Any]) -> None:
+        with self.transaction() as session:
+            self.set_finished(session, table_id, result)
+
+    # -- reads ----------------------------------------------------------------
+
+    def exists(self, table_id: str) -> bool:
+        with self.session() as session:
+            return session.get(TableRow, table_id) is not None
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """A table with its actions, or None."""
+        with self.session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            return _stored(row, self._actions(session, table_id))
+
+    def actions(self, table_id: str) -> list[str]:
+        """The table's actions in order (record text)."""
+        with self.session() as session:
+            return self._actions(session, table_id)
+
+    @staticmethod
+    def _actions(session: Session, table_id: str) -> list[str]:
+        rows = session.scalars(select(ActionRow.action).where(ActionRow.table_id == table_id)
+                               .order_by(ActionRow.index))
+        return list(rows)
+
+    def unfinished(self) -> list[StoredTable]:
+        """Every table whose game is not finished, with its actions, oldest first."""
+        with self.session() as session:
+            rows = session.scalars(select(TableRow).where(TableRow.finished_at.is_(None))
+                                   .order_by(TableRow.created_at, TableRow.id)).all()
+            by_table: dict[str, list[str]] = {row.id: [] for row in rows}
+            query = (select(ActionRow.table_id, ActionRow.action)
+                     .join(TableRow, TableRow.id == ActionRow.table_id)
+                     .where(TableRow.finished_at.is_(None))
+                     .order_by(ActionRow.table_id, ActionRow.index))
+            for table_id, text in session.execute(query):
+                if table_id in by_table:
+                    by_table[table_id].append(text)
+            return [_stored(row, by_table[row.id]) for row in rows]
+
+    def finished(self, *, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+        """Finished tables, the most recently finished first (without their actions)."""
+        with self.session() as session:
+            counts = (select(ActionRow.table_id, func.count().label("n"))
+                      .group_by(ActionRow.table_id).subquery())
+            query = (select(TableRow, counts.c.n)
+                     .outerjoin(counts, counts.c.table_id == TableRow.id)
+                     .where(TableRow.finished_at.is_not(None))
+                     .order_by(TableRow.finished_at.desc(), TableRow.id)
+                     .limit(limit).offset(offset))
+            return [_stored(row, count=n or 0) for row, n in session.execute(query)]
+
+
+def _make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk before anyone is told
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
