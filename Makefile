@@ -10,10 +10,12 @@ INSTALLED_DEV := $(VENV)/.installed-dev
 .PHONY: run test lint bench clean
 
 run: $(INSTALLED)
-	$(BIN)/remi play remi13d
+	$(BIN)/remi serve
 
+# .ci/with-postgres.sh installs Debian's postgresql when missing and runs the tests beside
+# a throwaway cluster (REMI_TEST_POSTGRES_URL); outside CI its tests skip if none starts.
 test: lint
-	$(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
+	bash .ci/with-postgres.sh $(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
 
 lint: $(INSTALLED_DEV)
 	$(BIN)/ruff check remikit tests bench
