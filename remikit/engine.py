@@ -19,7 +19,14 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from remikit.actions import Action, Discard, Draw, format_seat_action
+from remikit.actions import (
+    Action,
+    CallRummy,
+    Discard,
+    Draw,
+    format_seat_action,
+    parse_seat_action,
+)
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
 from remikit.views import DealSummary, PlayerView
@@ -260,6 +267,43 @@ class Deal(ABC):
         out = [c for hand in self.hands for c in hand]
         return out + self.stock + self.discard_pile
 
+    # -- a position rebuilt from a view (simulations) ------------------------
+
+    def resume(self, view: PlayerView, *, hands: Sequence[Sequence[Card]],
+               stock: Sequence[Card]) -> None:
+        """Put this deal in the position ``view`` shows, the hidden cards given.
+
+        ``hands`` holds every seat's hand and ``stock`` the stock (top last);
+        everything public comes from the view. Bots that sample the cards they
+        cannot see (``determinize``) play such a deal on the real engine.
+        """
+        if len(hands) != self.players:
+            raise ValueError(f"{self.players} seats need {self.players} hands, not {len(hands)}")
+        if tuple(len(h) for h in hands) != view.hand_sizes or len(stock) != view.stock_size:
+            raise ValueError("the hands and the stock must have the sizes the view shows")
+        self.hands = [list(h) for h in hands]
+        self.stock = list(stock)
+        self.discard_pile = list(view.discard_pile)
+        self.to_play = view.to_play
+        self.phase = Phase(view.phase)
+        self.log = list(view.log)
+        self.taken = list(view.taken_from_discard)
+        self.just_taken = None
+        if self.phase is Phase.DISCARD:
+            for line in reversed(self.log):  # the draw (or Rummy call) of the turn being played
+                _, action = parse_seat_action(line)
+                if isinstance(action, Draw):
+                    if action.source == "discard" and action.depth == 1 and self.taken:
+                        self.just_taken = self.taken[-1][1]
+                    break
+                if isinstance(action, CallRummy):
+                    break
+        self.resume_variant(view)
+
+    def resume_variant(self, view: PlayerView) -> None:
+        """Variant state of the position ``view`` shows (table melds, who went out)."""
+        return None
+
 
 class Game(ABC):
     """A whole game of one variant: deals, running totals, the record."""
@@ -408,6 +452,17 @@ class Game(ABC):
     def view_extra(self, deal: Deal) -> dict[str, Any]:
         """Variant fields of the view (wild rank, table melds)."""
         return {}
+
+    def resume_deal(self, view: PlayerView, *, hands: Sequence[Sequence[Card]],
+                    stock: Sequence[Card]) -> Deal:
+        """A deal in the position ``view`` shows, with every hidden card given (see
+        :meth:`Deal.resume`); the game itself does not change."""
+        if view.to_play is None:
+            raise ValueError("the view shows no deal in progress")
+        deal = self.make_deal(number=view.deal_number, dealer=view.dealer,
+                              first=(view.dealer + 1) % self.players, deck=self.full_deck())
+        deal.resume(view, hands=hands, stock=stock)
+        return deal
 
     def record(self) -> dict[str, Any]:
         """The game record (CONTRACT.md): options, and per deal its deck and actions."""

@@ -50,11 +50,12 @@ from remikit.variants.rummy500_melds import (
     candidate_layoffs,
     candidate_melds,
     hand_points,
+    placed_meld,
     playable,
     resolve_layoff,
     resolve_meld,
 )
-from remikit.views import DealSummary, SeatResult
+from remikit.views import DealSummary, PlayerView, SeatResult
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
 DEFAULT_PLAYERS = 3
@@ -211,6 +212,14 @@ class Rummy500Deal(Deal):
 
     def cards_in_play(self) -> list[Card]:
         return super().cards_in_play() + [c for m in self.table for c in m.cards()]
+
+    def resume_variant(self, view: PlayerView) -> None:
+        """The table, an owed meld, and who may be called on (a discard just made)."""
+        self.table = [placed_meld(m) for m in view.table]
+        self.must_meld = view.must_meld
+        last = view.log[-1].split() if view.log else []
+        if view.phase == Phase.DRAW and len(last) == 3 and last[1] == "discard":
+            self.rummy_from = int(last[0][1:])
 
     # -- Rummy calls (R5-10) -------------------------------------------------
 

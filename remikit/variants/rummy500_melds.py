@@ -193,6 +193,23 @@ class PlacedMeld:
         return " ".join(self.tokens())
 
 
+def placed_meld(shown: TableMeld) -> PlacedMeld:
+    """The table meld a view shows (:attr:`PlacedMeld.table_meld` read back)."""
+    identities = [s if s is not None else c for c, s in zip(shown.cards, shown.stands_for,
+                                                              strict=True)]
+    if len({_rank_of(i) for i in identities}) == 1:
+        return PlacedMeld(shown.number, "set", tuple(
+            Slot(c, i, None, seat) for c, i, seat in zip(shown.cards, identities, shown.laid_by,
+                                                         strict=True)))
+    slots = []
+    for n, (card, identity, seat) in enumerate(zip(shown.cards, identities, shown.laid_by,
+                                                   strict=True)):
+        rank = _rank_of(identity)
+        position = (ACE_LOW if n == 0 else ACE_HIGH) if rank == 1 else rank - 1
+        slots.append(Slot(card, identity, position, seat))
+    return PlacedMeld(shown.number, "run", tuple(slots))
+
+
 def position_choices(card: Card) -> tuple[int, ...]:
     """Run positions a natural card can take: the ace low or high, others one."""
     rank = _rank_of(card)

@@ -30,7 +30,7 @@ from remikit.engine import (
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
 from remikit.scoring import three_thirteen as scoring
-from remikit.views import DealSummary, SeatResult
+from remikit.views import DealSummary, PlayerView, SeatResult
 
 DECKS = 2  # R3-1: two decks of 52
 JOKER_CHOICES = (0, 2, 4)  # R3-1
@@ -138,6 +138,13 @@ class ThreeThirteenDeal(Deal):
         self.to_play = (seat + 1) % self.players
         self.phase = Phase.DRAW
         self._begin_turn()
+
+    def resume_variant(self, view: PlayerView) -> None:
+        """Who went out, and how many final turns are left (R3-6)."""
+        self.went_out = view.went_out
+        if view.went_out is not None and view.to_play is not None:
+            done = (view.to_play - view.went_out - 1) % self.players
+            self.final_turns_left = self.players - 1 - done
 
     # -- the round ------------------------------------------------------------
 

@@ -1,0 +1,236 @@
+"""Sampling the cards a seat cannot see, consistently with everything it has seen.
+
+:func:`determinize` is the only way the strong bot learns anything about
+hidden cards (DESIGN.md decision 5): it reads one :class:`PlayerView` and
+deals the cards the seat has not seen at random to the other hands and the
+stock, keeping
+
+* the seat's own hand, the discard pile and the table melds where they are;
+* every card a player took from the discard pile and has not discarded or
+  melded since in that player's hand (:func:`knowledge` follows them through
+  the view's public log, the cards from ``view.taken_from_discard``);
+* every hand's size and the stock's size;
+* after a Three-Thirteen reshuffle (R3-5), the stock within the cards that
+  were reshuffled into it.
+
+>>> import random
+>>> from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+>>> game = Remi13DGame(Remi13DOptions(games=1), rng=random.Random(1))
+>>> world = determinize(game.view(0), random.Random(2))
+>>> [len(h) for h in world.hands], len(world.stock)
+([13, 13, 13, 13], 56)
+>>> world.hands[0] == game.view(0).hand
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from remikit.actions import CallRummy, Discard, Draw, LayOff, MeldCards, parse_seat_action
+from remikit.cards import Card
+from remikit.engine import Game
+from remikit.variants import find_variant
+from remikit.views import PlayerView
+
+
+@dataclass(frozen=True)
+class PileRules:
+    """Public facts about a variant's piles that the log alone does not tell."""
+
+    opens_pile: bool = True  # the card after the deal starts the discard pile
+    refills_stock: bool = False  # an empty stock is refilled from the discard pile (R3-5)
+
+
+PILE_RULES: dict[str, PileRules] = {
+    "remi13d": PileRules(opens_pile=False),  # R13-4
+    "three-thirteen": PileRules(refills_stock=True),  # R3-2, R3-5
+    "rummy500": PileRules(),  # R5-2
+}
+
+
+@dataclass(frozen=True)
+class Determinization:
+    """One sampled position: every seat's hand and the stock (top last, as the engine
+    keeps it)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a seat knows about the hidden cards.
+
+    ``known[s]``: cards known to be in seat ``s``'s hand (the seat's own hand
+    for itself). ``unseen``: every card whose place the seat does not know; they
+    fill the other hands' unknown places and the stock. ``stock_pool``: when
+    the stock was refilled from the discard pile, the cards it was refilled with
+    that are still unseen (the stock holds only such cards), else None;
+    ``pool_unknown`` of the refilled cards had an identity the log does not
+    show (the turned-up card of the deal, never taken).
+    """
+
+    known: tuple[tuple[Card, ...], ...]
+    unseen: tuple[Card, ...]
+    stock_pool: tuple[Card, ...] | None = None
+    pool_unknown: int = 0
+
+
+OptionsKey = tuple[tuple[str, Any], ...]
+
+
+def _options_key(options: Mapping[str, Any]) -> OptionsKey:
+    return tuple(sorted(options.items()))
+
+
+@cache
+def _game(variant: str, options: OptionsKey) -> Game:
+    """A game of the variant with these options, dealt nothing: a factory of deals."""
+    info = find_variant(variant)
+    return info.game(info.game.options_type.from_mapping(dict(options)), rng=random.Random(0),
+                     auto_deal=False)
+
+
+@cache
+def _full_deck(variant: str, options: OptionsKey) -> tuple[Card, ...]:
+    return tuple(_game(variant, options).full_deck())
+
+
+def table_game(view: PlayerView) -> Game:
+    """An undealt game with the view's variant and options (the sampled deals' factory)."""
+    return _game(view.variant, _options_key(view.options))
+
+
+def full_deck(view: PlayerView) -> tuple[Card, ...]:
+    """Every card of a deal at this table."""
+    return _full_deck(view.variant, _options_key(view.options))
+
+
+def _minus(cards: list[Card] | tuple[Card, ...], away: Counter[Card]) -> list[Card]:
+    """``cards`` in their order without ``away`` (a multiset)."""
+    left = Counter(away)
+    out = []
+    for card in cards:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def knowledge(view: PlayerView) -> Knowledge:
+    """Walk the public log of the deal and work out what the seat knows."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator has no hand to sample around")
+    rules = PILE_RULES.get(view.variant, PileRules())
+    players = view.players
+    held: list[Counter[Card]] = [Counter() for _ in range(players)]
+    taken = iter(view.taken_from_discard)
+    # seat sizes at the deal, from the sizes now and what each seat did since
+    start_size = list(view.hand_sizes)
+    pile: list[Card | None] = [None] if rules.opens_pile else []
+    actions = [parse_seat_action(line) for line in view.log]
+    for who, action in actions:
+        if isinstance(action, Draw):
+            start_size[who] -= 1 if action.source == "stock" else action.depth
+        elif isinstance(action, CallRummy):
+            start_size[who] -= action.depth
+        elif isinstance(action, Discard):
+            start_size[who] += 1
+        elif isinstance(action, MeldCards):
+            start_size[who] += len(action.cards)
+        elif isinstance(action, LayOff):
+            start_size[who] += 1
+    stock = len(full_deck(view)) - sum(start_size) - len(pile)
+    refill: list[Card | None] | None = None
+    for who, action in actions:
+        if isinstance(action, Draw) and action.source == "stock":
+            stock -= 1
+        elif isinstance(action, Draw | CallRummy):
+            for _ in range(action.depth):
+                pile.pop()
+                owner, card = next(taken)
+                held[owner][card] += 1
+        elif isinstance(action, Discard):
+            _forget(held[who], action.card)
+            pile.append(action.card)
+            if rules.refills_stock and stock == 0 and len(pile) >= 2:
+                refill = pile[:-1]
+                pile = pile[-1:]
+                stock = len(refill)
+        elif isinstance(action, MeldCards):
+            for card in action.cards:
+                _forget(held[who], card)
+        elif isinstance(action, LayOff):
+            _forget(held[who], action.card)
+    seen: Counter[Card] = Counter(view.hand) + Counter(view.discard_pile)
+    for meld in view.table:
+        seen.update(meld.cards)
+    known: list[tuple[Card, ...]] = []
+    for s in range(players):
+        if s == seat:
+            known.append(tuple(view.hand))
+            continue
+        cards = list(held[s].elements())[:view.hand_sizes[s]]
+        seen.update(cards)
+        known.append(tuple(cards))
+    unseen_cards = tuple(_minus(full_deck(view), seen))
+    pool: tuple[Card, ...] | None = None
+    pool_unknown = 0
+    if refill is not None:
+        have = Counter(unseen_cards)
+        named = Counter(c for c in refill if c is not None)
+        pool = tuple((have & named).elements())
+        pool_unknown = sum(1 for c in refill if c is None)
+    return Knowledge(tuple(known), unseen_cards, pool, pool_unknown)
+
+
+def _forget(held: Counter[Card], card: Card) -> None:
+    if held[card] > 0:
+        held[card] -= 1
+
+
+def determinize(view: PlayerView, rng: random.Random, *,
+                known: Knowledge | None = None) -> Determinization:
+    """A random position consistent with everything ``view``'s seat has seen.
+
+    ``known`` (from :func:`knowledge`) may be given to save the walk through
+    the log when sampling the same view many times.
+    """
+    info = known if known is not None else knowledge(view)
+    unseen = list(info.unseen)
+    rng.shuffle(unseen)
+    stock_size = view.stock_size
+    stock: list[Card]
+    if info.stock_pool is not None:
+        pool = list(info.stock_pool)
+        rng.shuffle(pool)
+        stock = pool[:stock_size]
+        unseen = _minus(unseen, Counter(stock))
+        missing = stock_size - len(stock)
+        if missing > 0:  # the turned-up card went into the stock; any unseen card stands for it
+            stock += unseen[:missing]
+            unseen = unseen[missing:]
+    else:
+        stock = unseen[:stock_size]
+        unseen = unseen[stock_size:]
+    hands: list[tuple[Card, ...]] = []
+    pos = 0
+    for s, size in enumerate(view.hand_sizes):
+        cards = list(info.known[s])
+        need = size - len(cards)
+        if need > 0:
+            cards += unseen[pos:pos + need]
+            pos += need
+        if s != view.seat:
+            rng.shuffle(cards)
+        hands.append(tuple(cards))
+    rng.shuffle(stock)
+    return Determinization(tuple(hands), tuple(stock))
