@@ -4,7 +4,9 @@ The greedy bot looks one action ahead. It draws the discard when that makes
 its best arrangement after the best discard better than the hand it holds,
 otherwise the stock (whose card it cannot know); it discards the card whose
 removal leaves the best arrangement; in Remi 13 D it closes whenever a close
-is legal, with the closing card that scores most.
+is legal, with the closing card that scores most. Rummy 500 has its own
+module (:mod:`remikit.bots.greedy_rummy500`): melds and lay-offs on a
+shared table, deep draws and Rummy calls.
 
 Which arrangement is "best" depends on the variant, so the bot keeps a small
 strategy object per variant name (made from :data:`STRATEGIES`, one set per
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast
+from typing import Protocol, cast, runtime_checkable
 
-from remikit.actions import Action, Close, Discard, Draw
+from remikit.actions import Action, CallRummy, Close, Discard, Draw
 from remikit.bots.base import Bot, check_view
+from remikit.bots.greedy_rummy500 import Rummy500Strategy
 from remikit.cards import Card
 from remikit.melds import AceMode
 from remikit.scoring import remi13d, three_thirteen
@@ -38,7 +41,15 @@ class Strategy(Protocol):
         """The choice in the draw phase."""
 
     def discard(self, view: PlayerView) -> Action:
-        """The choice after drawing: a discard (or a close)."""
+        """The choice after drawing: a discard (or a close, a meld, a lay-off)."""
+
+
+@runtime_checkable
+class CallingStrategy(Protocol):
+    """A strategy for a variant with Rummy calls (R5-10)."""
+
+    def call(self, view: PlayerView) -> CallRummy | None:
+        """A call to make now, or None."""
 
 
 def legal_discards(view: PlayerView) -> list[Card]:
@@ -235,6 +246,7 @@ class ThreeThirteenStrategy:
 STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "remi13d": Remi13DStrategy,
     "three-thirteen": ThreeThirteenStrategy,
+    "rummy500": Rummy500Strategy,
 }
 """The greedy strategy of each variant, by the variant's name (``view.variant``)."""
 
@@ -256,16 +268,27 @@ class GreedyBot(Bot):
     def plays(self, variant: str) -> bool:
         return variant in STRATEGIES
 
+    def strategy(self, variant: str) -> Strategy:
+        """This bot's strategy for ``variant`` (made on first use)."""
+        strategy = self.strategies.get(variant)
+        if strategy is None and variant in STRATEGIES:
+            strategy = self.strategies[variant] = STRATEGIES[variant]()
+        if strategy is None:
+            raise ValueError(f"the greedy bot does not play {variant}; "
+                             f"it plays {', '.join(sorted(STRATEGIES))}")
+        return strategy
+
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
-        strategy = self.strategies.get(view.variant)
-        if strategy is None and view.variant in STRATEGIES:
-            strategy = self.strategies[view.variant] = STRATEGIES[view.variant]()
-        if strategy is None:
-            raise ValueError(f"the greedy bot does not play {view.variant}; "
-                             f"it plays {', '.join(sorted(STRATEGIES))}")
+        strategy = self.strategy(view.variant)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         if view.phase == "draw":
             return strategy.draw(view)
         return strategy.discard(view)
+
+    def call(self, view: PlayerView) -> CallRummy | None:
+        if not any(isinstance(a, CallRummy) for a in view.legal_actions):
+            return None
+        strategy = self.strategy(view.variant)
+        return strategy.call(view) if isinstance(strategy, CallingStrategy) else None

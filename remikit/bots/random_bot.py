@@ -1,10 +1,10 @@
-"""The ``random`` level: a uniformly random legal action."""
+"""The ``random`` level: a uniformly random legal action (and a coin flip for Rummy calls)."""
 
 from __future__ import annotations
 
 import random
 
-from remikit.actions import Action, Close
+from remikit.actions import Action, CallRummy, Close
 from remikit.bots.base import Bot, check_view
 from remikit.views import PlayerView
 
@@ -16,7 +16,13 @@ class RandomBot(Bot):
     empty stock (R13-13), which makes its games meaningless as opponents or
     baselines; so when a close ("tutup") is legal it picks one of the legal
     closes (uniformly). In the other variants going out happens by itself.
+
+    Asked whether to call Rummy (R5-10) when it has a legal call, it calls
+    with probability :attr:`call_chance` (one half), picking uniformly among
+    its calls.
     """
+
+    call_chance = 0.5
 
     def __init__(self, *, seed: int | None = None, name: str = "random") -> None:
         self.name = name
@@ -26,3 +32,9 @@ class RandomBot(Bot):
         check_view(view)
         closes = [a for a in view.legal_actions if isinstance(a, Close)]
         return self.rng.choice(closes or view.legal_actions)
+
+    def call(self, view: PlayerView) -> CallRummy | None:
+        calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
+        if calls and self.rng.random() < self.call_chance:
+            return self.rng.choice(calls)
+        return None
