@@ -62,16 +62,16 @@ from remikit.variants.rummy500_melds import (
     ACE_LOW,
     JOKER_POINTS,
     PlacedMeld,
-    Slot,
     can_place,
     candidate_melds,
     card_points,
     low_ace_points,
+    placed_meld,
     playable,
     resolve_layoff,
     resolve_meld,
 )
-from remikit.views import PlayerView, TableMeld
+from remikit.views import PlayerView
 
 NEG = -(10**9)
 ENDS = 100_000  # the weight of "the turn ends the hand" in a plan's score
@@ -98,27 +98,9 @@ def _window_ok(low: int, high: int) -> bool:
     return 0 <= low <= high <= ACE_HIGH and not (low == ACE_LOW and high == ACE_HIGH)
 
 
-# -- the table a view shows ------------------------------------------------------------
-
-
-def placed(meld: TableMeld) -> PlacedMeld:
-    """A view's table meld as the meld logic's :class:`PlacedMeld` (runs are shown in
-    position order, an ace first standing low)."""
-    identities = [s if s is not None else c for c, s in zip(meld.cards, meld.stands_for,
-                                                            strict=True)]
-    if len({i.rank for i in identities}) == 1:
-        return PlacedMeld(meld.number, "set", tuple(
-            Slot(c, i, None, seat) for c, i, seat in zip(meld.cards, identities, meld.laid_by,
-                                                         strict=True)))
-    first = identities[0]
-    start = ACE_LOW if first.rank == 1 else int(first.rank) - 1
-    return PlacedMeld(meld.number, "run", tuple(
-        Slot(c, i, start + n, seat)
-        for n, (c, i, seat) in enumerate(zip(meld.cards, identities, meld.laid_by, strict=True))))
-
-
 def table_of(view: PlayerView) -> list[PlacedMeld]:
-    return [placed(m) for m in view.table]
+    """The table melds the view shows, for the meld logic."""
+    return [placed_meld(m) for m in view.table]
 
 
 # -- plays -----------------------------------------------------------------------------
