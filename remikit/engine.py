@@ -310,6 +310,8 @@ class Game(ABC):
 
     name: ClassVar[str]
     options_type: ClassVar[type[Options]]
+    lower_is_better: ClassVar[bool] = False
+    """True where scores count against a player (deadwood) and the lowest total wins."""
 
     def __init__(self, options: Options, *, rng: random.Random | None = None,
                  auto_deal: bool = True) -> None:

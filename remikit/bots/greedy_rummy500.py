@@ -535,12 +535,14 @@ def assess_take(view: PlayerView, action: Draw | CallRummy, base: Plan) -> Take 
 
 
 def takes(view: PlayerView) -> list[Draw | CallRummy]:
-    """The legal ways to take from the pile, one per depth (a draw rather than a call)."""
+    """The legal ways to take from the pile, one per depth: a Rummy call where one is
+    legal (the next player's call beats the calls of the seats after it, R5-10; a draw
+    does not), else a draw."""
     out: dict[int, Draw | CallRummy] = {}
     for action in view.legal_actions:  # draws come before calls
         if isinstance(action, CallRummy) or (isinstance(action, Draw)
                                              and action.source == "discard"):
-            out.setdefault(action.depth, action)
+            out[action.depth] = action
     return [out[d] for d in sorted(out)]
 
 

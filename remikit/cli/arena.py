@@ -39,10 +39,6 @@ from remikit.variants import VariantInfo, find_variant
 DEFAULT_GAMES = 100
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
-LOWER_IS_BETTER = frozenset({"three-thirteen"})
-"""Variants scored by deadwood, where the lowest total or deal score is best."""
-
-
 class ArenaError(ValueError):
     """Arguments that name no arena to play; the message is in the user's language."""
 
@@ -215,8 +211,8 @@ class Arena:
             if on_game is not None:
                 on_game(outcome)
         seconds = time.perf_counter() - start
-        lower = self.info.name in LOWER_IS_BETTER
-        stats = tally(outcomes, self.bots, per_deal=per_deal, lower_is_better=lower)
+        stats = tally(outcomes, self.bots, per_deal=per_deal,
+                      lower_is_better=self.info.game.lower_is_better)
         deals = sum(len(o.deals) for o in outcomes)
         return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
 
@@ -341,7 +337,7 @@ def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
     title = t("arena.title_deals" if result.per_deal else "arena.title", lang,
               variant=arena.info.title.get(lang, arena.info.name), games=result.games,
               deals=result.deals, seed=result.seed, seconds=f"{result.seconds:.1f}")
-    lower = arena.info.name in LOWER_IS_BETTER
+    lower = arena.info.game.lower_is_better
     key = "arena.caption_lower" if lower else "arena.caption_higher"
     caption = t(key + ("_deal" if result.per_deal else ""), lang)
     table = Table(title=title, caption=caption)

@@ -201,6 +201,7 @@ class ThreeThirteenGame(Game):
 
     name: ClassVar[str] = "three-thirteen"
     options_type: ClassVar[type[Options]] = ThreeThirteenOptions
+    lower_is_better: ClassVar[bool] = True  # deadwood (R3-7)
     options: ThreeThirteenOptions
 
     def __init__(self, options: Options, *, rng: random.Random | None = None,
