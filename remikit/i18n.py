@@ -185,8 +185,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "play bots against bots and report their win rates",
     },
     "arena.help_variant": {
-        "id": "varian: remi13d, three-thirteen (atau aliasnya: 13d, 3-13, …)",
-        "en": "variant: remi13d, three-thirteen (or an alias: 13d, 3-13, …)",
+        "id": "varian: remi13d, three-thirteen, rummy500 (atau aliasnya: 13d, 3-13, 500, …)",
+        "en": "variant: remi13d, three-thirteen, rummy500 (or an alias: 13d, 3-13, 500, …)",
     },
     "arena.help_bots": {
         "id": "bot per kursi, dipisah koma: random, greedy (boleh dengan anggaran: greedy@0.1)",
@@ -209,8 +209,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "print one JSON object",
     },
     "arena.help_deals": {
-        "id": "hitung per babak (satu permainan Remi 13 D, satu ronde Three-Thirteen)",
-        "en": "count per deal (a Remi 13 D game, a Three-Thirteen round)",
+        "id": "hitung per babak (satu permainan Remi 13 D, satu babak Rummy 500, satu ronde "
+              "Three-Thirteen)",
+        "en": "count per deal (a Remi 13 D game, a Rummy 500 hand, a Three-Thirteen round)",
     },
     "arena.help_option": {
         "id": "opsi meja, mis. games=1, jokers=2, ace=high (boleh diulang)",
@@ -285,16 +286,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Mean points",
     },
     "play.help": {
-        "id": "main melawan tiga bot di terminal",
-        "en": "play against three bots at the terminal",
+        "id": "main melawan bot di terminal",
+        "en": "play against bots at the terminal",
     },
     "play.help_variant": {
-        "id": "varian: remi13d (bawaan) atau three-thirteen (3-13)",
-        "en": "variant: remi13d (default) or three-thirteen (3-13)",
+        "id": "varian: remi13d (bawaan), three-thirteen (3-13) atau rummy500 (500)",
+        "en": "variant: remi13d (default), three-thirteen (3-13) or rummy500 (500)",
     },
     "play.help_bots": {
-        "id": "tingkat bot: random atau greedy (satu untuk semua, atau tiga dipisah koma)",
-        "en": "bot level: random or greedy (one for all, or three comma separated)",
+        "id": "tingkat bot: random atau greedy (satu untuk semua, atau satu per bot dipisah "
+              "koma)",
+        "en": "bot level: random or greedy (one for all, or one per bot, comma separated)",
     },
     "play.help_seed": {
         "id": "benih acak untuk permainan yang bisa diulang (tanpa benih: kocokan kriptografis)",
@@ -696,6 +698,291 @@ MESSAGES: dict[str, dict[str, str]] = {
     "play.shown_melds": {
         "id": "Kartu jadinya:",
         "en": "Their melds:",
+    },
+    # remi play rummy500 (cli/play_rummy500.py, the call pause in cli/play.py)
+    "play.help_players": {
+        "id": "Rummy 500: jumlah pemain 2–8 (Anda dan N−1 bot; bawaan 3)",
+        "en": "Rummy 500: number of players, 2–8 (you and N−1 bots; default 3)",
+    },
+    "play.help_warn_playable": {
+        "id": "Rummy 500: tanya dulu sebelum Anda membuang kartu yang bisa ditempel di meja "
+              "(untuk belajar)",
+        "en": "Rummy 500: ask before you discard a card that can be laid off on the table "
+              "(for learning)",
+    },
+    "play.fixed_players": {
+        "id": "{variant} punya jumlah pemain tetap; --players untuk Rummy 500",
+        "en": "{variant} has a fixed number of players; --players is for Rummy 500",
+    },
+    "play.bad_bots_count": {
+        "id": "--bots: satu tingkat untuk semua {bots} bot atau tepat {bots}, bukan {count}",
+        "en": "--bots: one level for all {bots} bots or exactly {bots}, not {count}",
+    },
+    "play.pos.top_left": {"id": "Kiri atas", "en": "Top left"},
+    "play.pos.top_right": {"id": "Kanan atas", "en": "Top right"},
+    "play.pos.lower_left": {"id": "Kiri bawah", "en": "Lower left"},
+    "play.pos.lower_right": {"id": "Kanan bawah", "en": "Lower right"},
+    "play.comma": {"id": ", ", "en": ", "},
+    "play.on": {"id": "ya", "en": "on"},
+    "play.off": {"id": "tidak", "en": "off"},
+    "play.call_prompt": {
+        "id": "Enter untuk lanjut, r K untuk panggil Rummy! (t meja, h bantuan) >",
+        "en": "Enter to go on, r K to call Rummy! (t table, h help) >",
+    },
+    "play.call_help": {
+        "id": "Rummy! (R5-10): bila sebuah kartu buangan bisa langsung diturunkan bersama "
+              "kartu-kartu di atasnya, atau ditempel di meja, ketik r K untuk mengambil kartu "
+              "ke-K dari atas dan semua kartu di atasnya; Anda wajib menurunkannya lalu "
+              "menyelesaikan giliran, dan permainan berlanjut setelah Anda. Bila beberapa "
+              "pemain memanggil, yang paling dekat setelah pembuang yang menang. Panggilan "
+              "yang salah hanya dijawab dengan alasannya.",
+        "en": "Rummy! (R5-10): if a card of the discard pile can be melded at once with the "
+              "cards above it, or laid off on the table, type r K to take the K-th card from "
+              "the top and every card above it; you must meld it, then finish the turn, and "
+              "play goes on after you. When several call, the nearest after the discarder "
+              "wins. A wrong call just gets its reason.",
+    },
+    "play.call_bad": {
+        "id": "Tekan Enter untuk lanjut, atau r K untuk panggil Rummy! atas buangan ke-K "
+              "(1 = teratas).",
+        "en": "Press Enter to go on, or r K to call Rummy! on the K-th discard (1 = the top).",
+    },
+    "play.r5_bad_number": {
+        "id": "posisi atau nomor harus angka mulai 1, bukan {token!r}",
+        "en": "a position or number is a whole number from 1, not {token!r}",
+    },
+    "play.r5_declare_joker": {
+        "id": "hanya Joker yang bisa menyebut kartu yang diwakilinya: {token!r}",
+        "en": "only a joker declares what it stands for: {token!r}",
+    },
+    "play.r5_bad_layoff": {
+        "id": "tempel ditulis l KARTU M, mis. l 7h 2 (7h ke gabungan nomor 2)",
+        "en": "a lay-off is written l CARD M, e.g. l 7h 2 (7h onto meld 2)",
+    },
+    "play.r5_seating": {
+        "id": "Permainan berjalan searah jarum jam: {order}. Tumpukan buangan dibentangkan: "
+              "Anda boleh mengambil kartu mana saja beserta semua kartu di atasnya (d K), "
+              "asal kartu itu Anda turunkan pada giliran yang sama.",
+        "en": "Play runs clockwise: {order}. The discard pile is spread: you may take any of "
+              "its cards with every card above it (d K), if you meld that card in the same "
+              "turn.",
+    },
+    "play.r5_title": {
+        "id": "Babak {number} · yang pertama mencapai {target} poin menang",
+        "en": "Hand {number} · the first to {target} points wins",
+    },
+    "play.r5_rules": {
+        "id": "Meja: panggilan Rummy {calls} · mengambang {floating} · buangan terakhir "
+              "harus mati {last} · skor {scoring}",
+        "en": "Table: Rummy calls {calls} · floating {floating} · unplayable last discard "
+              "{last} · scoring {scoring}",
+    },
+    "play.r5_stock": {
+        "id": "Tumpukan: {stock} kartu",
+        "en": "Stock: {stock} cards",
+    },
+    "play.r5_pile": {
+        "id": "Buangan (1 = teratas):",
+        "en": "Discard pile (1 = top):",
+    },
+    "play.r5_no_table": {
+        "id": "Belum ada gabungan di meja.",
+        "en": "No melds on the table yet.",
+    },
+    "play.r5_table_title": {
+        "id": "Gabungan di meja (l KARTU M menempel ke gabungan M)",
+        "en": "Melds on the table (l CARD M lays off onto meld M)",
+    },
+    "play.r5_col_meld": {"id": "Gabungan", "en": "Meld"},
+    "play.r5_col_laid_by": {"id": "Diturunkan oleh", "en": "Laid by"},
+    "play.r5_col_laid_now": {"id": "Babak ini", "en": "This hand"},
+    "play.r5_owed": {
+        "id": "[bold yellow]Anda wajib menurunkan {card} pada giliran ini (gabungan baru atau "
+              "tempel) sebelum membuang.[/]",
+        "en": "[bold yellow]You must meld {card} this turn (a new meld or a lay-off) before "
+              "you discard.[/]",
+    },
+    "play.r5_prompt_draw": {
+        "id": "Ambil: s tumpukan · d ambil {card} · d K ambil buangan ke-K dan semua di "
+              "atasnya (h bantuan) >",
+        "en": "Draw: s stock · d take {card} · d K take the K-th discard and all above "
+              "(h help) >",
+    },
+    "play.r5_prompt_empty": {
+        "id": "Tumpukan habis: d / d K ambil dari buangan, atau decline (h bantuan) >",
+        "en": "The stock is empty: d / d K take from the pile, or decline (h help) >",
+    },
+    "play.r5_prompt_play": {
+        "id": "Main: m KARTU… turunkan · l KARTU M tempel · b KARTU buang (m saran, "
+              "h bantuan) >",
+        "en": "Play: m CARDS meld · l CARD M lay off · b CARD discard (m for a hint, "
+              "h help) >",
+    },
+    "play.r5_prompt_owed": {
+        "id": "Turunkan {card} dulu: m KARTU… atau l KARTU M (m saran, h bantuan) >",
+        "en": "Meld {card} first: m CARDS or l CARD M (m for a hint, h help) >",
+    },
+    "play.r5_did_take_deep": {
+        "id": "mengambil buangan ke-{depth} ({cards})",
+        "en": "took discard {depth} ({cards})",
+    },
+    "play.r5_did_call": {
+        "id": "[bold yellow]memanggil Rummy![/] atas buangan {who} dan mengambil {cards}",
+        "en": "[bold yellow]called Rummy![/] on the discard of {who} and took {cards}",
+    },
+    "play.r5_did_call_you": {
+        "id": "[bold yellow]memanggil Rummy![/] atas buangan Anda dan mengambil {cards}",
+        "en": "[bold yellow]called Rummy![/] on your discard and took {cards}",
+    },
+    "play.r5_did_meld": {
+        "id": "menurunkan {cards}",
+        "en": "melded {cards}",
+    },
+    "play.r5_did_layoff": {
+        "id": "menempel {card} ke gabungan {meld}",
+        "en": "laid off {card} on meld {meld}",
+    },
+    "play.r5_did_decline": {
+        "id": "tidak mengambil kartu (tumpukan habis)",
+        "en": "declined to draw (the stock is empty)",
+    },
+    "play.r5_went_out": {
+        "id": "[bold]Keluar![/bold]",
+        "en": "[bold]Out![/bold]",
+    },
+    "play.r5_floats": {
+        "id": "Semua kartunya sudah turun: ia mengambang sampai giliran berikutnya (R5-14).",
+        "en": "Every card is melded: floating until the next turn (R5-14).",
+    },
+    "play.r5_you_took": {
+        "id": "Anda mengambil {cards} dari buangan.",
+        "en": "You took {cards} from the discard pile.",
+    },
+    "play.r5_you_owe": {
+        "id": " Turunkan {card} pada giliran ini.",
+        "en": " Meld {card} this turn.",
+    },
+    "play.r5_you_called": {
+        "id": "[bold yellow]Rummy![/] Anda mengambil {cards}; turunkan {card} pada giliran ini.",
+        "en": "[bold yellow]Rummy![/] You took {cards}; meld {card} this turn.",
+    },
+    "play.r5_you_melded": {
+        "id": "Anda menurunkan {cards} (gabungan {meld}).",
+        "en": "You melded {cards} (meld {meld}).",
+    },
+    "play.r5_you_laid_off": {
+        "id": "Anda menempel {card} ke gabungan {meld}.",
+        "en": "You laid {card} off on meld {meld}.",
+    },
+    "play.r5_you_declined": {
+        "id": "Anda tidak mengambil kartu: babak selesai.",
+        "en": "You declined to draw: the hand is over.",
+    },
+    "play.r5_warn_playable": {
+        "id": "{card} bisa ditempel ke gabungan {meld}: siapa saja bisa memakainya. Tetap "
+              "buang? (y/n)",
+        "en": "{card} can be laid off on meld {meld}: anyone may use it. Discard it anyway? "
+              "(y/n)",
+    },
+    "play.r5_warn_call": {
+        "id": "Dengan {card} di buangan, pemain lain bisa memanggil Rummy!. Tetap buang? (y/n)",
+        "en": "With {card} on the pile the others could call Rummy!. Discard it anyway? (y/n)",
+    },
+    "play.r5_hint_take": {
+        "id": "Saran: ambil buangan ke-{depth} ({cards}).",
+        "en": "Suggested draw: take discard {depth} ({cards}).",
+    },
+    "play.r5_hint_stock": {
+        "id": "Saran: ambil dari tumpukan.",
+        "en": "Suggested draw: the stock.",
+    },
+    "play.r5_hint_decline": {
+        "id": "Saran: decline (tidak ada buangan yang membantu).",
+        "en": "Suggested: decline (nothing in the pile helps).",
+    },
+    "play.r5_hint_hand": {
+        "id": "Yang bisa Anda turunkan setelah mengambil:",
+        "en": "What you could lay down after drawing:",
+    },
+    "play.r5_hint_plays": {
+        "id": "Saran (+{points} poin di meja):",
+        "en": "Suggested (+{points} points on the table):",
+    },
+    "play.r5_hint_out": {
+        "id": "Anda bisa keluar (+{points} poin di meja):",
+        "en": "You can go out (+{points} points on the table):",
+    },
+    "play.r5_hint_nothing": {
+        "id": "Tidak ada yang bisa diturunkan atau ditempel sekarang:",
+        "en": "Nothing to meld or lay off now:",
+    },
+    "play.your_hand_one": {
+        "id": "Kartu Anda (1):",
+        "en": "Your hand (1 card):",
+    },
+    "play.r5_hint_discard": {
+        "id": "buang {card}",
+        "en": "discard {card}",
+    },
+    "play.r5_hint_stuck": {
+        "id": "Kartu wajib tidak bisa diturunkan dengan kartu Anda.",
+        "en": "The card you owe cannot be melded with your cards.",
+    },
+    "play.r5_cmd_stock": {
+        "id": "ambil kartu teratas tumpukan",
+        "en": "draw the top card of the stock",
+    },
+    "play.r5_cmd_take": {
+        "id": "ambil buangan teratas, atau buangan ke-K (1 = teratas) dan semua di atasnya; "
+              "kartu ke-K wajib diturunkan giliran ini",
+        "en": "take the top discard, or the K-th discard (1 = top) and every card above it; "
+              "the K-th card must be melded this turn",
+    },
+    "play.r5_cmd_meld": {
+        "id": "turunkan gabungan (kartu atau nomornya); Joker: Jk=8h (boleh tanpa =, bila "
+              "hanya satu kartu cocok)",
+        "en": "lay a meld (cards or their numbers); a joker: Jk=8h (the = part may be left "
+              "out when only one card fits)",
+    },
+    "play.r5_cmd_layoff": {
+        "id": "tempel 7h ke gabungan nomor 2 di meja (Joker: l Jk=Th 2)",
+        "en": "lay 7h off onto table meld 2 (a joker: l Jk=Th 2)",
+    },
+    "play.r5_cmd_rummy": {
+        "id": "panggil Rummy! atas buangan ke-K (setelah pemain lain membuang)",
+        "en": "call Rummy! on the K-th discard (after another player's discard)",
+    },
+    "play.r5_cmd_decline": {
+        "id": "saat tumpukan habis: tidak mengambil kartu (babak selesai)",
+        "en": "at an empty stock: do not draw (the hand ends)",
+    },
+    "play.r5_cmd_hint": {
+        "id": "saran: cara mengambil, menurunkan dan membuang yang terbaik sekarang",
+        "en": "a hint: the best draw, melds, lay-offs and discard now",
+    },
+    "play.r5_cmd_record": {
+        "id": "notasi catatan juga boleh: draw discard 3, meld 7h 8h 9h, rummy 2",
+        "en": "record notation works too: draw discard 3, meld 7h 8h 9h, rummy 2",
+    },
+    "play.r5_out": {
+        "id": "Babak {number} selesai: {who} keluar.",
+        "en": "Hand {number} is over: {who} went out.",
+    },
+    "play.r5_declined": {
+        "id": "Babak {number} selesai: tumpukan habis dan {who} tidak mengambil kartu.",
+        "en": "Hand {number} is over: the stock ran out and {who} declined to draw.",
+    },
+    "play.r5_hand_scores": {
+        "id": "Skor babak {number} (turun − di tangan)",
+        "en": "Scores of hand {number} (laid down − left in hand)",
+    },
+    "play.r5_col_laid": {"id": "Diturunkan", "en": "Laid down"},
+    "play.r5_col_in_hand": {"id": "Di tangan", "en": "Left in hand"},
+    "play.r5_col_score": {"id": "Skor babak", "en": "Hand score"},
+    "play.r5_col_hand": {"id": "Babak {number}", "en": "Hand {number}"},
+    "play.r5_game_scores": {
+        "id": "Skor per babak (sampai {target}; tertinggi menang)",
+        "en": "Scores by hand (to {target}; the highest total wins)",
     },
     # -- end of remi play, remi arena, bots --
     # remi replay

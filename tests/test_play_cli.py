@@ -224,7 +224,9 @@ def test_a_whole_three_thirteen_game_through_the_terminal(tmp_path: Path) -> Non
     (["remi13d", "--bots", "random,greedy"], "exactly three"),
     (["3-13", "--games", "2"], "--games is for Remi 13 D only"),
     (["3-13", "--option", "players=3"], "seats 4 players"),
-    (["500"], "cannot be played at the terminal yet"),
+    (["500", "--players", "9"], "option players must be from 2 to 8, not 9"),
+    (["500", "--players", "5", "--bots", "random,greedy"], "exactly 4, not 2"),
+    (["remi13d", "--players", "3"], "players must be from 4 to 4, not 3"),
     (["nonsense"], "unknown variant"),
 ])
 def test_bad_arguments_say_why(argv: list[str], message: str,

@@ -1,9 +1,16 @@
-"""``remi play``: one person against three bots at the terminal.
+"""``remi play``: one person against bots at the terminal.
 
 The session is generic; what differs between variants (the seat draw, the
-status line, closing, the score tables) lives in a renderer per variant
-(:mod:`remikit.cli.play_ui`). Input and output are injectable: a Rich
-``Console`` and an ``input`` callable, so a test can script a whole game.
+status line, closing, melds on the table, the score tables) lives in a
+renderer per variant (:mod:`remikit.cli.play_ui`). Input and output are
+injectable: a Rich ``Console`` and an ``input`` callable, so a test can
+script a whole game.
+
+Rummy calls (R5-10): after every discard while calls are open, the seats
+but the discarder are asked in priority order, as the bot runner does
+(:mod:`remikit.bots.runner`). The person is asked at every discard of
+another player, with the same prompt whether or not a call is possible, so
+the table never gives away that one is.
 """
 
 from __future__ import annotations
@@ -22,8 +29,18 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from remikit.actions import Action, ActionSyntaxError, Close, Discard, Draw, parse_action
+from remikit.actions import (
+    Action,
+    ActionSyntaxError,
+    CallRummy,
+    Close,
+    Decline,
+    Discard,
+    Draw,
+    parse_action,
+)
 from remikit.bots import Bot, check_bot, make_bot
+from remikit.bots.runner import ask_bot_to_call, call_order
 from remikit.cards import Card, CardError
 from remikit.cli.arena import ArenaError, parse_options
 from remikit.engine import Deal, Game, OptionError
@@ -33,9 +50,9 @@ from remikit.variants import find_variant
 from remikit.views import PlayerView
 
 from . import play_ui
-from .table import card_markup, hand_table, sorted_hand
+from .table import POSITION_ORDER, hand_table, sorted_hand
 
-BOT_NAMES = ("Budi", "Sari", "Wayan")
+BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
 YES = frozenset({"y", "ya", "yes", "iya"})
 
 InputFn = Callable[[str], str]
@@ -66,6 +83,9 @@ CLOSE_WORDS = frozenset({"t", "tutup", "close"})
 MELD_WORDS = frozenset({"m", "melds", "jadi"})
 HELP_WORDS = frozenset({"h", "help", "?", "bantuan"})
 QUIT_WORDS = frozenset({"q", "quit", "exit", "keluar"})
+RUMMY_WORDS = frozenset({"r", "rummy", "remi"})
+TABLE_WORDS = frozenset({"t", "table", "meja"})
+RECORD_VERBS = frozenset({"draw", "meld", "layoff", "rummy", "decline"})
 
 
 def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
@@ -81,14 +101,20 @@ def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
         raise ValueError(t("score.bad_card", lang, token=token)) from None
 
 
-def parse_command(text: str, view: PlayerView, lang: str) -> Command:
-    """Read one line typed at the table (see ``h`` for the commands)."""
+def parse_command(text: str, view: PlayerView, lang: str,
+                  ui: play_ui.VariantUI | None = None) -> Command:
+    """Read one line typed at the table (see ``h`` for the commands); ``ui`` reads the
+    variant's own commands first."""
     words = text.strip().split()
     if not words:
         return Command("show")
     verb, args = words[0].lower(), words[1:]
     hand = sorted_hand(view.hand)
     try:
+        if ui is not None:
+            action = ui.parse_action(verb, args, view, lang)
+            if action is not None:
+                return Command("action", action)
         if verb in HELP_WORDS and not args:
             return Command("help")
         if verb in QUIT_WORDS and not args:
@@ -105,7 +131,7 @@ def parse_command(text: str, view: PlayerView, lang: str) -> Command:
             return Command("close_best")
         if verb in CLOSE_WORDS and len(args) == 1:
             return Command("action", Close(parse_card_arg(args[0], hand, lang)))
-        if verb == "draw" or (verb.startswith("p") and verb[1:].isdigit()):
+        if verb in RECORD_VERBS or (verb.startswith("p") and verb[1:].isdigit()):
             return Command("action", _record_action(words, view))
         if len(words) == 1 and view.phase == "discard" and _names_card(verb):
             return Command("action", Discard(parse_card_arg(verb, hand, lang)))
@@ -150,7 +176,7 @@ class Session:
 
     def __init__(self, *, ui: play_ui.VariantUI, game: Game, bots: dict[int, Bot],
                  names: dict[int, str], person: int, console: Console, input_fn: InputFn,
-                 lang: str, record: Path | None = None) -> None:
+                 lang: str, record: Path | None = None, warn_playable: bool = False) -> None:
         self.ui = ui
         self.game = game
         self.bots = bots
@@ -160,9 +186,14 @@ class Session:
         self.input_fn = input_fn
         self.lang = lang
         self.record_path = record
+        self.warn_playable = warn_playable
         self.where = play_ui.positions_for(ui, person, game.players)
         self.shown_deals = 0
         self.news: list[str] = []  # what happened since the person's last turn
+        self.started: dict[int, list[play_ui.Step]] = {}  # a caller's turn so far
+        self.called_on: dict[int, int] = {}  # caller → the discarder it called on
+        self.new_cards: tuple[Card, ...] = ()  # cards the person's call just took
+        self.offered: tuple[int, int] | None = None  # the last discard calls were offered on
 
     # -- names ---------------------------------------------------------------
 
@@ -176,9 +207,8 @@ class Session:
         return f"{self.position(seat)} ({escape(self.names[seat])})"
 
     def seat_order(self) -> list[int]:
-        """Seats as shown: Left, Top, Right, then the person."""
-        order = {"left": 0, "top": 1, "right": 2, "you": 3}
-        return sorted(self.where, key=lambda s: order[self.where[s]])
+        """Seats as shown: from the person's left round to their right, then the person."""
+        return sorted(self.where, key=lambda s: POSITION_ORDER.index(self.where[s]))
 
     # -- input/output --------------------------------------------------------
 
@@ -194,9 +224,12 @@ class Session:
             self.console.print()
             raise Quit from None
 
-    def confirm_quit(self) -> bool:
-        answer = self.ask(t("play.confirm_quit", self.lang) + " ")
+    def confirm(self, question: str) -> bool:
+        answer = self.ask(question + " ")
         return answer.strip().lower() in YES
+
+    def confirm_quit(self) -> bool:
+        return self.confirm(t("play.confirm_quit", self.lang))
 
     def save_record(self) -> None:
         if self.record_path is None:
@@ -235,6 +268,8 @@ class Session:
                 self.person_turn(deal)
             else:
                 self.bot_turn(seat, deal)
+            if deal.summary is None:
+                self.offer_calls(deal)
             if deal.summary is not None:
                 self.show_news()
                 self.say(*self.ui.deal_result(self, deal))
@@ -242,20 +277,77 @@ class Session:
                     self.ask(t("play.next_deal", self.lang) + " ")
 
     def bot_turn(self, seat: int, deal: Deal) -> None:
-        """Let the bot at ``seat`` play its whole turn, and note what it did."""
+        """Let the bot at ``seat`` play (the rest of) its turn, and note what it did."""
         bot = self.bots[seat]
-        taken: Card | None = None
-        done: list[Action] = []
+        steps = self.started.pop(seat, [])
         while self.game.to_play == seat and self.game.deal is deal and not deal.is_over:
             view = self.game.view(seat)
             action = bot.choose(view)
-            if isinstance(action, Draw) and action.source == "discard":
-                taken = view.top_discard
+            taken = play_ui.taken_by(action, view)
             self.game.apply(seat, action)
-            done.append(action)
-            if not isinstance(action, Draw):
+            steps.append((action, taken))
+            if isinstance(action, Discard | Close | Decline):
                 break
-        self.news.append(self.ui.narrate(self, seat, done, taken, deal))
+        if steps:
+            self.news.append(self.ui.narrate(self, seat, steps, deal))
+
+    def offer_calls(self, deal: Deal) -> None:
+        """After a discard, while calls are open (R5-10): ask every seat but the discarder,
+        nearest after the discarder first; the first call is made at once."""
+        order = call_order(self.game)
+        stamp = (deal.number, len(deal.log))
+        if not order or self.offered == stamp:
+            return
+        self.offered = stamp
+        for seat in order:
+            if seat == self.person:
+                if self.person_call():
+                    return
+                continue
+            call = ask_bot_to_call(self.game, seat, self.bots[seat])
+            if call is not None:
+                view = self.game.view(seat)
+                taken = play_ui.taken_by(call, view)
+                self.game.apply(seat, call)
+                self.called_on[seat] = (order[0] - 1) % self.game.players
+                self.started[seat] = [(call, taken)]
+                return
+
+    def person_call(self) -> bool:
+        """The pause after another player's discard: the same prompt whether or not a
+        call is possible. True when the person called."""
+        self.show_news()
+        view = self.game.view(self.person)
+        self.say(self.ui.pile_line(self, view))
+        while True:
+            words = self.ask(t("play.call_prompt", self.lang) + " ").strip().lower().split()
+            if not words:
+                return False
+            verb, args = words[0], words[1:]
+            if verb in RUMMY_WORDS and len(args) <= 1:
+                if args and not args[0].isdigit():
+                    self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
+                    continue
+                call = CallRummy(int(args[0]) if args else 1)
+                before = self.game.view(self.person)
+                try:
+                    self.game.apply(self.person, call)
+                except IllegalAction as exc:
+                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
+                    continue
+                deal = self.game.deal
+                assert deal is not None
+                self.new_cards = self.ui.after_person_action(self, call, before, deal)
+                return True
+            if verb in TABLE_WORDS and not args:
+                self.say(self.table_view(self.game.view(self.person)))
+            elif verb in HELP_WORDS and not args:
+                self.say(t("play.call_help", self.lang))
+            elif verb in QUIT_WORDS and not args:
+                if self.confirm_quit():
+                    raise Quit
+            else:
+                self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
 
     def show_news(self) -> None:
         for line in self.news:
@@ -265,11 +357,12 @@ class Session:
     def person_turn(self, deal: Deal) -> None:
         self.show_news()
         view = self.game.view(self.person)
-        self.say(self.table_view(view))
-        new: Card | None = None
+        new, self.new_cards = self.new_cards, ()
+        self.say(self.table_view(view, new=new))
         while self.game.deal is deal and self.game.to_play == self.person and not deal.is_over:
             view = self.game.view(self.person)
-            command = parse_command(self.ask(self.ui.prompt(self, view) + " "), view, self.lang)
+            command = parse_command(self.ask(self.ui.prompt(self, view) + " "), view, self.lang,
+                                    self.ui)
             if command.kind == "show":
                 self.say(self.table_view(view, new=new))
             elif command.kind == "help":
@@ -288,44 +381,27 @@ class Session:
                     if action is None:
                         continue
                 assert action is not None
-                before = view.top_discard
+                if isinstance(action, Discard) and self.warn_playable:
+                    warning = self.ui.discard_warning(self, view, action.card)
+                    if warning and not self.confirm(warning):
+                        continue
                 try:
                     self.game.apply(self.person, action)
                 except IllegalAction as exc:
                     self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
                     continue
-                new = self.after_person_action(action, before, deal)
-
-    def after_person_action(self, action: Action, before: Card | None, deal: Deal) -> Card | None:
-        """Tell the person what their action did; the card drawn, if any."""
-        if isinstance(action, Draw):
-            view = self.game.view(self.person)
-            if action.source == "stock":
-                drawn = deal.hands[self.person][-1]
-                self.say(t("play.you_drew", self.lang, card=card_markup(drawn)))
-            else:
-                assert before is not None
-                drawn = before
-                self.say(t("play.you_took", self.lang, card=card_markup(drawn)))
-            self.say(hand_table(sorted_hand(view.hand), new=drawn, wild=self.ui.wild(view)))
-            return drawn
-        if isinstance(action, Discard):
-            note = self.ui.turn_note(self, self.person, deal)
-            self.say(t("play.you_discarded", self.lang, card=card_markup(action.card))
-                     + (f" {note}" if note else ""))
-        elif isinstance(action, Close):
-            self.say(t("play.you_closed", self.lang, card=card_markup(action.card)))
-        return None
+                new = self.ui.after_person_action(self, action, view, deal) or new
 
     # -- what the person sees ------------------------------------------------
 
-    def table_view(self, view: PlayerView, *, new: Card | None = None) -> Table:
+    def table_view(self, view: PlayerView, *, new: Sequence[Card] = ()) -> Table:
         """The whole table: seats, the variant's status line, the hand."""
         grid = Table.grid(padding=(0, 1))
         grid.add_row(self.seats_table(view))
         for line in self.ui.status(self, view):
             grid.add_row(line)
-        grid.add_row(t("play.your_hand", self.lang, count=len(view.hand)))
+        key = "play.your_hand_one" if len(view.hand) == 1 else "play.your_hand"
+        grid.add_row(t(key, self.lang, count=len(view.hand)))
         grid.add_row(hand_table(sorted_hand(view.hand), new=new, wild=self.ui.wild(view)))
         return grid
 
@@ -338,6 +414,9 @@ class Session:
         table.add_column(t("play.col_position", lang))
         table.add_column(t("play.col_player", lang))
         table.add_column(t("play.col_cards", lang), justify="right")
+        extra = self.ui.seat_columns(self, view)
+        for title, _ in extra:
+            table.add_column(title, justify="right")
         table.add_column(t("play.col_total", lang), justify="right")
         for seat in self.seat_order():
             marks = ("▶" if seat == view.to_play else " ") + ("D" if seat == view.dealer else " ")
@@ -346,7 +425,8 @@ class Session:
                 name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
             style = "bold" if seat == self.person else ""
             table.add_row(marks, self.position(seat), name, str(view.hand_sizes[seat]),
-                          str(view.totals[seat]), style=style)
+                          *(values[seat] for _, values in extra), str(view.totals[seat]),
+                          style=style)
         return table
 
     def help_table(self) -> Table:
@@ -376,18 +456,22 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games", type=int, metavar="N", help=t("play.help_games", lang))
     parser.add_argument("--record", metavar="FILE", help=t("play.help_record", lang))
     parser.add_argument("--name", metavar="NAME", help=t("play.help_name", lang))
+    parser.add_argument("--players", type=int, metavar="N", help=t("play.help_players", lang))
+    parser.add_argument("--warn-playable", action="store_true",
+                        help=t("play.help_warn_playable", lang))
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help=t("arena.help_option", lang))
     parser.set_defaults(func=run)
 
 
-def bot_levels(text: str, lang: str, variant: str) -> list[str]:
-    """``--bots``: one level for all three bots, or three levels comma separated."""
+def bot_levels(text: str, lang: str, variant: str, count: int = 3) -> list[str]:
+    """``--bots``: one level for all ``count`` bots, or ``count`` levels comma separated."""
     levels = [b.strip().lower() for b in text.split(",") if b.strip()]
     if len(levels) == 1:
-        levels *= len(BOT_NAMES)
-    if len(levels) != len(BOT_NAMES):
-        raise PlayError(t("play.bad_bots", lang, count=len(levels)))
+        levels *= count
+    if len(levels) != count:
+        key = "play.bad_bots" if count == 3 else "play.bad_bots_count"
+        raise PlayError(t(key, lang, count=len(levels), bots=count))
     for level in levels:
         try:
             check_bot(level, variant)
@@ -406,27 +490,32 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     ui = play_ui.ui_for(info.name)
     if ui is None:
         raise PlayError(t("play.no_ui", lang, variant=info.title.get(lang, info.name)))
-    levels = bot_levels(args.bots, lang, info.name)
+    title = info.title.get(lang, info.name)
     try:
         values: dict[str, Any] = parse_options(args.option, lang)
     except ArenaError as exc:
         raise PlayError(str(exc)) from None
     if args.games is not None:
         values["games"] = args.games
+    if getattr(args, "players", None) is not None:
+        values["players"] = args.players
     try:
         options = info.game.options_type.from_mapping(values)
     except OptionError as exc:
         message = str(exc)
-        if "games" in message and args.games is not None and "unknown option" in message:
-            message = t("play.no_games", lang, variant=info.title.get(lang, info.name))
+        if "unknown option 'games'" in message and args.games is not None:
+            message = t("play.no_games", lang, variant=title)
+        elif "unknown option 'players'" in message:
+            message = t("play.fixed_players", lang, variant=title)
         raise PlayError(message) from None
     players = info.game(options, auto_deal=False).players
-    if players != len(BOT_NAMES) + 1:
+    if not ui.seats(players):
         raise PlayError(t("play.four_players", lang, players=players))
+    levels = bot_levels(args.bots, lang, info.name, players - 1)
     seed: int | None = args.seed
     rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     person_name = args.name or t("play.you", lang)
-    player_names = [person_name, *BOT_NAMES]
+    player_names = [person_name, *BOT_NAMES[:players - 1]]
     seats, intro = ui.seat_players(rng, player_names, lang)  # seats[player] = seat
     game = info.game(options, rng=rng)
     person = seats[0]
@@ -437,8 +526,9 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
         bots[seats[p]] = make_bot(level, seed=bot_seed)
     session = Session(ui=ui, game=game, bots=bots, names=names, person=person, console=console,
                       input_fn=input_fn, lang=lang,
-                      record=Path(args.record) if args.record else None)
-    session.say(Rule(t("play.welcome", lang, variant=info.title.get(lang, info.name))))
+                      record=Path(args.record) if args.record else None,
+                      warn_playable=bool(getattr(args, "warn_playable", False)))
+    session.say(Rule(t("play.welcome", lang, variant=title)))
     session.say(*intro)
     session.say(session.ui.seating(session))
     session.say(t("play.help_hint", lang))

@@ -1,15 +1,16 @@
 """What ``remi play`` shows that differs between variants: one renderer per variant.
 
 A renderer knows its variant's seat draw, direction of play, status line,
-closing, arrangement hints and score tables; the session in
-:mod:`remikit.cli.play` does the rest.
+closing, arrangement hints, its own commands and score tables; the session
+in :mod:`remikit.cli.play` does the rest. Rummy 500's renderer lives in
+:mod:`remikit.cli.play_rummy500`.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal, cast
 
 from rich.console import RenderableType
@@ -17,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from remikit.actions import Action, Close, Discard, Draw
+from remikit.actions import Action, CallRummy, Close, Discard, Draw
 from remikit.bots.greedy import kept_card
 from remikit.cards import Card, Rank
 from remikit.engine import Deal
@@ -32,6 +33,7 @@ from remikit.views import DealSummary, PlayerView
 from .table import (
     card_markup,
     cards_text,
+    hand_table,
     meld_kind,
     meld_text,
     meld_tokens_text,
@@ -43,6 +45,16 @@ from .table import (
 if TYPE_CHECKING:
     from .play import Session
 
+Step = tuple[Action, tuple[Card, ...]]
+"""An action of a turn and the cards it took from the discard pile."""
+
+
+def taken_by(action: Action, view: PlayerView) -> tuple[Card, ...]:
+    """The cards ``action`` takes from the discard pile ``view`` shows (deepest first)."""
+    if (isinstance(action, Draw) and action.source == "discard") or isinstance(action, CallRummy):
+        return view.discard_pile[-action.depth:]
+    return ()
+
 
 class VariantUI(ABC):
     """The variant-specific part of the terminal table."""
@@ -51,6 +63,10 @@ class VariantUI(ABC):
     can_close = False
 
     # -- seating -----------------------------------------------------------
+
+    def seats(self, players: int) -> bool:
+        """Whether the terminal table can seat ``players`` (the person and bots)."""
+        return players == 4
 
     def seat_players(self, rng: random.Random, names: Sequence[str], lang: str
                      ) -> tuple[list[int], list[RenderableType]]:
@@ -89,28 +105,69 @@ class VariantUI(ABC):
             return t("play.prompt_draw", lang, card=card_markup(top))
         return t("play.prompt_discard_close" if self.can_close else "play.prompt_discard", lang)
 
-    def narrate(self, session: Session, seat: int, actions: Sequence[Action],
-                taken: Card | None, deal: Deal) -> str:
+    def narrate(self, session: Session, seat: int, steps: Sequence[Step], deal: Deal) -> str:
         """One sentence for a bot's turn: ``Left (Budi) drew from the stock and discarded 7♥.``"""
         lang = session.lang
-        parts = []
-        for action in actions:
-            if isinstance(action, Draw):
-                if action.source == "stock":
-                    parts.append(t("play.did_draw_stock", lang))
-                else:
-                    card = card_markup(taken) if taken is not None else "?"
-                    parts.append(t("play.did_take", lang, card=card))
-            elif isinstance(action, Discard):
-                parts.append(t("play.did_discard", lang, card=card_markup(action.card)))
-            elif isinstance(action, Close):
-                parts.append(t("play.did_close", lang, card=card_markup(action.card)))
-            else:
-                parts.append(escape(str(action)))
-        sentence = t("play.narrate", lang, who=session.who(seat),
-                     did=t("play.and", lang).join(parts))
+        parts = [self.narrate_step(session, action, taken) for action, taken in steps]
+        sentence = t("play.narrate", lang, who=session.who(seat), did=join_parts(parts, lang))
         note = self.turn_note(session, seat, deal)
         return f"{sentence} {note}" if note else sentence
+
+    def narrate_step(self, session: Session, action: Action, taken: Sequence[Card]) -> str:
+        """What one action of a bot's turn did, as part of a sentence."""
+        lang = session.lang
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                return t("play.did_draw_stock", lang)
+            card = card_markup(taken[-1]) if taken else "?"
+            return t("play.did_take", lang, card=card)
+        if isinstance(action, Discard):
+            return t("play.did_discard", lang, card=card_markup(action.card))
+        if isinstance(action, Close):
+            return t("play.did_close", lang, card=card_markup(action.card))
+        return escape(str(action))
+
+    def pile_line(self, session: Session, view: PlayerView) -> RenderableType:
+        """What the person sees at the pause after another player's discard."""
+        return ""
+
+    def parse_action(self, verb: str, args: Sequence[str], view: PlayerView, lang: str
+                     ) -> Action | None:
+        """An action in the variant's own commands, or None to read the common ones.
+        Raises ValueError (or ActionSyntaxError) with a reason for a malformed one."""
+        return None
+
+    def seat_columns(self, session: Session, view: PlayerView
+                     ) -> list[tuple[str, dict[int, str]]]:
+        """Extra columns of the seats table: a title and a text per seat."""
+        return []
+
+    def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
+        """A question to ask before the person discards ``card`` (``--warn-playable``)."""
+        return None
+
+    def after_person_action(self, session: Session, action: Action, before: PlayerView,
+                            deal: Deal) -> tuple[Card, ...]:
+        """Tell the person what their action did; the cards it brought into the hand."""
+        lang = session.lang
+        if isinstance(action, Draw):
+            view = session.game.view(session.person)
+            if action.source == "stock":
+                drawn = deal.hands[session.person][-1]
+                session.say(t("play.you_drew", lang, card=card_markup(drawn)))
+            else:
+                assert before.top_discard is not None
+                drawn = before.top_discard
+                session.say(t("play.you_took", lang, card=card_markup(drawn)))
+            session.say(hand_table(sorted_hand(view.hand), new=drawn, wild=self.wild(view)))
+            return (drawn,)
+        if isinstance(action, Discard):
+            note = self.turn_note(session, session.person, deal)
+            session.say(t("play.you_discarded", lang, card=card_markup(action.card))
+                        + (f" {note}" if note else ""))
+        elif isinstance(action, Close):
+            session.say(t("play.you_closed", lang, card=card_markup(action.card)))
+        return ()
 
     def wild(self, view: PlayerView) -> Rank | None:
         """The wild rank to mark in the hand, if the variant has one."""
@@ -172,6 +229,13 @@ class VariantUI(ABC):
             return t(f"{self.winner_key}_none", lang)
         who = t("play.you_win_who", lang) if winner == session.person else session.who(winner)
         return t(self.winner_key, lang, who=who, points=session.game.totals[winner])
+
+
+def join_parts(parts: Sequence[str], lang: str) -> str:
+    """``a, b and c``."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return t("play.comma", lang).join(parts[:-1]) + t("play.and", lang) + parts[-1]
 
 
 def arrangement_table(melds: Sequence[Meld], dead: Sequence[Card], lang: str, *,
@@ -445,13 +509,21 @@ class ThreeThirteenUI(VariantUI):
         return [table, self.winner_line(session)]
 
 
-UIS: dict[str, type[VariantUI]] = {"remi13d": Remi13DUI, "three-thirteen": ThreeThirteenUI}
+def _rummy500() -> VariantUI:
+    from .play_rummy500 import Rummy500UI  # it builds on this module
+
+    return Rummy500UI()
+
+
+UIS: dict[str, Callable[[], VariantUI]] = {"remi13d": Remi13DUI,
+                                           "three-thirteen": ThreeThirteenUI,
+                                           "rummy500": _rummy500}
 
 
 def ui_for(variant: str) -> VariantUI | None:
     """A fresh renderer for the variant's canonical name, or None when there is none."""
-    cls = UIS.get(variant)
-    return cls() if cls is not None else None
+    make = UIS.get(variant)
+    return make() if make is not None else None
 
 
 def positions_for(ui: VariantUI, person: int, players: int) -> dict[int, str]:

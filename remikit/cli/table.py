@@ -3,13 +3,19 @@
 >>> token_text("Jk=Kh").plain, token_text("Th").plain
 ('Jk(K♥)', '10♥')
 >>> positions(0, 4, previous_on="left")
-{3: 'left', 2: 'top', 1: 'right', 0: 'you'}
+{1: 'right', 2: 'top', 3: 'left', 0: 'you'}
 >>> positions(0, 4, previous_on="right")
 {1: 'left', 2: 'top', 3: 'right', 0: 'you'}
+>>> positions(0, 3, previous_on="right")
+{1: 'left', 2: 'right', 0: 'you'}
+>>> from remikit.cards import parse_cards
+>>> pile_text(parse_cards("7h 9c Ks")).plain
+'1 K♠  2 9♣  3 7♥'
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -24,7 +30,19 @@ from remikit.melds import Meld
 SUIT_STYLES = {Suit.HEART: "bold red", Suit.DIAMOND: "bold red",
                Suit.SPADE: "bold", Suit.CLUB: "bold"}
 JOKER_STYLE = "bold magenta"
-POSITIONS = ("left", "top", "right")
+SIDES: dict[int, tuple[str, ...]] = {
+    1: ("top",),
+    2: ("left", "right"),
+    3: ("left", "top", "right"),
+    4: ("left", "top_left", "top_right", "right"),
+    5: ("left", "top_left", "top", "top_right", "right"),
+    6: ("lower_left", "left", "top_left", "top_right", "right", "lower_right"),
+    7: ("lower_left", "left", "top_left", "top", "top_right", "right", "lower_right"),
+}
+"""Where the other players sit, by how many there are, from the person's left round
+to their right."""
+POSITION_ORDER = ("lower_left", "left", "top_left", "top", "top_right", "right", "lower_right",
+                  "you")
 
 
 def card_style(card: Card) -> str:
@@ -88,21 +106,21 @@ def sorted_hand(hand: Iterable[Card]) -> list[Card]:
     return sorted(hand, key=display_order)
 
 
-def hand_table(hand: Sequence[Card], *, new: Card | None = None,
+def hand_table(hand: Sequence[Card], *, new: Card | Sequence[Card] | None = None,
                wild: Rank | None = None) -> Table:
     """The hand as a row of cards with their numbers above (to pick cards by number).
 
-    ``new`` (the card just drawn) is shown reversed, its first copy only;
-    cards of the ``wild`` rank get a star.
+    ``new`` (the card or cards just drawn) is shown reversed, one copy per
+    card given; cards of the ``wild`` rank get a star.
     """
     table = Table(box=None, show_header=True, header_style="dim", pad_edge=False,
                   padding=(0, 1))
-    marked = False
+    marks = Counter([new] if isinstance(new, Card) else new or ())
     cells = []
     for i, card in enumerate(hand, start=1):
         table.add_column(str(i), justify="center")
-        if new is not None and card is new and not marked:
-            marked = True
+        if marks[card] > 0:
+            marks[card] -= 1
             cell = card_text(card, extra="reverse")
         else:
             cell = card_text(card)
@@ -115,17 +133,31 @@ def hand_table(hand: Sequence[Card], *, new: Card | None = None,
 
 def positions(person: int, players: int, *, previous_on: Literal["left", "right"]
               ) -> dict[int, str]:
-    """Seat → ``left``, ``top``, ``right`` or ``you`` for a four-seat table seen by ``person``.
+    """Seat → where it sits as ``person`` sees the table (2–8 seats): ``left``, ``top``,
+    ``right`` (and ``top_left``, ``lower_right``, … at bigger tables) or ``you``.
 
     ``previous_on`` says where the previous player in turn order sits: on the
     left in Remi 13 D (play runs to the right), on the right in the clockwise
-    games (Three-Thirteen).
+    games (Three-Thirteen, Rummy 500).
     """
-    previous, following = (person - 1) % players, (person + 1) % players
-    left, right = (previous, following) if previous_on == "left" else (following, previous)
-    out = {left: "left", (person + 2) % players: "top", right: "right"}
+    sides = SIDES[players - 1]
+    if previous_on == "left":
+        sides = sides[::-1]
+    out = {(person + i) % players: side for i, side in enumerate(sides, start=1)}
     out[person] = "you"
     return out
+
+
+def pile_text(pile: Sequence[Card]) -> Text:
+    """A spread discard pile, top first, each card after its position (1 = the top)."""
+    if not pile:
+        return Text("—", style="dim")
+    parts = []
+    for position, card in enumerate(reversed(pile), start=1):
+        part = Text(f"{position} ", style="dim")
+        part.append_text(card_text(card))
+        parts.append(part)
+    return Text("  ").join(parts)
 
 
 def scores_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,
