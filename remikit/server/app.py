@@ -301,6 +301,7 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
         if outcome == "call_pending":
             conn.send_json({"type": "call_pending", "action": str(action),
                             "state_id": table.state_id, "ref": ref})
+            table.send_state(conn.seat)  # call_window.my_call now shows the call
     except Problem as exc:
         conn.send_json({"type": "error", **exc.json(conn.lang), "state_id": table.state_id,
                         "ref": ref})

@@ -215,8 +215,11 @@ class Hub:
         return [t.info() for t in live]
 
     async def create(self, *, variant: str, options: Mapping[str, Any],
-                     seats: Sequence[Mapping[str, Any]] | None, title: str | None) -> LiveTable:
-        """A new table (not yet joined by anyone); raises :class:`Problem` on bad input."""
+                     seats: Sequence[Mapping[str, Any]] | None, title: str | None,
+                     seed: str | None = None) -> LiveTable:
+        """A new table (not yet joined by anyone); raises :class:`Problem` on bad input.
+
+        ``seed`` fixes the deals (tests); a real table draws it with :mod:`secrets`."""
         if sum(1 for t in self.tables.values() if t.status != "finished") \
                 >= self.settings.max_open_tables:
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
@@ -229,7 +232,7 @@ class Hub:
             parsed = info.game.options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
             raise Problem("bad_option", "server.bad_option", why=str(exc)) from None
-        seed = str(secrets.randbits(256))
+        seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game(parsed, rng=deal_rng(seed))
         configs = self._seat_configs(info, game.players, seats)
         clean_title = (title or "").strip()[:TITLE_MAX] or info.title["en"]

@@ -307,6 +307,14 @@ class LiveTable:
                 text = texts[conn.seat] = self.state_message(conn.seat)
             conn.send(text)
 
+    def send_state(self, seat: int) -> None:
+        """Send the current state to ``seat``'s sockets only."""
+        text = None
+        for conn in list(self.connections):
+            if conn.seat == seat:
+                text = text or self.state_message(seat)
+                conn.send(text)
+
     def tell_seat(self, seat: int, message: dict[str, Any]) -> None:
         for conn in list(self.connections):
             if conn.seat == seat:

@@ -1,0 +1,640 @@
+"""The web table through its real app (Starlette's TestClient): HTTP, WebSockets, bots,
+hidden information, bad input, Rummy calls, finished games, restarts."""
+
+from __future__ import annotations
+
+import faulthandler
+import hashlib
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from remikit.actions import parse_seat_action
+from remikit.bots import LEVELS, Bot
+from remikit.engine import Game
+from remikit.records import replay
+from remikit.server.app import create_app
+from remikit.server.hub import Hub, build_game
+from remikit.server.serialize import view_json
+from remikit.server.settings import Settings
+from remikit.storage.testing import ENV_VAR, scratch_database
+from remikit.variants.rummy500 import Rummy500Game, Rummy500Options
+from remikit.views import PlayerView
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+Message = dict[str, Any]
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    """A socket test that waits for a message that never comes fails instead of hanging."""
+    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "120")), exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+def postgres_admin_url() -> str:
+    url = os.environ.get(ENV_VAR, "")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
+                        "(make test starts a cluster with .ci/with-postgres.sh)")
+        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
+    return url
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'remikit.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'remikit.db'}"
+    else:
+        with scratch_database(postgres_admin_url()) as url:
+            yield url
+
+
+@contextmanager
+def running(db_url: str, *, bot_delay: float = 0.0,
+            call_window: float = 0.3) -> Iterator[TestClient]:
+    app = create_app(Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window))
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with running(db_url) as client:
+        yield client
+
+
+def hub_of(client: TestClient) -> Hub:
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def create(client: TestClient, variant: str = "remi13d", **body: Any) -> str:
+    response = client.post("/api/tables", json={"variant": variant, **body})
+    assert response.status_code == 201, response.text
+    table_id: str = response.json()["table"]["id"]
+    return table_id
+
+
+def create_seeded(client: TestClient, seed: int, variant: str, *, options: dict[str, Any],
+                  seats: list[dict[str, Any]]) -> str:
+    hub = hub_of(client)
+
+    async def make() -> str:
+        table = await hub.create(variant=variant, options=options, seats=seats, title=None,
+                                 seed=str(seed))
+        return table.id
+
+    assert client.portal is not None
+    return client.portal.call(make)
+
+
+def join(client: TestClient, table_id: str, name: str = "Budi", **body: Any) -> tuple[int, str]:
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": name, **body})
+    assert response.status_code == 200, response.text
+    data = response.json()
+    return data["seat"], data["token"]
+
+
+def hello(ws: Any, token: str | None = None, lang: str = "en") -> Message:
+    message: Message = {"type": "hello", "lang": lang}
+    if token is not None:
+        message["token"] = token
+    ws.send_json(message)
+    welcome: Message = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    return welcome
+
+
+def receive_until(ws: Any, wanted: Callable[[Message], bool], seen: list[Message] | None = None,
+                  limit: int = 5000) -> Message:
+    for _ in range(limit):
+        message: Message = ws.receive_json()
+        if seen is not None:
+            seen.append(message)
+        if wanted(message):
+            return message
+    raise AssertionError("the wanted message did not come")
+
+
+def my_turn(after: int) -> Callable[[Message], bool]:
+    """A state newer than ``after`` in which this seat has something to do."""
+    return lambda m: (m["type"] == "state" and m["state_id"] > after
+                      and bool(m["view"]["legal_actions"]))
+
+
+def simple_choice(view: Message) -> str:
+    actions: list[str] = view["legal_actions"]
+    for prefix in ("close", "draw stock", "discard"):
+        for action in actions:
+            if action.startswith(prefix):
+                return action
+    return actions[0]
+
+
+def play_turns(ws: Any, turns: int, seen: list[Message] | None = None) -> Message:
+    """Play ``turns`` of this seat's actions with a simple policy; the last state seen."""
+    acted = -1
+    state: Message = {}
+    for _ in range(turns):
+        state = receive_until(ws, my_turn(acted), seen)
+        acted = state["state_id"]
+        ws.send_json({"type": "action", "state_id": acted, "action": simple_choice(state["view"])})
+    return receive_until(ws, lambda m: m["type"] == "state" and m["state_id"] > acted, seen)
+
+
+def card_lists(data: Any) -> Iterator[list[str]]:
+    if isinstance(data, list):
+        if data and all(isinstance(x, str) and 2 <= len(x) <= 2 for x in data):
+            yield data
+        for item in data:
+            yield from card_lists(item)
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from card_lists(value)
+
+
+def check_only_own_view(client: TestClient, table_id: str, messages: list[Message]) -> int:
+    """Every state message is exactly its seat's engine view at its state id (legal actions:
+    a subset), and holds no other seat's hand. Returns how many were checked."""
+    stored = hub_of(client).store.load(table_id)
+    assert stored is not None
+    games: dict[int, Game] = {}
+    checked = 0
+    for message in messages:
+        if message["type"] != "state":
+            continue
+        step = message["state_id"]
+        game = games.get(step) or games.setdefault(step, build_game(stored, step))
+        view = message["view"]
+        seat = view["seat"]
+        expected = view_json(game.view(seat))
+        assert set(view["legal_actions"]) <= set(expected["legal_actions"])
+        assert {k: v for k, v in view.items() if k != "legal_actions"} == \
+            {k: v for k, v in expected.items() if k != "legal_actions"}
+        deal = game.deal
+        assert deal is not None
+        if seat is None:
+            assert view["hand"] == []
+        else:
+            assert sorted(view["hand"]) == sorted(str(c) for c in deal.hands[seat])
+        lists = [sorted(x) for x in card_lists(message)]
+        for other, hand in enumerate(deal.hands):
+            if other != seat and len(hand) >= 3:
+                assert sorted(str(c) for c in hand) not in lists, f"seat {other}'s hand leaked"
+        checked += 1
+    return checked
+
+
+def action_log(client: TestClient, table_id: str) -> list[str]:
+    return hub_of(client).store.actions(table_id)
+
+
+# -- HTTP ----------------------------------------------------------------------------
+
+
+def test_health_pages_and_variants(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"ok": True}
+    assert "<html" in client.get("/").text
+    assert "<html" in client.get("/table/ABCDEFGH").text
+    assert client.get("/static/table.js").status_code == 200
+    variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
+    assert set(variants) >= {"remi13d", "rummy500", "three-thirteen"}
+    options = {o["name"]: o for o in variants["rummy500"]["options"]}
+    assert options["target"] == {"name": "target", "type": "integer", "default": 500}
+    assert "random" in variants["rummy500"]["bots"]
+
+
+def test_create_tables_of_every_variant_with_options(client: TestClient) -> None:
+    cases: dict[str, dict[str, Any]] = {
+        "remi13d": {"games": 2},
+        "rummy500": {"players": 4, "target": 300, "scoring": "5-10-15", "rummy_calls": "false",
+                     "jokers": False},
+        "three-thirteen": {"players": 2, "jokers": 4, "ace": "high"},
+    }
+    ids = {}
+    for variant, options in cases.items():
+        response = client.post("/api/tables", json={"variant": variant, "options": options,
+                                                    "title": f"  a {variant} table "})
+        assert response.status_code == 201, response.text
+        table = response.json()["table"]
+        ids[variant] = table["id"]
+        assert table["status"] == "waiting" and table["free_seats"] == [0]
+        assert table["title"] == f"a {variant} table"
+        assert response.json()["link"] == f"/table/{table['id']}"
+        for name, value in options.items():
+            assert str(table["options"][name]).lower() == str(value).lower()
+        assert len(table["seats"]) == table["players"]
+        assert [s["kind"] for s in table["seats"]][1:] == ["bot"] * (table["players"] - 1)
+    lobby = client.get("/api/tables").json()["tables"]
+    assert {t["id"] for t in lobby} == set(ids.values())
+    alias = client.post("/api/tables", json={"variant": "500"})
+    assert alias.json()["table"]["variant"] == "rummy500"
+    assert client.get(f"/api/tables/{ids['remi13d'].lower()}").json()["table"]["id"] == \
+        ids["remi13d"]
+
+
+@pytest.mark.parametrize(("body", "code", "words"), [
+    ({"variant": "poker"}, "bad_variant", "poker"),
+    ({"variant": "rummy500", "options": {"colour": "red"}}, "bad_option", "colour"),
+    ({"variant": "rummy500", "options": {"players": 9}}, "bad_option", "players"),
+    ({"variant": "three-thirteen", "options": {"ace": "middle"}}, "bad_option", "ace"),
+    ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
+    ({"variant": "remi13d", "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}]
+      * 3}, "bad_seats", "clever"),
+    ({"variant": "remi13d", "seats": [{"kind": "alien"}] * 4}, "bad_request", "seats"),
+    ({"options": {}}, "bad_request", "variant"),
+])
+def test_bad_table_requests_are_explained(client: TestClient, body: dict[str, Any], code: str,
+                                          words: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code in (400, 422)
+    error = response.json()["error"]
+    assert error["code"] == code and words in error["message"], error
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_malformed_body_and_indonesian_errors(client: TestClient) -> None:
+    response = client.post("/api/tables", content=b"{nope", headers={
+        "content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["error"]["code"] == "bad_request"
+    response = client.get("/api/tables/ZZZZZZZZ?lang=id")
+    assert response.status_code == 404
+    assert response.json()["error"] == {"code": "unknown_table",
+                                        "message": "tidak ada meja ZZZZZZZZ"}
+    response = client.get("/api/tables/nope", headers={"accept-language": "en-GB"})
+    assert response.json()["error"]["message"] == "there is no table nope"
+
+
+def test_join_seats_and_tokens(client: TestClient) -> None:
+    table_id = create(client, seats=[{"kind": "person"}, {"kind": "bot", "level": "random"},
+                                     {"kind": "person"}, {"kind": "bot"}])
+    seat, token = join(client, table_id, "Budi", seat=2)
+    assert seat == 2 and len(token) >= 40
+    bad = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": 2})
+    assert bad.status_code == 409 and bad.json()["error"]["code"] == "seat_taken"
+    bot = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": 1})
+    assert bot.status_code == 409 and "bot" in bot.json()["error"]["message"]
+    nowhere = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": 7})
+    assert nowhere.status_code == 400 and nowhere.json()["error"]["code"] == "bad_seat"
+    for name in ("", "   ", "x" * 25, "a\x00b"):
+        bad = client.post(f"/api/tables/{table_id}/join", json={"name": name})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_name", name
+    seat2, token2 = join(client, table_id, "  Sari   Dewi ")
+    assert seat2 == 0 and token2 != token
+    info = client.get(f"/api/tables/{table_id}").json()["table"]
+    assert info["status"] == "playing" and info["seats"][0]["name"] == "Sari Dewi"
+    full = client.post(f"/api/tables/{table_id}/join", json={"name": "Wayan"})
+    assert full.status_code == 409 and full.json()["error"]["code"] == "table_full"
+    missing = client.post("/api/tables/QQQQQQQQ/join", json={"name": "Wayan"})
+    assert missing.status_code == 404
+    # only hashes are stored
+    stored = hub_of(client).store.load(table_id)
+    assert stored is not None
+    text = json.dumps(stored.seats)
+    assert token not in text and token2 not in text
+    assert hashlib.sha256(token.encode()).hexdigest() == stored.seats[2]["token_hash"]
+
+
+# -- WebSockets ----------------------------------------------------------------------------
+
+
+def test_person_plays_bots_and_every_socket_sees_only_its_seat(client: TestClient) -> None:
+    table_id = create(client, seats=[{"kind": "person"}] + [{"kind": "bot", "level": "greedy"}] * 3)
+    _, token = join(client, table_id, "Budi")
+    seen: list[Message] = []
+    watched: list[Message] = []
+    with client.websocket_connect(f"/ws/tables/{table_id}") as spectator, \
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert hello(spectator)["seat"] is None
+        welcome = hello(ws, token)
+        assert welcome["seat"] == 0 and welcome["name"] == "Budi"
+        last = play_turns(ws, 12, seen)
+        final = last["state_id"]
+        receive_until(spectator, lambda m: m["type"] == "state" and m["state_id"] >= final,
+                      watched)
+    log = action_log(client, table_id)
+    assert len(log) >= final >= 12
+    mine = [parse_seat_action(a) for a in log if a.startswith("p0 ")]
+    assert len(mine) >= 12
+    assert any(not a.startswith("p0 ") for a in log)  # the bots played too
+    assert check_only_own_view(client, table_id, seen) >= 12
+    assert check_only_own_view(client, table_id, watched) >= 1
+    assert all(m["view"]["hand"] == [] and m["view"]["legal_actions"] == []
+               for m in watched if m["type"] == "state")
+    assert all(m["view"]["seat"] == 0 for m in seen if m["type"] == "state")
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) -> None:
+    table_id = create(client, seats=[{"kind": "person"}, {"kind": "person"},
+                                     {"kind": "bot", "level": "random"}, {"kind": "bot"}])
+    _, token0 = join(client, table_id, "Budi", seat=0)
+    _, token1 = join(client, table_id, "Sari", seat=1)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
+            client.websocket_connect(f"/ws/tables/{table_id}") as watcher:
+        hello(ws0, token0)
+        hello(ws1, token1, lang="id")
+        hello(watcher)
+        state = receive_until(ws0, my_turn(-1))
+        assert state["state_id"] == 0 and state["view"]["to_play"] == 0
+        hand = state["view"]["hand"]
+        absent = next(c for c in ("As", "Ah", "Ad", "Ac", "2s", "2h") if c not in hand)
+
+        def refused(ws: Any, raw: str, code: str, words: str = "") -> Message:
+            ws.send_text(raw)
+            reply = receive_until(ws, lambda m: m["type"] == "error")
+            assert reply["code"] == code, reply
+            assert words in reply["message"], reply
+            assert reply["state_id"] == 0
+            assert action_log(client, table_id) == []
+            return reply
+
+        refused(ws0, "{not json", "bad_json", "not valid JSON")
+        refused(ws0, "[1, 2]", "bad_message", "JSON object")
+        refused(ws0, json.dumps({"type": "dance"}), "bad_message", "dance")
+        refused(ws0, json.dumps({"type": "action", "action": "draw stock"}), "bad_message",
+                "state_id")
+        refused(ws0, json.dumps({"type": "action", "state_id": True, "action": "draw stock"}),
+                "bad_message", "state_id")
+        refused(ws0, json.dumps({"type": "action", "state_id": 0}), "bad_message", "action")
+        refused(ws0, json.dumps({"type": "action", "state_id": 0, "action": "fly away"}),
+                "bad_action", "not an action")
+        refused(ws0, json.dumps({"type": "action", "state_id": 3, "action": "draw stock"}),
+                "stale_state", "state 3")
+        illegal = refused(ws0, json.dumps({"type": "action", "state_id": 0,
+                                           "action": f"discard {hand[0]}"}),
+                          "illegal", "draw a card first")
+        assert illegal["reason"] == "draw_first"
+        out_of_turn = refused(ws1, json.dumps({"type": "action", "state_id": 0,
+                                               "action": "draw stock", "ref": 7}),
+                              "illegal", "bukan giliran Anda")
+        assert out_of_turn["reason"] == "not_your_turn" and out_of_turn["ref"] == 7
+        refused(watcher, json.dumps({"type": "action", "state_id": 0, "action": "draw stock"}),
+                "spectator", "spectators cannot act")
+        refused(ws0, json.dumps({"type": "action", "state_id": 0, "action": "rummy 1"}),
+                "illegal", "Rummy")
+        ws0.send_json({"type": "ping", "ref": "x"})
+        assert receive_until(ws0, lambda m: m["type"] == "pong")["ref"] == "x"
+        # a legal action still goes through, then a discard of a card not held is refused
+        ws0.send_json({"type": "action", "state_id": 0, "action": "draw stock"})
+        state = receive_until(ws0, lambda m: m["type"] == "state" and m["state_id"] == 1)
+        assert action_log(client, table_id) == ["p0 draw stock"]
+        if absent not in state["view"]["hand"]:
+            ws0.send_json({"type": "action", "state_id": 1, "action": f"discard {absent}"})
+            reply = receive_until(ws0, lambda m: m["type"] == "error")
+            assert reply["reason"] == "not_in_hand" and absent in reply["message"]
+        assert action_log(client, table_id) == ["p0 draw stock"]
+        assert hub_of(client).tables[table_id].state_id == 1
+
+
+def test_sockets_refused_at_hello(client: TestClient) -> None:
+    table_id = create(client)
+    other_id = create(client)
+    _, other_token = join(client, other_id, "Sari")
+
+    def refusal(path: str, first: str, code: str, close: int) -> None:
+        with client.websocket_connect(path) as ws:
+            ws.send_text(first)
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["code"] == code, error
+            assert error["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == close
+
+    refusal("/ws/tables/NOSUCHXX", json.dumps({"type": "hello"}), "unknown_table", 4404)
+    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "hello", "token": "forged-token"}),
+            "bad_token", 4401)
+    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "hello", "token": other_token}),
+            "bad_token", 4401)
+    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "action", "state_id": 0,
+                                                  "action": "draw stock"}), "need_hello", 4400)
+    refusal(f"/ws/tables/{table_id}", "hello!", "bad_json", 4400)
+
+
+def test_waiting_table_and_reconnect(client: TestClient) -> None:
+    table_id = create(client, seats=[{"kind": "person"}, {"kind": "person"},
+                                     {"kind": "bot", "level": "random"}, {"kind": "bot"}])
+    _, token = join(client, table_id, "Budi", seat=0)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        hello(ws, token)
+        state = receive_until(ws, lambda m: m["type"] == "state")
+        assert state["table"]["status"] == "waiting" and state["view"]["legal_actions"] == []
+        ws.send_json({"type": "action", "state_id": 0, "action": "draw stock"})
+        assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "waiting"
+        join(client, table_id, "Sari")
+        state = receive_until(ws, my_turn(-1))
+        assert state["table"]["status"] == "playing"
+        ws.send_json({"type": "action", "state_id": 0, "action": "draw stock"})
+        before = receive_until(ws, lambda m: m["type"] == "state" and m["state_id"] == 1)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        welcome = hello(ws, token)  # a reload: the token gives the seat back
+        assert welcome["seat"] == 0
+        again = receive_until(ws, lambda m: m["type"] == "state")
+        assert again["view"] == before["view"] and again["state_id"] == 1
+
+
+def test_bots_think_off_the_event_loop(client: TestClient,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    class Sleepy(Bot):
+        name = "sleepy"
+
+        def choose(self, view: PlayerView) -> Any:
+            time.sleep(1.5)
+            return view.legal_actions[0]
+
+    monkeypatch.setitem(LEVELS, "sleepy", lambda name, seed, budget: Sleepy())
+    create(client, seats=[{"kind": "bot", "level": "sleepy"}] * 4)  # thinks at once
+    table_id = create(client)
+    _, token = join(client, table_id)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        hello(ws, token)
+        time.sleep(0.2)
+        started = time.monotonic()
+        ws.send_json({"type": "ping"})
+        receive_until(ws, lambda m: m["type"] == "pong")
+        assert time.monotonic() - started < 0.5
+
+
+# -- Rummy 500 calls ---------------------------------------------------------------------------
+
+
+def find_call_deal() -> tuple[int, str, str]:
+    """A seed and discards A (seat 0), B (seat 1), each after drawing from the stock, after
+    which nothing and then ``rummy 3`` can be called."""
+    def play(seed: int, actions: list[str]) -> Rummy500Game:
+        game = Rummy500Game(Rummy500Options(players=3), rng=random.Random(seed))
+        for text in actions:
+            seat, action = parse_seat_action(text)
+            game.apply(seat, action)
+        return game
+
+    for seed in range(500):
+        first = play(seed, ["p0 draw stock"]).deal
+        assert first is not None
+        for a in dict.fromkeys(first.hands[0]):
+            start = ["p0 draw stock", f"p0 discard {a}", "p1 draw stock"]
+            middle = play(seed, start[:2]).deal
+            if middle.callable_depths():  # type: ignore[union-attr]
+                continue
+            second = play(seed, start).deal
+            assert second is not None
+            for b in dict.fromkeys(second.hands[1]):
+                deal = play(seed, [*start, f"p1 discard {b}"]).deal
+                if 3 in deal.callable_depths():  # type: ignore[union-attr]
+                    return seed, str(a), str(b)
+    raise AssertionError("no deal found")
+
+
+def test_rummy_calls_wait_a_fixed_window_and_priority_decides(db_url: str) -> None:
+    with running(db_url, call_window=1.0) as client:
+        check_rummy_calls(client)
+
+
+def check_rummy_calls(client: TestClient) -> None:
+    seed, first, second = find_call_deal()
+    table_id = create_seeded(client, seed, "rummy500", options={"players": 3},
+                             seats=[{"kind": "person"}] * 3)
+    tokens = [join(client, table_id, name, seat=i)[1]
+              for i, name in enumerate(("Budi", "Sari", "Wayan"))]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws2:
+        for ws, token in zip((ws0, ws1, ws2), tokens, strict=True):
+            hello(ws, token)
+
+        def state(ws: Any, step: int, window: bool) -> Message:
+            return receive_until(ws, lambda m: m["type"] == "state" and m["state_id"] == step
+                                 and (m["call_window"] is not None) == window)
+
+        def act(ws: Any, step: int, action: str) -> None:
+            ws.send_json({"type": "action", "state_id": step, "action": action})
+
+        act(ws0, 0, "draw stock")
+        act(ws0, 1, f"discard {first}")
+        opened = state(ws1, 2, True)
+        assert opened["call_window"]["discarder"] == 0
+        assert opened["call_window"]["duration_ms"] == 1000
+        assert opened["view"]["legal_actions"] == []  # nothing to call; no draw while open
+        act(ws1, 2, "draw stock")
+        assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
+        act(ws2, 2, "rummy 1")
+        assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == \
+            "rummy_not_playable"
+        closed = state(ws1, 2, False)
+        assert "draw stock" in closed["view"]["legal_actions"]
+        assert not any(a.startswith("rummy") for a in closed["view"]["legal_actions"])
+        act(ws1, 2, "draw stock")
+        act(ws1, 3, f"discard {second}")
+        opened = state(ws0, 4, True)
+        assert opened["call_window"]["duration_ms"] == 1000  # the same, with a call possible
+        assert "rummy 3" in opened["view"]["legal_actions"]
+        act(ws0, 4, "rummy 3")  # seat 0 calls first ...
+        assert receive_until(ws0, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
+        act(ws2, 4, "rummy 3")  # ... but seat 2 comes first after the discarder (seat 1)
+        assert receive_until(ws2, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
+        assert state(ws2, 4, True)["call_window"]["my_call"] == "rummy 3"
+        lost = receive_until(ws0, lambda m: m["type"] == "call_lost")
+        assert lost["winner"] == 2 and lost["action"] == "rummy 3"
+        after = state(ws2, 5, False)
+        assert after["view"]["log"][-1] == "p2 rummy 3"
+        assert after["view"]["to_play"] == 2 and after["view"]["phase"] == "discard"
+    assert action_log(client, table_id)[-1] == "p2 rummy 3"
+
+
+# -- finished games and restarts -------------------------------------------------------------
+
+
+def wait_finished(client: TestClient, table_id: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.05)
+
+
+def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) -> None:
+    with running(any_db_url) as client:
+        table_id = create(client, options={"games": 1},
+                          seats=[{"kind": "bot", "level": "random"}] * 4)
+        wait_finished(client, table_id)
+        games = client.get("/api/games").json()["games"]
+        assert [g["id"] for g in games] == [table_id]
+        summary = games[0]
+        assert summary["finished_at"] and summary["action_count"] > 0
+        download = client.get(summary["record"])
+        assert download.status_code == 200
+        assert "attachment" in download.headers["content-disposition"]
+        record = download.json()
+        result = replay(record)
+        assert result.ok and result.finished
+        assert result.game is not None and list(result.game.totals) == summary["result"]["totals"]
+        detail = client.get(f"/api/games/{table_id}").json()["game"]
+        assert len(detail["actions"]) == summary["action_count"]
+        assert detail["actions"] == [a for hand in record["hands"] for a in hand["actions"]]
+        start = client.get(f"{summary['replay']}?step=0").json()
+        assert start["step"] == 0 and start["action"] is None and start["view"]["hand"] == []
+        assert start["view"]["stock_size"] > 0 and start["view"]["log"] == []
+        steps = start["steps"]
+        middle = client.get(f"{summary['replay']}?step=5").json()
+        assert middle["action"] == detail["actions"][4] and len(middle["view"]["log"]) == 5
+        end = client.get(f"{summary['replay']}?step={steps}").json()
+        assert end["view"]["game_over"] is True
+        assert client.get(f"{summary['replay']}?step={steps + 1}").json()["error"]["code"] == \
+            "bad_step"
+        assert client.get("/api/tables").json()["tables"] == []  # not in the lobby any more
+
+
+def test_not_finished_game_has_no_record(client: TestClient) -> None:
+    table_id = create(client)
+    response = client.get(f"/api/games/{table_id}/record")
+    assert response.status_code == 409 and response.json()["error"]["code"] == "not_finished"
+    assert client.get("/api/games/NOSUCHXX/record").status_code == 404
+
+
+def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
+    with running(any_db_url) as client:
+        table_id = create(client, seats=[{"kind": "person"}]
+                          + [{"kind": "bot", "level": "greedy"}] * 3)
+        waiting_id = create(client, "three-thirteen", options={"players": 3})
+        _, token = join(client, table_id)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            hello(ws, token)
+            last = play_turns(ws, 6)  # three draws and three discards
+            state = receive_until(ws, my_turn(last["state_id"] - 1))
+            ws.send_json({"type": "action", "state_id": state["state_id"],
+                          "action": "draw stock"})
+            before = receive_until(ws, lambda m: m["type"] == "state"
+                                   and m["state_id"] == state["state_id"] + 1)
+        log = action_log(client, table_id)
+    with running(any_db_url) as client:
+        lobby = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+        assert set(lobby) == {table_id, waiting_id}
+        assert lobby[table_id]["state_id"] == before["state_id"] == len(log)
+        assert action_log(client, table_id) == log
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            assert hello(ws, token)["seat"] == 0
+            after = receive_until(ws, lambda m: m["type"] == "state")
+            assert after["view"] == before["view"]
+            discard = next(a for a in after["view"]["legal_actions"] if a.startswith("discard"))
+            ws.send_json({"type": "action", "state_id": after["state_id"], "action": discard})
+            receive_until(ws, lambda m: m["type"] == "state"
+                          and m["state_id"] == after["state_id"] + 1)
+        assert action_log(client, table_id)[:len(log)] == log

@@ -1,0 +1,155 @@
+"""remikit.storage: tables and actions in SQLite and in a real PostgreSQL server.
+
+The PostgreSQL cases need ``REMI_TEST_POSTGRES_URL`` (``make test`` starts a
+throwaway cluster with ``.ci/with-postgres.sh``); without it they skip, except
+in CI where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from remikit.actions import format_seat_action
+from remikit.bots import make_bot
+from remikit.server.hub import build_game
+from remikit.server.writer import Writer
+from remikit.storage import Store, StoredTable, default_database_url
+from remikit.storage.testing import ENV_VAR, scratch_database
+from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+
+
+def postgres_admin_url() -> str:
+    url = os.environ.get(ENV_VAR, "")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
+                        "(make test starts a cluster with .ci/with-postgres.sh)")
+        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'remikit.db'}"
+    else:
+        with scratch_database(postgres_admin_url()) as url:
+            yield url
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    store = Store(database_url)
+    yield store
+    store.close()
+
+
+def table(table_id: str = "ABCDEFGH", seed: str = "12345") -> StoredTable:
+    return StoredTable(id=table_id, variant="remi13d", options=Remi13DOptions().as_dict(),
+                       seed=seed, seats=[{"kind": "person", "name": None, "token_hash": None}]
+                       + [{"kind": "bot", "level": "random", "name": f"Bot {i}"}
+                          for i in (1, 2, 3)],
+                       title="Remi 13 D", created_at=datetime.now(UTC))
+
+
+def bot_actions(seed: str, count: int) -> list[str]:
+    """The first ``count`` actions of random bots on the deals of ``seed``."""
+    game = Remi13DGame(Remi13DOptions(), rng=random.Random(int(seed)))
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    out = []
+    for _ in range(count):
+        seat = game.to_play
+        assert seat is not None
+        action = bots[seat].choose(game.view(seat))
+        game.apply(seat, action)
+        out.append(format_seat_action(seat, action))
+    return out
+
+
+def test_default_url_names_the_sqlite_file(tmp_path: Path) -> None:
+    assert default_database_url({"REMI_DATA_DIR": str(tmp_path)}) == \
+        f"sqlite:///{tmp_path / 'remikit.db'}"
+    home = default_database_url({})
+    assert home.endswith("/.local/share/remikit/remikit.db") and home.startswith("sqlite:////")
+    assert default_database_url({"REMI_DATABASE_URL": "postgresql://u@h/d"}) == \
+        "postgresql+psycopg://u@h/d"
+
+
+def test_sqlite_file_and_folder_are_created(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "folder" / "remikit.db"
+    store = Store(f"sqlite:///{path}")
+    store.create_table(table())
+    store.close()
+    assert path.is_file()
+
+
+def test_table_and_actions_round_trip(store: Store) -> None:
+    store.create_table(table())
+    actions = bot_actions("12345", 30)
+    for index, text in enumerate(actions):
+        store.append_action("ABCDEFGH", index, int(text[1]), text)
+    loaded = store.load("ABCDEFGH")
+    assert loaded is not None
+    assert loaded.actions == tuple(actions)
+    assert loaded.seed == "12345" and loaded.variant == "remi13d"
+    assert loaded.created_at.tzinfo is not None
+    assert [t.id for t in store.unfinished()] == ["ABCDEFGH"]
+    assert store.unfinished()[0].actions == tuple(actions)
+    # the same seed and actions rebuild the same game
+    rebuilt = build_game(loaded)
+    assert rebuilt.record()["hands"][0]["actions"] == actions
+    assert store.load("NOSUCHID") is None
+
+
+def test_an_action_index_is_unique_per_table(store: Store) -> None:
+    store.create_table(table())
+    store.create_table(table("HGFEDCBA"))
+    store.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
+    store.append_action("HGFEDCBA", 0, 0, "p0 draw stock")  # another table: fine
+    with pytest.raises(IntegrityError):
+        store.append_action("ABCDEFGH", 0, 0, "p0 draw discard")
+    assert store.actions("ABCDEFGH") == ["p0 draw stock"]
+
+
+def test_seats_and_finish(store: Store) -> None:
+    store.create_table(table())
+    seats = table().seats
+    seats[0] = {"kind": "person", "name": "Budi", "token_hash": "ab" * 32}
+    store.update_seats("ABCDEFGH", seats)
+    store.finish("ABCDEFGH", {"totals": [1, 2, 3, 4], "winner": 3})
+    assert store.unfinished() == []
+    finished = store.finished()
+    assert [t.id for t in finished] == ["ABCDEFGH"]
+    assert finished[0].seats[0]["name"] == "Budi"
+    assert finished[0].result == {"totals": [1, 2, 3, 4], "winner": 3}
+    assert finished[0].finished_at is not None
+
+
+def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:
+    store.create_table(table())
+    writer = Writer(store)
+
+    def add(index: int, text: str) -> Callable[[Session], None]:
+        return lambda session: Store.add_action(session, "ABCDEFGH", index, 0, text)
+
+    async def main() -> list[object]:
+        jobs = [writer.run(add(i, f"a{i}")) for i in range(200)]
+        jobs.append(writer.run(add(5, "duplicate")))
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        writer.close()
+    assert results[:200] == [None] * 200
+    assert isinstance(results[200], IntegrityError)
+    assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(200)]
