@@ -1,0 +1,187 @@
+"""``remi serve`` as a real process on a loopback port: play over a real WebSocket, kill it
+with SIGKILL mid-game, restart it on the same database, and find every table, every action
+and every seat token intact; SIGTERM ends it cleanly."""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from remikit.storage import Store
+
+Message = dict[str, Any]
+URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:(\d+)/)$")
+
+
+@pytest.fixture(autouse=True)
+def watchdog() -> Iterator[None]:
+    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "150")),
+                                      exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+class Served:
+    """A ``remi serve`` child process and its address."""
+
+    def __init__(self, database: str, log: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
+        self.log = log.open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--database", database, "--bot-delay", "0.02", "--call-window", "0.2"],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        self.url = self._address()
+        self.ws_url = self.url.replace("http://", "ws://")
+
+    def _address(self) -> str:
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 60)
+        assert ready, "remi serve printed no address within 60 s"
+        line = self.process.stdout.readline().strip()
+        match = URL_LINE.match(line)
+        assert match, f"unexpected first line {line!r}"
+        return match.group(1)
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.log.close()
+
+    def terminate(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        status = self.process.wait(15)
+        self.log.close()
+        return status
+
+
+@contextmanager
+def serving(database: str, log: Path) -> Iterator[Served]:
+    served = Served(database, log)
+    try:
+        yield served
+    finally:
+        if served.process.poll() is None:
+            served.kill()
+
+
+def receive_until(ws: ClientConnection, wanted: Callable[[Message], bool],
+                  seen: list[Message] | None = None) -> Message:
+    for _ in range(5000):
+        message: Message = json.loads(ws.recv(timeout=30))
+        if seen is not None:
+            seen.append(message)
+        if wanted(message):
+            return message
+    raise AssertionError("the wanted message did not come")
+
+
+def my_turn(after: int) -> Callable[[Message], bool]:
+    return lambda m: (m["type"] == "state" and m["state_id"] > after
+                      and bool(m["view"]["legal_actions"]))
+
+
+@contextmanager
+def sit(served: Served, table_id: str, token: str) -> Iterator[ClientConnection]:
+    """A real WebSocket that said hello with ``token`` (seat 0)."""
+    with connect(f"{served.ws_url}ws/tables/{table_id}", proxy=None, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(ws.recv(timeout=10))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
+        yield ws
+
+
+def act(ws: ClientConnection, state: Message, action: str) -> None:
+    ws.send(json.dumps({"type": "action", "state_id": state["state_id"], "action": action}))
+
+
+def first(view: Message, prefix: str) -> str:
+    actions: list[str] = view["legal_actions"]
+    return next(a for a in actions if a.startswith(prefix))
+
+
+def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'remikit.db'}"
+    log = tmp_path / "server.log"
+    seen: list[Message] = []
+    with serving(database, log) as served:
+        http = httpx.Client(base_url=served.url, timeout=10, trust_env=False)
+        assert http.get("/healthz").json() == {"ok": True}
+        created = http.post("/api/tables", json={
+            "variant": "remi13d",
+            "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * 3})
+        table_id = created.json()["table"]["id"]
+        token = http.post(f"/api/tables/{table_id}/join", json={"name": "Budi"}).json()["token"]
+        with sit(served, table_id, token) as ws:
+            acted = -1
+            for _ in range(3):  # three turns: draw, discard
+                state = receive_until(ws, my_turn(acted), seen)
+                act(ws, state, "draw stock")
+                state = receive_until(ws, my_turn(state["state_id"]), seen)
+                act(ws, state, first(state["view"], "discard"))
+                acted = state["state_id"]
+            state = receive_until(ws, my_turn(acted), seen)
+            act(ws, state, "draw stock")  # mid-turn: the table waits for this seat's discard
+            before = receive_until(ws, my_turn(state["state_id"]), seen)
+            served.kill()
+    store = Store(database)
+    stored = store.load(table_id)
+    store.close()
+    assert stored is not None and stored.finished_at is None
+    assert len(stored.actions) == before["state_id"]
+    assert list(stored.actions[-len(before["view"]["log"]):]) == before["view"]["log"]
+
+    with serving(database, log) as served:
+        http = httpx.Client(base_url=served.url, timeout=10, trust_env=False)
+        table = http.get(f"/api/tables/{table_id}").json()["table"]
+        assert table["state_id"] == before["state_id"] and table["status"] == "playing"
+        with sit(served, table_id, token) as ws:
+            again = receive_until(ws, lambda m: m["type"] == "state")
+            assert again["view"] == before["view"]  # same hand, same log, same everything
+            act(ws, again, first(again["view"], "discard"))
+            # the bots play on; kill the server while they do, after some states
+            told = [receive_until(ws, lambda m: m["type"] == "state"
+                                  and m["state_id"] > again["state_id"], seen)]
+            while told[-1]["state_id"] < again["state_id"] + 3:
+                told.append(receive_until(ws, lambda m: m["type"] == "state", seen))
+            served.kill()
+    store = Store(database)
+    stored = store.load(table_id)
+    store.close()
+    assert stored is not None
+    for state in seen:  # nothing that anyone was told is lost
+        if state["type"] == "state" and state["view"]["log"]:
+            step = state["state_id"]
+            assert len(stored.actions) >= step
+            assert list(stored.actions[:step][-len(state["view"]["log"]):]) == \
+                state["view"]["log"]
+
+    with serving(database, log) as served:
+        with sit(served, table_id, token) as ws:
+            resumed = receive_until(ws, my_turn(-1))  # the bots finished their turns
+            assert resumed["state_id"] >= len(stored.actions)
+            act(ws, resumed, first(resumed["view"], "draw"))
+            receive_until(ws, lambda m: m["type"] == "state"
+                          and m["state_id"] == resumed["state_id"] + 1)
+        with connect(f"{served.ws_url}ws/tables/{table_id}", proxy=None) as spectator:
+            spectator.send(json.dumps({"type": "hello", "token": "not-the-token"}))
+            assert json.loads(spectator.recv(timeout=10))["code"] == "bad_token"
+        assert served.terminate() == 0  # SIGTERM: a clean exit
+    store = Store(database)
+    assert len(store.actions(table_id)) == resumed["state_id"] + 1
+    store.close()
+    assert "Traceback" not in log.read_text()
