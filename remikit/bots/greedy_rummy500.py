@@ -75,7 +75,7 @@ from remikit.views import PlayerView
 
 NEG = -(10**9)
 ENDS = 100_000  # the weight of "the turn ends the hand" in a plan's score
-MAX_MEMO = 300_000  # a search past this many positions stops branching on plays
+MAX_MEMO = 40_000  # a search past this many positions stops branching on plays
 
 _UNIT = tuple(1 << (4 * i) for i in range(53))
 _GUARD = sum(8 << (4 * i) for i in range(53))  # one spare bit per card: counts stay below 8
@@ -292,6 +292,17 @@ class _Search:
         unit = _UNIT[index]
         card = Card(index)
         best, choice = NEG, -3
+        # plays first: when a huge hand (a big take) meets the memo's limit, the plan
+        # found so far melds what it can
+        if len(self.memo) < MAX_MEMO:
+            for i in self.by_card[index]:
+                play = self.plays[i]
+                if play.bit & used or not _fits(self.masks[i], cards):
+                    continue
+                after = flags | _OWED_MET if self.owes_in[i] else flags
+                value = self.best(cards - self.masks[i], used | play.bit, after)
+                if value > NEG // 2 and value + play.points > best:
+                    best, choice = value + play.points, i
         owed_alone = (card is self.owed and not flags & _OWED_MET
                       and (cards >> (4 * index)) & 7 == 1)
         if not owed_alone:
@@ -302,15 +313,6 @@ class _Search:
                 value = self.best(cards - unit, used, flags | _DISCARDED)
                 if value > best:
                     best, choice = value, -2
-        if len(self.memo) < MAX_MEMO:
-            for i in self.by_card[index]:
-                play = self.plays[i]
-                if play.bit & used or not _fits(self.masks[i], cards):
-                    continue
-                after = flags | _OWED_MET if self.owes_in[i] else flags
-                value = self.best(cards - self.masks[i], used | play.bit, after)
-                if value > NEG // 2 and value + play.points > best:
-                    best, choice = value + play.points, i
         self.memo[key] = (best, choice)
         return best
 
