@@ -20,7 +20,9 @@ from remikit.bots import Bot, RandomBot, make_bot, play_game
 from remikit.bots.greedy import GreedyBot
 from remikit.bots.runner import call_order, offer_calls
 from remikit.cards import Card
+from remikit.cli.arena import ArenaError, make_arena
 from remikit.engine import Game
+from remikit.variants import find_variant
 from remikit.variants.rummy500 import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.test_rummy500_random import check_invariants
@@ -352,3 +354,32 @@ def test_same_seed_same_game() -> None:
         return game.record()
 
     assert record(5) == record(5)
+
+
+# -- the arena ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bots", ["greedy,random", "greedy,greedy,random",
+                                  "random,greedy,random,greedy,random"])
+def test_arena_seats_one_player_per_bot(bots: str) -> None:
+    arena = make_arena("500", bots, games=2, seed=4, options=["target=100"])
+    assert arena.options.as_dict()["players"] == len(bots.split(","))
+    result = arena.run()
+    assert result.variant == "rummy500" and [s.bot for s in result.stats] == bots.split(",")
+    assert sum(s.wins for s in result.stats) == 2  # a Rummy 500 game always has a winner
+    assert max(s.mean_points for s in result.stats if s.bot == "greedy") >= 100
+
+
+def test_arena_checks_the_players_option_against_the_bots() -> None:
+    with pytest.raises(ArenaError, match="give 3 bots, not 2"):
+        make_arena("500", "greedy,random", games=1, seed=1, options=["players=3"])
+    with pytest.raises(ArenaError, match="players"):
+        make_arena("500", ",".join(["random"] * 9), games=1, seed=1)
+    arena = make_arena("500", "greedy,random,random", games=1, seed=1, options=["players=3"])
+    assert arena.options.as_dict()["players"] == 3
+
+
+def test_lower_is_better_belongs_to_the_game() -> None:
+    assert find_variant("3-13").game.lower_is_better
+    assert not find_variant("500").game.lower_is_better
+    assert not find_variant("13d").game.lower_is_better
