@@ -162,12 +162,13 @@ def test_a_wrong_call_gets_the_engines_reason_and_the_same_prompt(stacked: Stack
 
 def test_warn_playable_asks_before_a_playable_discard(stacked: Stacked) -> None:
     script = ["s", "m 5h 6h 7h", "b 2c", "r 1", "l 8h 1", "b 4c", "", "", "d 2", "b kd",
-              "m kc ks kd", "b 3c", "n", "q", "y"]
+              "m kc ks kd", "b 8h", "b 3c", "n", "q", "y"]
     session, _, _ = scripted_session(stacked, script)
     session.warn_playable = True
     session.play()
     flat = " ".join(session.console.file.getvalue().split())  # type: ignore[attr-defined]
     assert "you must meld Kd (taken from the discard pile) before you discard" in flat
+    assert "8h is not in your hand" in flat and flat.count("Discard it anyway?") == 1
     assert "With 3♣ on the pile the others could call Rummy!. Discard it anyway? (y/n)" in flat
 
 

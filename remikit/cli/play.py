@@ -381,15 +381,16 @@ class Session:
                     if action is None:
                         continue
                 assert action is not None
+                try:
+                    self.game.verify(self.person, action)
+                except IllegalAction as exc:
+                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
+                    continue
                 if isinstance(action, Discard) and self.warn_playable:
                     warning = self.ui.discard_warning(self, view, action.card)
                     if warning and not self.confirm(warning):
                         continue
-                try:
-                    self.game.apply(self.person, action)
-                except IllegalAction as exc:
-                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
-                    continue
+                self.game.apply(self.person, action)
                 new = self.ui.after_person_action(self, action, view, deal) or new
 
     # -- what the person sees ------------------------------------------------
