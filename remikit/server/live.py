@@ -358,13 +358,9 @@ class LiveTable:
         deal = self.game.current()
         if len(deal.log) >= MAX_ACTIONS_PER_DEAL:
             raise Problem.from_illegal(IllegalAction("game_over"))
-        index, text, table_id = self.state_id, format_seat_action(seat, action), self.id
-
-        def write(session: Any) -> None:
-            Store.add_action(session, table_id, index, seat, text)
-
+        index, text = self.state_id, format_seat_action(seat, action)
         try:
-            await self.host.writer.run(write)
+            await self.host.writer.append_action(self.id, index, seat, text)
         except Exception:
             log.exception("table %s: could not store action %d (%s)", self.id, index, text)
             raise Problem("storage", "server.storage", status=503) from None

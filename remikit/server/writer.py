@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from remikit.storage import Store
+from remikit.storage import ActionRow, Store
+from remikit.storage.store import now
 
 log = logging.getLogger("remikit.server")
 
@@ -32,7 +34,10 @@ MAX_BATCH = 1000
 
 @dataclass
 class _Job:
-    work: Callable[[Session], Any]
+    """A function of a session, or an action row (inserted with the batch's other rows)."""
+
+    work: Callable[[Session], Any] | None
+    row: dict[str, Any] | None
     future: asyncio.Future[Any]
     loop: asyncio.AbstractEventLoop
 
@@ -58,11 +63,21 @@ class Writer:
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """Commit ``work(session)`` and return its result (raises what it raised)."""
+        result: T = await self._submit(work, None)
+        return result
+
+    async def append_action(self, table_id: str, index: int, seat: int, text: str) -> None:
+        """Commit one action of a table (the batch's actions go in one multi-row insert)."""
+        await self._submit(None, {"table_id": table_id, "index": index, "seat": seat,
+                                  "action": text, "created_at": now()})
+
+    async def _submit(self, work: Callable[[Session], Any] | None,
+                      row: dict[str, Any] | None) -> Any:
         if self._closed:
             raise RuntimeError("the writer is closed")
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Job(work, future, loop))
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.put(_Job(work, row, future, loop))
         return await asyncio.shield(future)
 
     def close(self) -> None:
@@ -93,7 +108,10 @@ class Writer:
     def _commit(self, batch: list[_Job]) -> None:
         try:
             with self.store.transaction() as session:
-                results = [job.work(session) for job in batch]
+                rows = [job.row for job in batch if job.row is not None]
+                if rows:
+                    session.execute(insert(ActionRow), rows)
+                results = [None if job.work is None else job.work(session) for job in batch]
         except Exception as exc:
             if len(batch) > 1:
                 for job in batch:  # find the culprit: each job on its own

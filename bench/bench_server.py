@@ -1,0 +1,254 @@
+"""Load on the web table: N concurrent tables over real WebSockets on loopback.
+
+A ``remi serve`` subprocess (its own SQLite file in a temporary folder) gets
+``--tables`` tables (default 200). At each table seat 0 is a person played by
+this script over a WebSocket with a simple policy (close when possible, draw
+from the stock, discard the first legal card), after a thinking pause; the
+other seats are server bots (``--bot``, each move taking at least
+``--bot-delay`` seconds); a spectator socket watches every table.
+
+Measured:
+
+* actions per second: every action the server applied (bots' and people's),
+  counted from the spectators' state ids, over the wall time of the run;
+* action latency: from sending a person's action to receiving the state it
+  produced (state id + 1), p50/p90/p99/max. Bots think after that state is
+  sent, so their thinking is not in it; the database commit is.
+
+The run stops by itself: after ``--actions`` person actions per table, or
+after ``--seconds``. Only loopback addresses are used.
+
+Run: ``python bench/bench_server.py [--tables 200] [--actions 20] [--seconds 120]``.
+Target on a 2-core machine: 200 tables with p99 below 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    person_actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    first_state: dict[str, int] = field(default_factory=dict)
+    last_state: dict[str, int] = field(default_factory=dict)
+    finished: int = 0
+
+
+def start_server(folder: str, args: argparse.Namespace) -> tuple[subprocess.Popen[str], str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
+    command = [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
+               "--database", f"sqlite:///{folder}/bench.db", "--bot-delay", str(args.bot_delay),
+               "--call-window", str(args.call_window), "--bot-threads", str(args.bot_threads)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    assert server.stdout is not None
+    ready, _, _ = select.select([server.stdout], [], [], 60)
+    line = server.stdout.readline().strip() if ready else ""
+    match = URL_LINE.match(line)
+    if not match:
+        server.kill()
+        raise SystemExit(f"bench_server: the server did not start ({line!r})")
+    return server, match.group(1)
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(request, timeout=30) as response:
+        data: dict[str, Any] = json.load(response)
+        return data
+
+
+def make_tables(base: str, args: argparse.Namespace) -> list[tuple[str, str]]:
+    info = json.load(urllib.request.build_opener(urllib.request.ProxyHandler({}))
+                     .open(base + "api/variants", timeout=30))
+    variant = next(v for v in info["variants"] if v["name"] == args.variant
+                   or args.variant in v["aliases"])
+    players = next(o["default"] for o in variant["options"] if o["name"] == "players")
+    seats = [{"kind": "person"}] + [{"kind": "bot", "level": args.bot}] * (players - 1)
+    out = []
+    for _ in range(args.tables):
+        table = post(base + "api/tables", {"variant": args.variant, "seats": seats})["table"]
+        joined = post(f"{base}api/tables/{table['id']}/join", {"name": "Bench"})
+        out.append((table["id"], joined["token"]))
+    return out
+
+
+def choose(actions: list[str], rng: random.Random) -> str:
+    for prefix in ("close", "draw stock"):
+        for action in actions:
+            if action.startswith(prefix):
+                return action
+    discards = [a for a in actions if a.startswith("discard")]
+    return rng.choice(discards) if discards else actions[0]
+
+
+async def person(ws_url: str, table_id: str, token: str, args: argparse.Namespace,
+                 tally: Tally, deadline: float, rng: random.Random) -> None:
+    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_id = -1
+        done = 0
+        while (done < args.actions or sent_at is not None) and time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "error":
+                tally.errors.append(message["message"])
+                sent_at = None
+                continue
+            if kind != "state":
+                continue
+            state_id = message["state_id"]
+            if sent_at is not None and state_id > sent_id:
+                tally.latencies.append(time.monotonic() - sent_at)
+                sent_at = None
+            view = message["view"]
+            if view["game_over"]:
+                break
+            if sent_at is None and state_id > sent_id and view["legal_actions"] \
+                    and message["call_window"] is None and done < args.actions:
+                await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+                action = choose(view["legal_actions"], rng)
+                sent_id, sent_at = state_id, time.monotonic()
+                await ws.send(json.dumps({"type": "action", "state_id": state_id,
+                                          "action": action}))
+                done += 1
+                tally.person_actions += 1
+
+
+async def spectator(ws_url: str, table_id: str, tally: Tally, stop: asyncio.Event) -> None:
+    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                continue
+            message = json.loads(raw)
+            if message["type"] == "state":
+                tally.first_state.setdefault(table_id, message["state_id"])
+                tally.last_state[table_id] = message["state_id"]
+
+
+async def run_load(ws_url: str, tables: list[tuple[str, str]], args: argparse.Namespace,
+                   tally: Tally) -> float:
+    stop = asyncio.Event()
+    watchers = [asyncio.create_task(spectator(ws_url, t, tally, stop)) for t, _ in tables]
+    await asyncio.sleep(0.5)  # the spectators are in before play starts
+    started = time.monotonic()
+    deadline = started + args.seconds
+    players = [person(ws_url, t, token, args, tally, deadline, random.Random(i))
+               for i, (t, token) in enumerate(tables)]
+    results = await asyncio.gather(*players, return_exceptions=True)
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(0.3)  # the last states reach the spectators
+    stop.set()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    tally.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+    return elapsed
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop (installed with uvicorn[standard]) when there is one: a lighter client."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--actions", type=int, default=20, help="person actions per table")
+    parser.add_argument("--seconds", type=float, default=120, help="stop after this long")
+    parser.add_argument("--variant", default="remi13d")
+    parser.add_argument("--bot", default="random", help="the bots' level")
+    parser.add_argument("--bot-delay", type=float, default=0.25,
+                        help="seconds a bot's move takes at least")
+    parser.add_argument("--think", type=float, default=0.25,
+                        help="mean seconds the person thinks before each action")
+    parser.add_argument("--call-window", type=float, default=1.0)
+    parser.add_argument("--bot-threads", type=int, default=4)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 8 * args.tables + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    with tempfile.TemporaryDirectory(prefix="remikit-bench-") as folder:
+        server, base = start_server(folder, args)
+        try:
+            tables = make_tables(base, args)
+            cpu_before = cpu_seconds(server.pid)
+            client_before = time.process_time()
+            tally = Tally()
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args,
+                                              tally))
+            cpu = cpu_seconds(server.pid) - cpu_before
+            client_cpu = time.process_time() - client_before
+        finally:
+            server.send_signal(signal.SIGTERM)
+            status = server.wait(30)
+    applied = sum(tally.last_state[t] - tally.first_state.get(t, 0) for t in tally.last_state)
+    lat = [x * 1000 for x in tally.latencies]
+    print(f"bench_server: {args.tables} tables of {args.variant} (seat 0 over a WebSocket, "
+          f"{args.bot} bots with {args.bot_delay} s moves, {args.think} s thinking), "
+          f"{elapsed:.1f} s")
+    print(f"  actions applied: {applied} ({applied / elapsed:.0f} per second; server CPU "
+          f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core; this client "
+          f"{100 * client_cpu / elapsed:.0f}%)")
+    if lat:
+        print(f"  person action latency over {len(lat)} actions: p50 {statistics.median(lat):.1f} "
+              f"ms, p90 {percentile(lat, 0.9):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+              f"max {max(lat):.1f} ms")
+    if tally.errors:
+        print(f"  {len(tally.errors)} errors, e.g. {tally.errors[0]}")
+    ok = bool(lat) and not tally.errors and status == 0
+    if lat and args.tables >= 200 and percentile(lat, 0.99) >= 100:
+        print("  p99 is above the 100 ms target")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
