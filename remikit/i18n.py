@@ -981,8 +981,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "play.r5_col_score": {"id": "Skor babak", "en": "Hand score"},
     "play.r5_col_hand": {"id": "Babak {number}", "en": "Hand {number}"},
     "play.r5_game_scores": {
-        "id": "Skor per babak (sampai {target}; tertinggi menang)",
-        "en": "Scores by hand (to {target}; the highest total wins)",
+        "id": "Skor per babak (target {target})",
+        "en": "Scores by hand (target {target})",
     },
     # -- end of remi play, remi arena, bots --
     # remi replay

@@ -216,7 +216,7 @@ def test_whole_games_at_any_table_size(players: int, sides: list[str], tmp_path:
     order = out.split("Play runs clockwise: You → ")[1].split(" → You.")[0]
     assert [s.split(" (")[0] for s in order.split(" → ")] == sides
     assert "Scores of hand 1 (laid down − left in hand)" in out
-    assert "Scores by hand (to 120; the highest total wins)" in out
+    assert "Scores by hand (target 120)" in out
     assert "Winner:" in out
     result = replay(load_record(record))
     assert result.ok and result.finished

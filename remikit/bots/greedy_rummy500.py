@@ -538,12 +538,13 @@ def assess_take(view: PlayerView, action: Draw | CallRummy, base: Plan) -> Take 
 
 def takes(view: PlayerView) -> list[Draw | CallRummy]:
     """The legal ways to take from the pile, one per depth: a Rummy call where one is
-    legal (the next player's call beats the calls of the seats after it, R5-10; a draw
-    does not), else a draw."""
+    legal and another seat could make it too (the next player's call beats the calls of
+    the seats after it, R5-10; a draw does not), else a draw."""
     out: dict[int, Draw | CallRummy] = {}
+    others_may_call = view.players > 2
     for action in view.legal_actions:  # draws come before calls
-        if isinstance(action, CallRummy) or (isinstance(action, Draw)
-                                             and action.source == "discard"):
+        if (isinstance(action, Draw) and action.source == "discard") or (
+                isinstance(action, CallRummy) and (others_may_call or action.depth not in out)):
             out[action.depth] = action
     return [out[d] for d in sorted(out)]
 
