@@ -595,6 +595,9 @@ def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) ->
         steps = start["steps"]
         middle = client.get(f"{summary['replay']}?step=5").json()
         assert middle["action"] == detail["actions"][4] and len(middle["view"]["log"]) == 5
+        seat_view = client.get(f"{summary['replay']}?step=5&seat=2").json()["view"]
+        assert seat_view["seat"] == 2 and len(seat_view["hand"]) in (13, 14)
+        assert client.get(f"{summary['replay']}?seat=4").json()["error"]["code"] == "bad_seat"
         end = client.get(f"{summary['replay']}?step={steps}").json()
         assert end["view"]["game_over"] is True
         assert client.get(f"{summary['replay']}?step={steps + 1}").json()["error"]["code"] == \

@@ -174,15 +174,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{table_id}/replay")
     async def get_replay(request: Request, table_id: str,
-                         step: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                         step: Annotated[int, Query(ge=0)] = 0,
+                         seat: Annotated[int | None, Query(ge=0)] = None) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         steps = len(stored.actions)
         if step > steps:
             raise Problem("bad_step", "server.bad_step", step=step, steps=steps)
+        if seat is not None and seat >= len(stored.seats):
+            raise Problem("bad_seat", "server.no_seat", seat=seat)
         game: Game = await asyncio.to_thread(build_game, stored, step)
         return {"table_id": stored.id, "step": step, "steps": steps,
                 "action": stored.actions[step - 1] if step else None,
-                "seats": public_seats(stored), "view": view_json(game.view(None))}
+                "seats": public_seats(stored), "view": view_json(game.view(seat))}
 
     # -- play --------------------------------------------------------------------------
 
