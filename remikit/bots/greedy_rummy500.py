@@ -1,40 +1,24 @@
 """Greedy Rummy 500 (RULES.md §2): lay down what scores, take from the pile when it pays.
 
-Everything rests on one search, the **turn plan**: given the cards in hand
-after the draw and the table, which *plays* to make (a new meld, or the
-lay-offs onto one table meld), which card to discard and which to keep. The
-plan maximises, in this order,
+Each turn follows the turn plan of :mod:`remikit.bots.rummy500_plan`: the
+melds and lay-offs that score most, going out whenever it can.
 
-1. whether the turn ends the hand (out by discarding the last card, or by
-   melding everything when floating is off; with floating on, keeping one
-   card back to discard and go out beats floating, R5-8, R5-14);
-2. the hand's score if it ended after the turn: points laid this turn minus
-   the values of the cards kept (R5-11, R5-12).
-
-It branches on the hand's lowest card (kept, discarded, or in one of the
-plays that hold it), with the cards left, the table melds already extended
-and three flags (discarded, kept any, owed card melded) as the memo key.
-Plays are the hand's candidate melds (:func:`candidate_melds`) and, per table
-meld, every extension at its ends or open suits by cards in hand, a joker
-filling each place the hand has no natural card for. A card owed after a
-deep draw or a Rummy call (``must_meld``) must be in a play, and that play
-comes first; a single card just taken from the pile may not be the discard
-(R5-7).
-
-The discard is then chosen among the cards the plan leaves: the one that
-goes out; else a card nobody can lay off on the table or call Rummy on
-(R5-10); then a card without a partner in hand (same rank, or same suit
-within two ranks); then the highest value. With ``unplayable_last_discard``
-a last card that can still be laid off is laid off instead.
+The discard is chosen among the cards the plan leaves: the one that goes
+out; else a card nobody can lay off on the table or call Rummy on (R5-10);
+then a card without a partner in hand (same rank, or same suit within two
+ranks); then the highest value. With ``unplayable_last_discard`` a last card
+that can still be laid off is laid off instead.
 
 Draws compare plans: the stock is worth the plan of the hand as it is (the
 unknown card drawn is the one thrown away); taking ``K`` cards from the
 pile, by a draw or a Rummy call, is worth the plan with those cards that
-melds the deepest of them. The bot takes (or calls) when that beats the
-stock, so a single top discard is taken only when it gets melded, and a
-deep draw only when the melds it enables are worth more than the cards
-picked up. At an empty stock it declines unless a take beats the hand as
-it stands (R5-9). It calls Rummy out of turn on the same comparison.
+melds the deepest of them. The bot takes (or calls) when the take goes out
+where the stock would not, or when the points it lets the turn lay exceed
+the values of the taken cards it keeps; so a single top discard is taken
+only to meld it. The next player takes by a Rummy call where one is legal
+and another seat could call too (the nearest caller wins, a draw does not).
+At an empty stock it declines unless a take beats the hand as it stands
+(R5-9). Out of turn it calls Rummy on the same comparison as a take.
 """
 
 from __future__ import annotations
@@ -42,7 +26,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from remikit.actions import (
     Action,
@@ -54,336 +37,26 @@ from remikit.actions import (
     MeldCards,
     parse_seat_action,
 )
-from remikit.cards import JOKER, Card
+from remikit.bots.rummy500_plan import (
+    Plan,
+    Play,
+    Rules,
+    plan_turn,
+    table_after,
+    table_of,
+)
+from remikit.cards import Card
 from remikit.errors import IllegalAction
-from remikit.melds import card_at
 from remikit.variants.rummy500_melds import (
-    ACE_HIGH,
-    ACE_LOW,
-    JOKER_POINTS,
     PlacedMeld,
     can_place,
-    candidate_melds,
     card_points,
-    low_ace_points,
-    placed_meld,
     playable,
     resolve_layoff,
-    resolve_meld,
 )
 from remikit.views import PlayerView
 
-NEG = -(10**9)
-ENDS = 100_000  # the weight of "the turn ends the hand" in a plan's score
-MAX_MEMO = 40_000  # a search past this many positions stops branching on plays
-
-_UNIT = tuple(1 << (4 * i) for i in range(53))
-_GUARD = sum(8 << (4 * i) for i in range(53))  # one spare bit per card: counts stay below 8
-_KEPT, _DISCARDED, _OWED_MET = 1, 2, 4
-
-PlayAction = MeldCards | LayOff
-
-
-def pack(cards: Sequence[Card]) -> int:
-    """Cards as counts, four bits a card (jokers, index 52, last)."""
-    return sum(_UNIT[c.index] for c in cards)
-
-
-def _fits(mask: int, cards: int) -> bool:
-    """Whether the packed ``mask`` is a sub-multiset of the packed ``cards``."""
-    return ((cards | _GUARD) - mask) & _GUARD == _GUARD
-
-
-def _window_ok(low: int, high: int) -> bool:
-    return 0 <= low <= high <= ACE_HIGH and not (low == ACE_LOW and high == ACE_HIGH)
-
-
-def table_of(view: PlayerView) -> list[PlacedMeld]:
-    """The table melds the view shows, for the meld logic."""
-    return [placed_meld(m) for m in view.table]
-
-
-# -- plays -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play:
-    """A new meld, or lay-offs onto one table meld (``bit`` names it), as actions in order."""
-
-    actions: tuple[PlayAction, ...]
-    cards: tuple[Card, ...]
-    points: int
-    bit: int = 0
-
-    @property
-    def mask(self) -> int:
-        return pack(self.cards)
-
-
-def _slot_points(identity: Card, position: int | None, joker: bool, scoring: str) -> int:
-    if joker:
-        return JOKER_POINTS
-    if position == ACE_LOW:
-        return low_ace_points(scoring)
-    return card_points(identity, scoring)
-
-
-def _extension(meld: PlacedMeld, places: Sequence[tuple[Card, int | None]], held: Counter[Card],
-               scoring: str) -> Play | None:
-    """The lay-offs filling ``places`` (identity, position) in order, naturals first."""
-    jokers = held[JOKER]
-    use: Counter[Card] = Counter()
-    actions: list[PlayAction] = []
-    cards: list[Card] = []
-    points = 0
-    for identity, position in places:
-        if held[identity] > use[identity]:
-            use[identity] += 1
-            actions.append(LayOff(identity, meld.number))
-            cards.append(identity)
-            points += _slot_points(identity, position, False, scoring)
-        else:
-            if jokers == 0:
-                return None
-            jokers -= 1
-            actions.append(LayOff(JOKER, meld.number, identity))
-            cards.append(JOKER)
-            points += JOKER_POINTS
-    return Play(tuple(actions), tuple(cards), points)
-
-
-def _reach(suit: int, side: range, held: Counter[Card]) -> list[tuple[Card, int | None]]:
-    """The places beyond a run's end, in order, as far as the hand's cards and jokers go."""
-    places: list[tuple[Card, int | None]] = []
-    gaps = 0
-    for p in side:
-        identity = card_at(suit, p)
-        gaps += held[identity] == 0
-        if gaps > held[JOKER]:
-            break
-        places.append((identity, p))
-    return places
-
-
-def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str) -> list[Play]:
-    """Every extension of each table meld by cards of ``hand`` (one play per meld)."""
-    held = Counter(hand)
-    out: list[Play] = []
-    for index, meld in enumerate(table):
-        bit = 1 << index
-        if meld.kind == "set":
-            openings = [i for i, _ in meld.openings]
-            for k in range(1, len(openings) + 1):
-                for chosen in combinations(openings, k):
-                    play = _extension(meld, [(i, None) for i in chosen], held, scoring)
-                    if play is not None:
-                        out.append(Play(play.actions, play.cards, play.points, bit))
-            continue
-        suit, low, high = meld.slots[0].identity.suit, meld.low, meld.high
-        below = _reach(suit, range(low - 1, -1, -1), held)
-        above = _reach(suit, range(high + 1, ACE_HIGH + 1), held)
-        for kl in range(len(below) + 1):
-            for kh in range(len(above) + 1):
-                if kl + kh == 0 or not _window_ok(low - kl, high + kh):
-                    continue
-                play = _extension(meld, below[:kl] + above[:kh], held, scoring)
-                if play is not None:
-                    out.append(Play(play.actions, play.cards, play.points, bit))
-    return out
-
-
-def meld_plays(hand: Sequence[Card], scoring: str) -> list[Play]:
-    out = []
-    for meld in candidate_melds(hand):
-        try:
-            placed_meld = resolve_meld(meld.cards, meld.stands_for, seat=0, number=0)
-        except IllegalAction:  # pragma: no cover - candidate melds are valid
-            continue
-        out.append(Play((meld,), meld.cards, placed_meld.points(scoring)))
-    return out
-
-
-# -- the turn plan -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rules:
-    """The table options a plan depends on."""
-
-    scoring: str = "standard"
-    floating: bool = False
-    unplayable_last_discard: bool = False
-    discard_taken_card: bool = False
-
-    @staticmethod
-    def of(view: PlayerView) -> Rules:
-        options = view.options
-        return Rules(scoring=str(options.get("scoring", "standard")),
-                     floating=bool(options.get("floating", False)),
-                     unplayable_last_discard=bool(options.get("unplayable_last_discard", False)),
-                     discard_taken_card=bool(options.get("discard_taken_card", False)))
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The plays of a turn (in the order to make them), the cards left before the
-    discard, the discard (None: none is needed) and the plan's score."""
-
-    plays: tuple[Play, ...]
-    left: tuple[Card, ...]
-    discard: Card | None
-    score: int
-
-    @property
-    def ends_hand(self) -> bool:
-        return self.score >= ENDS // 2
-
-    @property
-    def value(self) -> int:
-        """Points laid minus points kept (the discard excluded)."""
-        return _value(self.score)
-
-    def actions(self) -> list[Action]:
-        out: list[Action] = [a for play in self.plays for a in play.actions]
-        if self.discard is not None:
-            out.append(Discard(self.discard))
-        return out
-
-
-class _Search:
-    """One turn-plan search (see the module docstring)."""
-
-    def __init__(self, hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules, *,
-                 owed: Card | None = None, banned: Card | None = None,
-                 discard_done: bool = False) -> None:
-        self.hand = list(hand)
-        self.rules = rules
-        self.owed = owed
-        self.banned = None if rules.discard_taken_card else banned
-        self.discard_done = discard_done
-        self.plays = meld_plays(hand, rules.scoring) + table_plays(hand, table, rules.scoring)
-        self.masks = [p.mask for p in self.plays]
-        self.by_card: list[list[int]] = [[] for _ in range(53)]
-        for i, play in enumerate(self.plays):
-            for card in set(play.cards):
-                self.by_card[card.index].append(i)
-        self.values = [card_points(Card(i), rules.scoring) for i in range(53)]
-        self.owes_in = [owed is not None and owed in p.cards for p in self.plays]
-        self.memo: dict[tuple[int, int, int], tuple[int, int]] = {}
-
-    def leaf(self, flags: int) -> int:
-        if self.owed is not None and not flags & _OWED_MET:
-            return NEG
-        kept = bool(flags & _KEPT)
-        if flags & _DISCARDED:
-            return ENDS if not kept else 0
-        if kept:
-            return NEG  # cards left and no discard to end the turn
-        return 0 if self.rules.floating else ENDS  # floating (R5-14) or out by melding (R5-8)
-
-    def best(self, cards: int, used: int, flags: int) -> int:
-        if cards == 0:
-            return self.leaf(flags)
-        key = (cards, used, flags)
-        found = self.memo.get(key)
-        if found is not None:
-            return found[0]
-        index = ((cards & -cards).bit_length() - 1) // 4
-        unit = _UNIT[index]
-        card = Card(index)
-        best, choice = NEG, -3
-        # plays first: when a huge hand (a big take) meets the memo's limit, the plan
-        # found so far melds what it can
-        if len(self.memo) < MAX_MEMO:
-            for i in self.by_card[index]:
-                play = self.plays[i]
-                if play.bit & used or not _fits(self.masks[i], cards):
-                    continue
-                after = flags | _OWED_MET if self.owes_in[i] else flags
-                value = self.best(cards - self.masks[i], used | play.bit, after)
-                if value > NEG // 2 and value + play.points > best:
-                    best, choice = value + play.points, i
-        owed_alone = (card is self.owed and not flags & _OWED_MET
-                      and (cards >> (4 * index)) & 7 == 1)
-        if not owed_alone:
-            value = self.best(cards - unit, used, flags | _KEPT)
-            if value > NEG // 2 and value - self.values[index] > best:
-                best, choice = value - self.values[index], -1
-            if not flags & _DISCARDED and card is not self.banned:
-                value = self.best(cards - unit, used, flags | _DISCARDED)
-                if value > best:
-                    best, choice = value, -2
-        self.memo[key] = (best, choice)
-        return best
-
-    def plan(self) -> Plan | None:
-        start = pack(self.hand)
-        flags = _DISCARDED if self.discard_done else 0
-        score = self.best(start, 0, flags)
-        if score <= NEG // 2:
-            return None
-        plays: list[Play] = []
-        left: list[Card] = []
-        discard: Card | None = None
-        cards, used = start, 0
-        while cards:
-            _, choice = self.memo[(cards, used, flags)]
-            index = ((cards & -cards).bit_length() - 1) // 4
-            if choice == -1:
-                left.append(Card(index))
-                cards -= _UNIT[index]
-                flags |= _KEPT
-            elif choice == -2:
-                discard = Card(index)
-                cards -= _UNIT[index]
-                flags |= _DISCARDED
-            else:
-                play = self.plays[choice]
-                plays.append(play)
-                cards -= self.masks[choice]
-                used |= play.bit
-                if self.owes_in[choice]:
-                    flags |= _OWED_MET
-        # the owed card's play first (R5-3), then the plays holding the card just taken
-        plays.sort(key=lambda p: (not (self.owed is not None and self.owed in p.cards),
-                                  not (self.banned is not None and self.banned in p.cards)))
-        if discard is not None:
-            left.append(discard)
-        return Plan(tuple(plays), tuple(left), discard, score)
-
-
-def plan_turn(hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules, *,
-              owed: Card | None = None, banned: Card | None = None,
-              discard_done: bool = False) -> Plan | None:
-    """The best plan for ``hand`` (None when the owed card cannot be melded).
-
-    ``banned`` is a card that may not be the discard (just taken, R5-7);
-    ``discard_done`` plans with no discard needed (the stock card is thrown).
-    """
-    return _Search(hand, table, rules, owed=owed, banned=banned,
-                   discard_done=discard_done).plan()
-
-
 # -- the discard -------------------------------------------------------------------------
-
-
-def table_after(table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int
-                ) -> list[PlacedMeld] | None:
-    """The table once ``plays`` are made, or None if one of them does not fit."""
-    out = list(table)
-    try:
-        for play in plays:
-            for action in play.actions:
-                if isinstance(action, MeldCards):
-                    out.append(resolve_meld(action.cards, action.stands_for, seat=seat,
-                                            number=len(out) + 1))
-                else:
-                    index = action.meld - 1
-                    out[index] = resolve_layoff(out[index], action.card, action.stands_for,
-                                                seat=seat)
-    except (IllegalAction, IndexError):
-        return None
-    return out
 
 
 def _related(a: Card, b: Card) -> bool:
@@ -661,11 +334,6 @@ class Rummy500Strategy:
                 return Discard(card)
         plays = [a for a in legal if isinstance(a, MeldCards | LayOff)]
         return plays[0] if plays else legal[0]
-
-
-def _value(score: int) -> int:
-    """A plan score without the weight of ending the hand."""
-    return score - ENDS if score >= ENDS // 2 else score
 
 
 def _cards_of(action: Action) -> tuple[Card, ...]:

@@ -27,13 +27,8 @@ from remikit.actions import (
     LayOff,
     MeldCards,
 )
-from remikit.bots.greedy_rummy500 import (
-    Rummy500Strategy,
-    opens_call,
-    stock_plan,
-    table_of,
-    turn_plan,
-)
+from remikit.bots.greedy_rummy500 import Rummy500Strategy, opens_call, stock_plan, turn_plan
+from remikit.bots.rummy500_plan import table_of
 from remikit.cards import Card
 from remikit.engine import Deal
 from remikit.i18n import t
