@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from remikit.actions import parse_seat_action
+from remikit.actions import CallRummy, parse_seat_action
 from remikit.bots import LEVELS, Bot
 from remikit.engine import Game
 from remikit.records import replay
@@ -641,3 +641,36 @@ def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
             receive_until(ws, lambda m: m["type"] == "state"
                           and m["state_id"] == after["state_id"] + 1)
         assert action_log(client, table_id)[:len(log)] == log
+
+
+def test_bots_call_rummy_in_the_window_by_priority(db_url: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    class Caller(Bot):
+        name = "caller"
+
+        def choose(self, view: PlayerView) -> Any:
+            return view.legal_actions[0]
+
+        def call(self, view: PlayerView) -> CallRummy | None:
+            return next((a for a in view.legal_actions if isinstance(a, CallRummy)), None)
+
+    monkeypatch.setitem(LEVELS, "caller", lambda name, seed, budget: Caller())
+    seed, first, second = find_call_deal()
+    with running(db_url, call_window=0.5) as client:
+        table_id = create_seeded(client, seed, "rummy500", options={"players": 3},
+                                 seats=[{"kind": "person"}, {"kind": "person"},
+                                        {"kind": "bot", "level": "caller"}])
+        tokens = [join(client, table_id, name, seat=i)[1] for i, name in enumerate(("A", "B"))]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as ws1:
+            hello(ws0, tokens[0])
+            hello(ws1, tokens[1])
+            for ws, step, action in ((ws0, 0, "draw stock"), (ws0, 1, f"discard {first}"),
+                                     (ws1, 2, "draw stock"), (ws1, 3, f"discard {second}"),
+                                     (ws0, 4, "rummy 3")):
+                receive_until(ws, my_turn(step - 1))
+                ws.send_json({"type": "action", "state_id": step, "action": action})
+            lost = receive_until(ws0, lambda m: m["type"] == "call_lost")
+            assert lost["winner"] == 2
+            after = receive_until(ws1, lambda m: m["type"] == "state" and m["state_id"] == 5)
+            assert after["view"]["log"][-1] == "p2 rummy 3"

@@ -459,8 +459,7 @@ class LiveTable:
 
     async def _run_window(self, window: CallWindow) -> None:
         asks = [self.spawn(partial(self._bot_call, seat, window))
-                for seat, bot in self.bots.items()
-                if seat != window.discarder and callable(getattr(bot, "call", None))]
+                for seat in self.bots if seat != window.discarder]
         await asyncio.sleep(max(0.0, window.ends_at - asyncio.get_running_loop().time()))
         if asks:
             await asyncio.gather(*asks, return_exceptions=True)
@@ -491,14 +490,11 @@ class LiveTable:
                                           "winner": winner, "state_id": self.state_id})
 
     async def _bot_call(self, seat: int, window: CallWindow) -> None:
-        view = self.view(seat)
+        view = self.view(seat)  # during the window: only the seat's legal calls
         if not view.legal_actions:
             return
-        ask = getattr(self.bots[seat], "call", None)
-        if ask is None:
-            return
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.host.bot_pool, ask, view)
+        answer = await loop.run_in_executor(self.host.bot_pool, self.bots[seat].call, view)
         if isinstance(answer, CallRummy) and answer in view.legal_actions:
             async with self.lock:
                 if self.window is window:
