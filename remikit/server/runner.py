@@ -4,6 +4,7 @@ end with status 0 after a clean shutdown on SIGTERM or SIGINT."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import socket
 import sys
@@ -21,6 +22,7 @@ class Server(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
+        gc.freeze()  # the rebuilt tables are long-lived: keep them out of every collection
         if self.started:
             host, port = self.servers[0].sockets[0].getsockname()[:2]
             shown = f"[{host}]" if ":" in host else host
