@@ -185,3 +185,11 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     assert len(store.actions(table_id)) == resumed["state_id"] + 1
     store.close()
     assert "Traceback" not in log.read_text()
+
+
+def test_serve_names_a_database_it_cannot_open() -> None:
+    done = subprocess.run([sys.executable, "-m", "remikit", "serve", "--database",
+                           "nosuchdriver://nowhere"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "LANG": "C.UTF-8"})
+    assert done.returncode == 1
+    assert done.stderr.startswith("cannot open the database:") and "nosuchdriver" in done.stderr

@@ -9,6 +9,7 @@ cleanly (exit status 0, every stored action kept) on SIGTERM and SIGINT.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from remikit.i18n import default_lang, t
@@ -40,8 +41,16 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from remikit.server.runner import serve
+    from sqlalchemy.exc import SQLAlchemyError
 
+    from remikit.server.runner import serve
+    from remikit.storage import Store
+
+    try:  # a clear message, rather than a server that fails at start-up
+        Store(args.database).close()
+    except (SQLAlchemyError, OSError, ValueError) as exc:
+        print(t("serve.bad_database", default_lang(), why=exc), file=sys.stderr)
+        return 1
     settings = Settings(database_url=args.database, bot_delay=max(0.0, args.bot_delay),
                         call_window=max(0.0, args.call_window),
                         bot_threads=max(1, args.bot_threads))
