@@ -1,62 +1,304 @@
-// Placeholder lobby (the real client comes later): list, create, join.
-const $ = (selector) => document.querySelector(selector);
-const say = (text) => { $("#message").textContent = text; };
+// The lobby (/): open tables, a new table of any variant with its options and seats (a
+// person or a bot of a chosen level), joining by code, and the finished games with their
+// replays and records.
 
-async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+import {has, langButton, onLangChange, t} from "./i18n.js";
+import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
+
+// Values the option table of CONTRACT.md allows, where a select reads better than a box.
+const CHOICES = {
+  "three-thirteen": {jokers: [0, 2, 4], ace: ["low", "high"]},
+  rummy500: {scoring: ["standard", "5-10-15"]},
+};
+const PLAYERS = {remi13d: [4, 4], rummy500: [2, 8], "three-thirteen": [2, 8]};
+
+const form = {
+  variants: [],
+  variant: null,
+  options: {}, // per variant: {name: value}
+  seats: {}, // per variant: [{kind, level}]
+  title: "",
+  name: localStorage.getItem(NAME_KEY) || "",
+  creating: false,
+};
+
+function showError(text) {
+  const element = $("#error");
+  element.textContent = text || "";
+  element.hidden = !text;
+}
+
+function header() {
+  document.title = t("lobby.title");
+  $("#topbar").replaceChildren(
+    h("a", {href: "/", class: "brand home"}, "remikit"),
+    h("span", {class: "table-title"}, t("lobby.title").split(": ")[1]),
+    langButton());
+  $("#tagline").textContent = t("app.tagline");
+}
+
+// -- a new table ------------------------------------------------------------------------
+
+const variantInfo = () => form.variants.find((v) => v.name === form.variant);
+const variantTitle = (info, lang) => (info.title && (info.title[lang] || info.title.en)) || info.name;
+
+function optionValues() {
+  const info = variantInfo();
+  if (!form.options[info.name]) {
+    form.options[info.name] = Object.fromEntries(info.options.map((o) => [o.name, o.default]));
+  }
+  return form.options[info.name];
+}
+
+function seatList() {
+  const info = variantInfo();
+  const players = Number(optionValues().players) || 4;
+  let seats = form.seats[info.name];
+  if (!seats) {
+    seats = [{kind: "person", level: info.default_bot}];
+    form.seats[info.name] = seats;
+  }
+  while (seats.length < players) seats.push({kind: "bot", level: info.default_bot});
+  seats.length = players;
+  return seats;
+}
+
+function optionField(info, option, values) {
+  const id = `opt-${option.name}`;
+  const label = t(`opt.${option.name}`);
+  const value = values[option.name];
+  const set = (v) => { values[option.name] = v; };
+  const choices = CHOICES[info.name]?.[option.name];
+  let input;
+  if (option.type === "boolean") {
+    input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value),
+      onchange: (e) => set(e.target.checked)});
+    return h("label", {class: "check", for: id}, input, label);
+  }
+  if (choices) {
+    input = h("select", {id, name: option.name, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
+      choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
+        has(`optval.${c}`) ? t(`optval.${c}`) : String(c))));
+  } else if (option.type === "integer") {
+    const range = option.name === "players" ? PLAYERS[info.name] || [2, 8] : null;
+    input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric",
+      min: range ? String(range[0]) : "1", max: range ? String(range[1]) : null,
+      disabled: range && range[0] === range[1],
+      step: "1",
+      onchange: (e) => {
+        set(Number(e.target.value));
+        if (option.name === "players") renderNewTable();
+      }});
+  } else {
+    input = h("input", {type: "text", id, name: option.name, value: String(value), onchange: (e) => set(e.target.value)});
+  }
+  return h("label", {for: id}, h("span", {}, label), input);
+}
+
+function seatRow(info, seat, index) {
+  const kind = h("select", {name: `seat-${index}-kind`, id: `seat-${index}-kind`, "aria-label": t("common.seat", {n: index + 1}),
+    onchange: (e) => { seat.kind = e.target.value; renderNewTable(); }},
+  h("option", {value: "person", selected: seat.kind === "person"}, t("lobby.person")),
+  h("option", {value: "bot", selected: seat.kind === "bot"}, t("lobby.bot")));
+  const level = seat.kind === "bot"
+    ? h("select", {name: `seat-${index}-level`, id: `seat-${index}-level`, onchange: (e) => { seat.level = e.target.value; }},
+      info.bots.map((b) => h("option", {value: b, selected: b === seat.level}, levelName(b))))
+    : null;
+  return h("div", {class: "seat-row", dataset: {seat: String(index)}},
+    h("span", {class: "seat-no"}, t("common.seat", {n: index + 1})), kind, level);
+}
+
+function renderNewTable() {
+  const box = $("#new-table");
+  if (!form.variants.length) return;
+  const info = variantInfo();
+  const values = optionValues();
+  const seats = seatList();
+  const people = seats.filter((s) => s.kind === "person").length;
+  const variant = h("select", {id: "variant", name: "variant", onchange: (e) => { form.variant = e.target.value; renderNewTable(); }},
+    form.variants.map((v) => h("option", {value: v.name, selected: v.name === form.variant}, variantTitle(v, document.documentElement.lang))));
+  const name = h("input", {id: "create-name", name: "name", maxlength: "24", autocomplete: "nickname",
+    placeholder: t("lobby.name_placeholder"), value: form.name, oninput: (e) => { form.name = e.target.value; }});
+  const title = h("input", {id: "create-title", name: "title", maxlength: "60", value: form.title,
+    oninput: (e) => { form.title = e.target.value; }});
+  box.replaceChildren(h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); create(); }},
+    h("h2", {}, t("lobby.new_table")),
+    h("label", {for: "variant"}, h("span", {}, t("lobby.variant")), variant),
+    h("fieldset", {class: "options"}, h("legend", {}, t("lobby.options")),
+      info.options.map((option) => optionField(info, option, values))),
+    h("fieldset", {class: "seats"}, h("legend", {}, t("lobby.seats")),
+      seats.map((seat, index) => seatRow(info, seat, index))),
+    h("label", {for: "create-title"}, h("span", {}, t("lobby.title_field")), title),
+    people ? h("label", {for: "create-name"}, h("span", {}, t("lobby.your_name")), name) : null,
+    h("button", {type: "submit", class: "btn primary", id: "create-submit", disabled: form.creating},
+      people ? t("lobby.create") : t("lobby.create_watch"))));
+}
+
+async function create() {
+  const info = variantInfo();
+  const seats = seatList();
+  const person = seats.findIndex((s) => s.kind === "person");
+  const name = form.name.trim();
+  if (person >= 0 && !name) {
+    showError(t("lobby.need_name"));
+    $("#create-name")?.focus();
+    return;
+  }
+  showError("");
+  form.creating = true;
+  renderNewTable();
+  try {
+    const body = {
+      variant: info.name,
+      options: optionValues(),
+      seats: seats.map((s) => (s.kind === "person" ? {kind: "person"} : {kind: "bot", level: s.level})),
+    };
+    if (form.title.trim()) body.title = form.title.trim();
+    const created = await api("/api/tables", body);
+    const code = created.table.id;
+    if (person >= 0) {
+      const joined = await api(`/api/tables/${code}/join`, {name, seat: person, lang: document.documentElement.lang});
+      localStorage.setItem(tokenKey(code), joined.token);
+      localStorage.setItem(NAME_KEY, name);
+    }
+    location.href = created.link;
+  } catch (error) {
+    showError(error.message);
+  } finally {
+    form.creating = false;
+    renderNewTable();
+  }
+}
+
+// -- join by code ----------------------------------------------------------------------
+
+function renderJoin() {
+  const code = h("input", {id: "join-code-input", name: "code", maxlength: "8", autocapitalize: "characters",
+    autocomplete: "off", spellcheck: "false", placeholder: "HTEAG5UY", class: "code-input"});
+  const name = h("input", {id: "join-name", name: "name", maxlength: "24", autocomplete: "nickname",
+    placeholder: t("lobby.name_placeholder"), value: form.name, oninput: (e) => { form.name = e.target.value; }});
+  $("#join-code").replaceChildren(h("form", {id: "join-form", onsubmit: async (e) => {
+    e.preventDefault();
+    const value = code.value.trim().toUpperCase();
+    if (!/^[0-9A-Z]{8}$/.test(value)) {
+      showError(t("lobby.need_code"));
+      return;
+    }
+    showError("");
+    try {
+      const {table} = await api(`/api/tables/${value}`);
+      if (localStorage.getItem(tokenKey(table.id)) || !table.free_seats.length || table.status !== "waiting") {
+        location.href = `/table/${table.id}`;
+        return;
+      }
+      if (!form.name.trim()) {
+        showError(t("lobby.need_name"));
+        name.focus();
+        return;
+      }
+      const joined = await api(`/api/tables/${table.id}/join`, {name: form.name.trim(), lang: document.documentElement.lang});
+      localStorage.setItem(tokenKey(table.id), joined.token);
+      localStorage.setItem(NAME_KEY, form.name.trim());
+      location.href = joined.link;
+    } catch (error) {
+      showError(error.message);
+    }
+  }},
+  h("h2", {}, t("lobby.join_code")),
+  h("div", {class: "row wrap"},
+    h("label", {for: "join-code-input"}, h("span", {}, t("lobby.code")), code),
+    h("label", {for: "join-name"}, h("span", {}, t("lobby.your_name")), name)),
+  h("button", {type: "submit", class: "btn primary", id: "join-submit"}, t("lobby.join"))));
+}
+
+// -- open tables and finished games ------------------------------------------------------
+
+let lastTables = [];
+let lastGames = [];
+
+function seatsText(seats, freeWord) {
+  return seats.map((s) => (s.kind === "bot" ? `${s.name || "Bot"} (${levelName(s.level)})` : s.taken ? s.name : freeWord));
+}
+
+function renderTables() {
+  const list = lastTables.map((table) => {
+    const mine = localStorage.getItem(tokenKey(table.id));
+    const title = variantTitle({title: table.variant_title, name: table.variant}, document.documentElement.lang);
+    return h("li", {class: "table-item", dataset: {table: table.id}},
+      h("div", {class: "item-head"},
+        h("b", {}, table.title), " ", h("code", {}, table.id), " ",
+        h("span", {class: `tag status-${table.status}`}, t(`status.${table.status}`))),
+      h("div", {class: "muted"}, title, table.spectators ? ` · ${t("lobby.spectators", {n: table.spectators})}` : ""),
+      h("div", {class: "seats-line"}, seatsText(table.seats, t("lobby.free")).join(" · ")),
+      h("div", {class: "row"},
+        mine ? h("a", {class: "btn primary small", href: `/table/${table.id}`, dataset: {action: "back"}}, t("lobby.back"))
+          : table.free_seats.length ? h("a", {class: "btn primary small", href: `/table/${table.id}`, dataset: {action: "sit"}}, t("lobby.join")) : null,
+        mine ? null : h("a", {class: "btn small", href: `/table/${table.id}`, dataset: {action: "watch"}}, t("lobby.watch"))));
   });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error ? data.error.message : response.statusText);
-  return data;
+  $("#open-tables").replaceChildren(h("h2", {}, t("lobby.open_tables")),
+    list.length ? h("ul", {class: "items", id: "table-list"}, list) : h("p", {class: "muted"}, t("lobby.no_tables")));
+}
+
+function renderGames() {
+  const items = lastGames.map((game) => {
+    const result = game.result || {};
+    const names = game.seats.map((s) => s.name || `Bot ${s.seat}`);
+    const winner = result.winner === null || result.winner === undefined ? t("lobby.no_winner")
+      : t("lobby.winner", {name: names[result.winner]});
+    const when = game.finished_at ? new Date(game.finished_at).toLocaleString(document.documentElement.lang === "id" ? "id-ID" : "en-GB",
+      {dateStyle: "medium", timeStyle: "short"}) : "";
+    return h("li", {class: "game-item", dataset: {game: game.id}},
+      h("div", {class: "item-head"}, h("b", {}, game.title), " ", h("code", {}, game.id), " ",
+        h("span", {class: "muted"}, when)),
+      h("div", {class: "seats-line"}, names.map((n, i) => `${n} ${result.totals ? result.totals[i] : ""}`).join(" · ")),
+      h("div", {}, winner),
+      h("div", {class: "row"},
+        h("a", {class: "btn small", href: `/static/replay.html?game=${game.id}`, dataset: {action: "replay"}}, t("lobby.replay")),
+        h("a", {class: "btn small ghost", href: game.record, download: `remikit-${game.variant}-${game.id}.record.json`,
+          dataset: {action: "record"}}, t("lobby.download"))));
+  });
+  $("#finished").replaceChildren(h("h2", {}, t("lobby.finished")),
+    items.length ? h("ul", {class: "items", id: "game-list"}, items) : h("p", {class: "muted"}, t("lobby.no_games")));
 }
 
 async function refresh() {
-  const {tables} = await api("/api/tables");
-  const body = $("#tables tbody");
-  body.replaceChildren();
-  for (const table of tables) {
-    const row = body.insertRow();
-    const seats = table.seats.map((s) => s.kind === "bot" ? `bot:${s.level}` : (s.name || "—")).join(", ");
-    for (const text of [table.id, table.variant, table.status, seats]) row.insertCell().textContent = text;
-    const link = document.createElement("a");
-    link.href = `/table/${table.id}`;
-    link.textContent = "watch";
-    row.insertCell().append(link);
+  try {
+    const [{tables}, {games}] = await Promise.all([api("/api/tables"), api("/api/games?limit=20")]);
+    lastTables = tables;
+    lastGames = games;
+    renderTables();
+    renderGames();
+  } catch (error) {
+    showError(t("common.error", {message: error.message}));
   }
-  const {games} = await api("/api/games");
-  $("#games").replaceChildren(...games.map((g) => {
-    const item = document.createElement("li");
-    item.innerHTML = `${g.id} ${g.variant} <a href="${g.record}">record</a> <a href="${g.replay}?step=0">replay</a>`;
-    return item;
-  }));
 }
 
-$("#create").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target);
-  try {
-    const body = {variant: form.get("variant"), options: JSON.parse(form.get("options") || "{}")};
-    if (form.get("seats")) body.seats = JSON.parse(form.get("seats"));
-    const {table} = await api("/api/tables", body);
-    $("#join [name=code]").value = table.id;
-    say(`table ${table.id} created`);
-    refresh();
-  } catch (error) { say(error.message); }
-});
+function renderAll() {
+  header();
+  renderNewTable();
+  renderJoin();
+  renderTables();
+  renderGames();
+}
 
-$("#join").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target);
-  try {
-    const code = form.get("code").trim().toUpperCase();
-    const joined = await api(`/api/tables/${code}/join`, {name: form.get("name")});
-    localStorage.setItem(`remikit.token.${joined.table.id}`, joined.token);
-    location.href = joined.link;
-  } catch (error) { say(error.message); }
-});
+onLangChange(renderAll);
 
-const {variants} = await api("/api/variants");
-$("#variant").replaceChildren(...variants.map((v) => new Option(v.title.en, v.name)));
-refresh();
-setInterval(refresh, 5000);
+async function start() {
+  header();
+  renderTables();
+  renderGames();
+  renderJoin();
+  try {
+    const {variants} = await api("/api/variants");
+    form.variants = variants;
+    const wanted = new URLSearchParams(location.search).get("variant");
+    form.variant = variants.some((v) => v.name === wanted) ? wanted : variants[0].name;
+    renderNewTable();
+  } catch (error) {
+    showError(t("common.error", {message: error.message}));
+  }
+  await refresh();
+  setInterval(refresh, 5000);
+}
+
+start();

@@ -1,39 +1,439 @@
-// Placeholder table client (the real client comes later): shows the state, sends actions.
-const $ = (selector) => document.querySelector(selector);
-const code = location.pathname.split("/").pop().toUpperCase();
-const token = localStorage.getItem(`remikit.token.${code}`);
-const scheme = location.protocol === "https:" ? "wss" : "ws";
-const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${code}`);
-let stateId = 0;
+// The table page (/table/CODE): take a seat or watch, then play over the WebSocket
+// (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
+// comes back to the same seat and hand.
 
-function send(action) {
-  socket.send(JSON.stringify({type: "action", state_id: stateId, action}));
+import {dealResults, logPanel, renderBoard} from "./board.js";
+import {wildRankLetter} from "./cards.js";
+import {HandOrder, HandView} from "./hand.js";
+import {lang, langButton, onLangChange, t} from "./i18n.js";
+import {scoreSection} from "./scores.js";
+import {$, api, h, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
+
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
+const page = {
+  token: localStorage.getItem(tokenKey(code)),
+  socket: null,
+  me: null, // my seat, null for a spectator
+  myName: null,
+  message: null, // the latest state message
+  selected: new Set(),
+  order: new HandOrder(`remikit.order.${code}`),
+  busy: false,
+  busyTimer: null,
+  callDepth: 1,
+  retry: 0,
+  closedOnPurpose: false,
+  dealsSeen: null,
+  resultsOpen: false,
+  resultsDeal: null,
+  choice: null, // {title, options: [[label, action]]}: a joker's identity to choose
+  ref: 0,
+  deferred: false,
+  noticeKey: null,
+};
+window.remikit = page; // for the browser tests and the curious
+
+const hand = new HandView({
+  onSelect: (id) => {
+    if (page.selected.has(id)) page.selected.delete(id);
+    else page.selected.add(id);
+    render();
+  },
+  onReorder: (from, to) => {
+    page.order.move(from, to);
+    render();
+  },
+});
+
+// -- page frame -------------------------------------------------------------------------
+
+function frame() {
+  document.title = t("table.title", {code});
+  const header = $("#topbar");
+  const link = `${location.origin}/table/${code}`;
+  header.replaceChildren(
+    h("a", {href: "/", class: "home", id: "to-lobby"}, t("common.lobby")),
+    h("span", {class: "brand"}, "remikit"),
+    h("span", {class: "table-title", id: "table-title"}, page.message ? page.message.table.title : ""),
+    h("span", {class: "code"}, t("table.code"), " ", h("b", {id: "table-code"}, code)),
+    h("button", {type: "button", class: "btn ghost small", id: "copy-link", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        notice(t("table.copied"));
+      } catch {
+        notice(link);
+      }
+    }}, t("table.copy_link")),
+    langButton());
 }
 
-socket.addEventListener("open", () => {
-  socket.send(JSON.stringify(token ? {type: "hello", token} : {type: "hello"}));
-});
-socket.addEventListener("message", (event) => {
-  const message = JSON.parse(event.data);
-  if (message.type === "welcome") {
-    $("#who").textContent = message.seat === null ? `${code}: spectator` : `${code}: seat ${message.seat} (${message.name})`;
-  } else if (message.type === "state") {
-    stateId = message.state_id;
-    $("#state").textContent = JSON.stringify(message, null, 1);
-    $("#actions").replaceChildren(...message.view.legal_actions.map((action) => {
-      const button = document.createElement("button");
-      button.textContent = action;
-      button.addEventListener("click", () => send(action));
-      return button;
-    }));
-  } else if (message.type === "error") {
-    $("#message").textContent = message.message;
-  } else {
-    $("#message").textContent = JSON.stringify(message);
+function notice(text, kind = "info") {
+  const element = $("#notice");
+  element.textContent = text || "";
+  element.className = `notice ${kind}`;
+  element.hidden = !text;
+}
+
+function showError(text) {
+  const element = $("#error");
+  element.textContent = text;
+  element.hidden = !text;
+  clearTimeout(showError.timer);
+  if (text) showError.timer = setTimeout(() => { element.hidden = true; }, 8000);
+}
+
+// -- joining ---------------------------------------------------------------------------
+
+async function start() {
+  frame();
+  if (page.token) {
+    connect();
+    return;
   }
+  let info;
+  try {
+    info = await api(`/api/tables/${encodeURIComponent(code)}`);
+  } catch (error) {
+    notice(error.code === "unknown_table" ? t("table.no_table", {code}) : error.message, "error");
+    return;
+  }
+  const table = info.table;
+  if (table.status === "waiting" && table.free_seats.length) showJoin(table);
+  connect();
+}
+
+function showJoin(table) {
+  const box = $("#join");
+  const name = h("input", {id: "join-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname",
+    placeholder: t("lobby.name_placeholder"), value: localStorage.getItem(NAME_KEY) || ""});
+  const seat = h("select", {id: "join-seat", name: "seat"},
+    table.free_seats.map((s) => h("option", {value: String(s)}, t("common.seat", {n: s + 1}))));
+  const form = h("form", {class: "join-form card-box", id: "join-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const value = name.value.trim();
+    if (!value) {
+      showError(t("lobby.need_name"));
+      return;
+    }
+    try {
+      const joined = await api(`/api/tables/${encodeURIComponent(code)}/join`,
+        {name: value, seat: Number(seat.value), lang: lang()});
+      localStorage.setItem(tokenKey(joined.table.id), joined.token);
+      localStorage.setItem(NAME_KEY, value);
+      page.token = joined.token;
+      box.hidden = true;
+      reconnect();
+    } catch (error) {
+      showError(error.message);
+    }
+  }},
+  h("h2", {}, t("table.join_title", {code})),
+  h("label", {}, t("lobby.your_name"), name),
+  h("label", {}, t("table.choose_seat"), seat),
+  h("div", {class: "row"},
+    h("button", {type: "submit", class: "btn primary", id: "join-submit"}, t("table.sit")),
+    h("button", {type: "button", class: "btn ghost", onclick: () => { box.hidden = true; }}, t("table.just_watch"))));
+  box.replaceChildren(form);
+  box.hidden = false;
+  name.focus();
+}
+
+// -- the socket ----------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}?lang=${lang()}`);
+  page.socket = socket;
+  page.closedOnPurpose = false;
+  socket.addEventListener("open", () => {
+    socket.send(JSON.stringify({type: "hello", token: page.token || null, lang: lang()}));
+  });
+  socket.addEventListener("message", (event) => {
+    if (socket !== page.socket) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    receive(message);
+  });
+  socket.addEventListener("close", (event) => {
+    if (socket !== page.socket || page.closedOnPurpose) return;
+    if (event.code === 4401) { // the token holds no seat here: forget it, watch instead
+      localStorage.removeItem(tokenKey(code));
+      page.token = null;
+      page.me = null;
+      notice(t("table.bad_token"), "error");
+      setTimeout(connect, 200);
+      return;
+    }
+    if (event.code === 4404) {
+      notice(t("table.no_table", {code}), "error");
+      return;
+    }
+    notice(t("table.reconnecting"), "warn");
+    page.noticeKey = "reconnecting";
+    const wait = Math.min(5000, 300 * 2 ** page.retry++);
+    setTimeout(connect, wait);
+  });
+}
+
+function reconnect() {
+  page.closedOnPurpose = true;
+  if (page.socket) page.socket.close(1000);
+  page.retry = 0;
+  connect();
+}
+
+function send(action) {
+  const message = page.message;
+  if (!message || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
+  page.ref += 1;
+  page.socket.send(JSON.stringify({type: "action", state_id: message.state_id, action, ref: page.ref}));
+  setBusy(true);
+}
+
+function setBusy(on) {
+  page.busy = on;
+  clearTimeout(page.busyTimer);
+  if (on) page.busyTimer = setTimeout(() => { page.busy = false; render(); }, 5000);
+  render();
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      page.me = message.seat;
+      page.myName = message.name;
+      page.retry = 0;
+      if (page.noticeKey === "reconnecting") { notice(""); page.noticeKey = null; }
+      if (message.seat !== null) $("#join").hidden = true;
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "error":
+      if (message.code !== "stale_state") showError(message.message);
+      setBusy(false);
+      break;
+    case "call_pending":
+      setBusy(false);
+      break;
+    case "call_lost":
+      showError(t("call.lost", {name: nameOf(message.winner)}));
+      break;
+    default:
+      break;
+  }
+}
+
+function onState(message) {
+  const previous = page.message;
+  page.message = message;
+  const view = message.view;
+  if (!previous || previous.state_id !== message.state_id) {
+    if (page.busy) { page.busy = false; clearTimeout(page.busyTimer); }
+    page.choice = null;
+  }
+  if (!message.call_window) page.callDepth = 1;
+  else if (page.callDepth > view.discard_pile.length) page.callDepth = 1;
+  // the hand: keep the player's order; drop the selection of cards no longer held
+  const before = page.order.entries.map((e) => e.card).sort().join(" ");
+  page.order.update(view.hand, wildRankLetter(view.wild_rank));
+  if (before !== [...view.hand].sort().join(" ")) page.selected.clear();
+  // the end of a deal: everyone's arrangement (R13-14)
+  const deals = view.finished_deals.length;
+  const seenKey = `remikit.seen.${code}`;
+  if (page.dealsSeen === null) {
+    const stored = Number(sessionStorage.getItem(seenKey) ?? -1);
+    page.dealsSeen = stored >= 0 ? Math.min(stored, deals) : deals;
+    if (view.game_over) page.dealsSeen = Math.min(page.dealsSeen, deals - 1);
+  }
+  if (deals > page.dealsSeen) {
+    page.resultsOpen = true;
+    page.resultsDeal = deals - 1;
+    page.dealsSeen = deals;
+    sessionStorage.setItem(seenKey, String(deals));
+  }
+  const table = message.table;
+  if (table.status === "waiting") {
+    notice(t("table.waiting", {n: table.free_seats.length, code}), "info");
+    page.noticeKey = "waiting";
+    if (page.me === null && table.free_seats.length && $("#join").hidden && !$("#join").dataset.shown) {
+      $("#join").dataset.shown = "1";
+      showJoin(table);
+    }
+  } else if (page.noticeKey === "waiting") {
+    notice("");
+    page.noticeKey = null;
+  }
+  if (page.me === null && table.status !== "waiting" && page.noticeKey !== "spectating") {
+    notice(t("table.spectating"), "info");
+    page.noticeKey = "spectating";
+  }
+  render();
+}
+
+// -- what the buttons do ------------------------------------------------------------------
+
+const nameOf = (seat) => seatName(page.message?.table.seats, seat, page.me);
+
+function selectedCards() {
+  return page.order.entries.filter((e) => page.selected.has(e.id)).map((e) => e.card);
+}
+
+const legal = () => new Set(page.message?.view.legal_actions || []);
+
+function multisetKey(cards) {
+  return cards.map((c) => c.split("=")[0]).sort().join(" ");
+}
+
+/** Send `action`, or, when several legal actions fit (a joker's identity), let the player choose. */
+function sendOrChoose(candidates, fallback) {
+  if (candidates.length === 1) send(candidates[0]);
+  else if (candidates.length > 1) {
+    page.choice = {title: t("table.choose_joker"), options: candidates};
+    render();
+  } else {
+    send(fallback); // not a legal action: the server says why, in the player's language
+  }
+}
+
+const on = {
+  draw: (action) => send(action),
+  pile: (depth) => {
+    const view = page.message.view;
+    if (page.message.call_window) {
+      page.callDepth = depth;
+      render();
+      return;
+    }
+    if (view.to_play === page.me && view.phase === "draw") send(depth === 1 ? "draw discard" : `draw discard ${depth}`);
+  },
+  discard: () => {
+    const [card] = selectedCards();
+    if (card) send(`discard ${card}`);
+  },
+  close: () => {
+    const [card] = selectedCards();
+    if (card) send(`close ${card}`);
+  },
+  meld: () => {
+    const cards = selectedCards();
+    const key = multisetKey(cards);
+    const candidates = [...legal()].filter((a) => a.startsWith("meld ") && multisetKey(a.split(" ").slice(1)) === key);
+    sendOrChoose(candidates, `meld ${cards.join(" ")}`);
+  },
+  layoff: (number) => {
+    const cards = selectedCards();
+    if (cards.length !== 1) {
+      showError(t("table.layoff_here", {n: number}));
+      return;
+    }
+    const card = cards[0];
+    const candidates = [...legal()].filter((a) => {
+      const parts = a.split(" ");
+      return parts[0] === "layoff" && parts[1].split("=")[0] === card && parts[3] === String(number);
+    });
+    sendOrChoose(candidates, `layoff ${card} to ${number}`);
+  },
+  rummy: () => send(`rummy ${page.callDepth}`),
+  decline: () => send("decline"),
+  sort: (mode) => {
+    page.order.sort(mode, wildRankLetter(page.message?.view.wild_rank));
+    render();
+  },
+  clear: () => {
+    page.selected.clear();
+    render();
+  },
+};
+
+// -- drawing it ---------------------------------------------------------------------------
+
+function render() {
+  const message = page.message;
+  if (!message) return;
+  if (hand.busy) { // a card is being dragged: draw it when it is dropped
+    if (!page.deferred) {
+      page.deferred = true;
+      const wait = () => (hand.busy ? requestAnimationFrame(wait) : (page.deferred = false, render()));
+      requestAnimationFrame(wait);
+    }
+    return;
+  }
+  const view = message.view;
+  $("#table-title").textContent = message.table.title;
+  hand.render(page.order, {selected: page.selected, wildRank: wildRankLetter(view.wild_rank),
+    interactive: page.me !== null});
+  const model = {
+    view,
+    seats: message.table.seats,
+    me: page.me,
+    myName: page.myName,
+    viewpoint: page.me ?? 0,
+    stateId: message.state_id,
+    callWindow: message.call_window,
+    callDepth: page.callDepth,
+    busy: page.busy,
+    selected: page.selected,
+    handElement: page.me !== null ? hand.element : null,
+    readOnly: false,
+    nameOf,
+    on,
+  };
+  renderBoard($("#board"), model);
+  if (page.choice) {
+    $("#board").append(h("div", {class: "choice card-box", id: "choice"},
+      h("b", {}, page.choice.title),
+      page.choice.options.map((action) => h("button", {type: "button", class: "btn", onclick: () => { page.choice = null; send(action); }},
+        action.split(" ").slice(1).map(showCard).join(" "))),
+      h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
+  }
+  $("#side").replaceChildren(...[
+    view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",
+      onclick: () => { page.resultsOpen = true; page.resultsDeal = view.finished_deals.length - 1; render(); }},
+    t("table.show_results")) : null,
+    logPanel(view, nameOf),
+    scoreSection(view, nameOf)].filter(Boolean));
+  renderResults();
+}
+
+function renderResults() {
+  const box = $("#results");
+  const view = page.message.view;
+  if (!page.resultsOpen || page.resultsDeal === null || !view.finished_deals[page.resultsDeal]) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const summary = view.finished_deals[page.resultsDeal];
+  const over = view.game_over && page.resultsDeal === view.finished_deals.length - 1;
+  const closeResults = () => { page.resultsOpen = false; render(); };
+  let headline = null;
+  if (over) {
+    const winner = view.winner;
+    headline = h("div", {class: "game-over", id: "game-over"},
+      h("h2", {}, t("end.game_over")),
+      h("p", {class: "winner"}, winner === null ? t("end.no_winner")
+        : winner === page.me ? t("end.you_win") : t("end.winner", {name: nameOf(winner)})));
+  }
+  box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
+    dataset: {gameOver: over ? "true" : "false", deal: String(summary.number)}},
+  headline,
+  dealResults(view, summary, nameOf, page.me ?? 0),
+  over ? scoreSection(view, nameOf) : null,
+  h("div", {class: "row end-links"},
+    over ? h("a", {class: "btn", href: `/static/replay.html?game=${code}`, id: "replay-link"}, t("table.replay")) : null,
+    over ? h("a", {class: "btn", href: `/api/games/${code}/record`, download: ""}, t("lobby.download")) : null,
+    over ? h("a", {class: "btn", href: "/"}, t("common.lobby")) : null,
+    h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
+      over ? t("common.close") : t("common.continue")))));
+  box.hidden = false;
+}
+
+onLangChange(() => {
+  frame();
+  if (page.noticeKey === "spectating") notice(t("table.spectating"), "info");
+  render();
+  reconnect(); // the server's messages come in the language of the hello
 });
-socket.addEventListener("close", (event) => { $("#message").textContent = `closed (${event.code})`; });
-$("#act").addEventListener("submit", (event) => {
-  event.preventDefault();
-  send($("#text").value);
-});
+
+start();

@@ -1,0 +1,353 @@
+// The table as a person sees it: the other seats Left/Top/Right in the variant's direction
+// of play (RULES.md §0), the stock and the discard pile by the previous player, Rummy 500's
+// spread pile and table melds, the player's hand and buttons. Used live (table.js) and for
+// replays (replay.js, read-only).
+
+import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
+import {t} from "./i18n.js";
+import {SEAT_COLOURS} from "./scores.js";
+import {describeLog, h, levelName, showCard} from "./util.js";
+
+/** Where each seat sits seen from `viewpoint`: {seat: {zone, order}}, zone left/top/right/bottom. */
+export function seatPositions(players, viewpoint, variant) {
+  const others = Array.from({length: players - 1}, (_, i) => (viewpoint + 1 + i) % players);
+  const k = others.length;
+  const side = k <= 1 ? 0 : k >= 6 ? 2 : 1;
+  const top = k - 2 * side;
+  // Clockwise tables (Rummy 500, Three-Thirteen): the next player sits on the left and the
+  // previous one on the right. Remi 13 D plays to the right: next on the right, previous on the left.
+  const clockwise = variant !== "remi13d";
+  const zones = clockwise
+    ? [...Array(side).fill("left"), ...Array(top).fill("top"), ...Array(side).fill("right")]
+    : [...Array(side).fill("right"), ...Array(top).fill("top"), ...Array(side).fill("left")];
+  const out = {[viewpoint]: {zone: "bottom", order: 0}};
+  others.forEach((seat, i) => { out[seat] = {zone: zones[i], order: i}; });
+  return out;
+}
+
+export function dealLabel(view) {
+  const of = view.variant === "remi13d" ? view.options.games : view.variant === "rummy500" ? view.options.target : 11;
+  return t(`table.deal.${view.variant}`, {n: view.deal_number, of});
+}
+
+/** Three-Thirteen: the wild rank of round `r` (3 … 10, J, Q, K) as a card rank letter. */
+export function roundWildRank(round) {
+  const size = round + 2;
+  return size <= 9 ? String(size) : "TJQK"[size - 10];
+}
+
+function smallCards(cards, {wildRank = null, cls = "", standsFor = null, owners = null} = {}) {
+  return h("div", {class: `cards small ${cls}`}, cards.map((text, i) => {
+    const element = cardElement(text, {wild: wildRank !== null && isWild(text, wildRank),
+      stands: standsFor ? standsFor[i] : null});
+    if (owners) {
+      element.dataset.owner = String(owners[i]);
+      element.style.setProperty("--owner", SEAT_COLOURS[owners[i] % SEAT_COLOURS.length]);
+      element.classList.add("owned");
+    }
+    return element;
+  }));
+}
+
+function backs(count, max = 13) {
+  const shown = Math.min(count, max);
+  return h("div", {class: "backs"}, Array.from({length: shown}, () => backElement()),
+    h("span", {class: "count", title: t("table.cards_n", {n: count})}, String(count)));
+}
+
+/** The last thing each seat did this deal (from the log). */
+function lastBySeat(view, nameOf) {
+  const words = describeLog(view.log || [], nameOf, view.taken_from_discard || []);
+  const out = {};
+  (view.log || []).forEach((line, i) => { out[Number(line.split(" ")[0].slice(1))] = words[i]; });
+  return {out, words};
+}
+
+function seatPanel(model, seat, position, last) {
+  const {view, seats, nameOf} = model;
+  const info = seats[seat] || {};
+  const toPlay = view.to_play === seat && !view.game_over;
+  const label = t(`pos.${position.zone}`);
+  const shown = view.variant === "three-thirteen" && view.went_out === seat && view.shown_melds?.length
+    ? h("div", {class: "shown-melds"}, h("span", {class: "muted"}, t("table.shown_melds", {name: nameOf(seat)})),
+      view.shown_melds.map((meld) => smallCards(meld, {wildRank: wildRankLetter(view.wild_rank)})))
+    : null;
+  return h("div", {class: `seat-panel pos-${position.zone}` + (toPlay ? " to-play" : ""),
+    dataset: {seat: String(seat), pos: position.zone}},
+  h("div", {class: "seat-head"},
+    h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
+    h("span", {class: "pos"}, label),
+    h("b", {class: "name"}, nameOf(seat)),
+    info.kind === "bot" ? h("span", {class: "tag"}, levelName(info.level)) : null,
+    info.kind === "person" && info.connected === false ? h("span", {class: "tag away"}, t("table.disconnected")) : null,
+    view.went_out === seat ? h("span", {class: "tag out"}, t("end.went_out")) : null),
+  backs(view.hand_sizes[seat] || 0),
+  h("div", {class: "seat-foot"},
+    h("span", {class: "total"}, t("table.total", {n: view.totals?.[seat] ?? 0})),
+    last ? h("span", {class: "last", title: last}, last) : null),
+  shown);
+}
+
+function pileCard(text, depth, model, clickable) {
+  const element = cardElement(text, {wild: model.wildRank !== null && isWild(text, model.wildRank)});
+  element.dataset.depth = String(depth);
+  if (model.callDepth === depth && model.callOpen) element.classList.add("call-target");
+  if (clickable) {
+    element.classList.add("clickable");
+    element.setAttribute("role", "button");
+    element.tabIndex = 0;
+    element.addEventListener("click", () => model.on.pile(depth));
+  }
+  return element;
+}
+
+function pilesArea(model) {
+  const {view, nameOf} = model;
+  const legal = new Set(view.legal_actions || []);
+  const act = !model.readOnly && !model.busy;
+  const stockClickable = act && legal.has("draw stock");
+  const stock = h("div", {class: "pile stock-pile"},
+    h("div", {class: "pile-label"}, t("table.stock")),
+    h("div", {id: "stock", class: "stock" + (stockClickable ? " clickable" : ""), role: "button",
+      tabindex: stockClickable ? "0" : null, "aria-disabled": stockClickable ? null : "true",
+      dataset: {count: String(view.stock_size)},
+      onclick: () => { if (stockClickable) model.on.draw("draw stock"); }},
+    view.stock_size ? backElement() : h("div", {class: "card slot"}),
+    h("span", {class: "count"}, String(view.stock_size))));
+  const pile = view.discard_pile || [];
+  const prev = view.to_play === null ? null : (view.to_play - 1 + view.players) % view.players;
+  const prevName = prev === null ? "" : nameOf(prev);
+  let discard;
+  if (view.variant === "rummy500") {
+    // R5-2: the pile is spread; click the K-th card from the top to take it and all above it
+    const myDraw = act && model.me !== null && view.to_play === model.me && view.phase === "draw" && !model.callOpen;
+    const canCall = act && model.callOpen && model.me !== null && model.callWindow.discarder !== model.me;
+    const cards = pile.map((text, i) => pileCard(text, pile.length - i, model, myDraw || canCall));
+    discard = h("div", {class: "pile discard-pile spread"},
+      h("div", {class: "pile-label"}, t("table.discard"), " ", h("span", {class: "muted"}, t("table.cards_n", {n: pile.length}))),
+      h("div", {id: "discard", class: "spread-cards" + (myDraw ? " drawable" : ""), dataset: {count: String(pile.length)}},
+        cards.length ? cards : h("div", {class: "card slot"}, t("table.empty"))));
+  } else {
+    const top = view.top_discard;
+    const clickable = act && legal.has("draw discard");
+    discard = h("div", {class: "pile discard-pile"},
+      h("div", {class: "pile-label"}, prev !== null && view.variant === "remi13d"
+        ? t("table.prev_discard", {name: prevName}) : t("table.discard")),
+      h("div", {id: "discard", class: "discard" + (clickable ? " clickable" : ""), dataset: {count: String(pile.length)}},
+        pile.length > 1 ? h("div", {class: "under"}, backElement()) : null,
+        top ? pileCard(top, 1, model, clickable) : h("div", {class: "card slot"}, t("table.empty"))));
+  }
+  // the discard lies by the previous player (whose discard one may take): on the left in
+  // Remi 13 D, on the right at the clockwise tables
+  const discardFirst = view.variant === "remi13d";
+  return h("div", {class: "piles" + (discardFirst ? " discard-left" : " discard-right")},
+    discardFirst ? [discard, stock] : [stock, discard]);
+}
+
+function callBar(model) {
+  const {view, callWindow} = model;
+  if (view.variant !== "rummy500" || !view.options.rummy_calls) return null;
+  const open = model.callOpen;
+  const mine = callWindow?.my_call;
+  let text = "";
+  if (open) {
+    text = mine ? t("call.pending", {k: mine.split(" ")[1]})
+      : callWindow.discarder === model.me ? t("table.turn_of", {name: model.nameOf(view.to_play)})
+        : `${t("call.open", {k: model.callDepth})} · ${t("call.help")}`;
+  }
+  const bar = h("div", {id: "call-bar", class: "call-bar" + (open ? " open" : ""),
+    dataset: {open: open ? "true" : "false"}},
+  h("div", {class: "call-text"}, text),
+  open ? h("div", {class: "countdown"}, h("div", {class: "fill",
+    style: `animation-duration:${Math.max(0, callWindow.ends_in_ms)}ms;width:${(100 * callWindow.ends_in_ms / Math.max(1, callWindow.duration_ms)).toFixed(1)}%`})) : null);
+  return bar;
+}
+
+function meldsArea(model) {
+  const {view, nameOf} = model;
+  if (view.variant !== "rummy500") return null;
+  const canLayOff = !model.readOnly && model.me !== null && view.to_play === model.me && view.phase === "discard";
+  const melds = (view.table || []).map((meld) => {
+    const owner = meld.laid_by[0];
+    const owners = [...new Set(meld.laid_by)];
+    const element = h("div", {class: "table-meld" + (canLayOff ? " clickable" : ""), dataset: {meld: String(meld.number)},
+      role: canLayOff ? "button" : null, tabindex: canLayOff ? "0" : null,
+      title: canLayOff ? t("table.layoff_here", {n: meld.number}) : null,
+      onclick: () => { if (canLayOff) model.on.layoff(meld.number); }},
+    h("div", {class: "meld-head"},
+      h("span", {class: "swatch", style: `background:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}`}),
+      t("table.meld_owner", {n: meld.number, name: owners.map(nameOf).join(", ")})),
+    smallCards(meld.cards, {standsFor: meld.stands_for, owners: meld.laid_by}));
+    return element;
+  });
+  return h("section", {class: "table-melds", id: "table-melds"},
+    h("h3", {}, t("table.melds")),
+    melds.length ? h("div", {class: "meld-list"}, melds) : h("p", {class: "muted"}, t("table.no_melds")));
+}
+
+function statusBar(model, words) {
+  const {view, nameOf} = model;
+  const parts = [h("span", {class: "deal", id: "deal-label"}, dealLabel(view))];
+  if (view.wild_rank) {
+    parts.push(h("span", {class: "wild-rank", id: "wild-rank"},
+      h("span", {class: "star"}, "★"), t("table.wild", {rank: view.wild_rank})));
+  }
+  if (!view.game_over && view.to_play !== null) {
+    const mine = model.me !== null && view.to_play === model.me;
+    parts.push(h("span", {class: "turn" + (mine ? " mine" : ""), id: "turn"},
+      mine ? t("table.your_turn") : t("table.turn_of", {name: nameOf(view.to_play)})));
+  }
+  const lastWords = words.length ? words[words.length - 1] : t("act.none");
+  parts.push(h("span", {class: "last-action", id: "last-action"}, t("table.last", {what: lastWords})));
+  return h("div", {class: "status-bar"}, parts);
+}
+
+function prompt(model) {
+  const {view} = model;
+  if (model.me === null || model.readOnly || view.game_over) return null;
+  const lines = [];
+  if (view.went_out !== null && view.went_out !== undefined && view.variant === "three-thirteen") {
+    lines.push(t("table.went_out", {name: model.nameOf(view.went_out)}));
+  }
+  if (view.to_play === model.me) {
+    if (view.must_meld) lines.push(h("b", {}, t("table.must_meld", {card: showCard(view.must_meld)})));
+    if (view.phase === "draw" && !model.callOpen) {
+      lines.push(t(view.variant === "rummy500" ? "table.hint_draw500" : "table.hint_draw"));
+    } else if (view.phase === "discard") {
+      lines.push(t(view.variant === "rummy500" ? "table.hint_discard500"
+        : view.variant === "remi13d" ? "table.hint_discard13d" : "table.hint_discard"));
+    }
+  }
+  return lines.length ? h("div", {class: "prompt", id: "prompt"}, lines.map((line) => h("div", {}, line))) : null;
+}
+
+function actionBar(model) {
+  const {view} = model;
+  const mine = model.me !== null && view.to_play === model.me && !model.busy && !view.game_over;
+  const selected = model.selected.size;
+  const discardPhase = mine && view.phase === "discard" && !model.callOpen;
+  const button = (id, label, enabled, onclick, cls = "") => h("button", {type: "button", id,
+    class: `btn ${cls}`, disabled: !enabled, onclick}, label);
+  const buttons = [
+    button("sort-suit", t("btn.sort_suit"), true, () => model.on.sort("suit"), "ghost"),
+    button("sort-rank", t("btn.sort_rank"), true, () => model.on.sort("rank"), "ghost"),
+  ];
+  if (view.variant === "rummy500") {
+    buttons.push(button("btn-meld", t("btn.meld"), discardPhase && selected >= 3, () => model.on.meld()));
+  }
+  buttons.push(button("btn-discard", t("btn.discard"), discardPhase && selected === 1, () => model.on.discard(), "primary"));
+  if (view.variant === "remi13d") {
+    buttons.push(button("btn-close", t("btn.close"), discardPhase && selected === 1, () => model.on.close(), "gold"));
+  }
+  if (view.variant === "rummy500" && view.options.rummy_calls) {
+    // Enabled for every seat but the discarder for the whole call window, whether or not a
+    // call is possible: the button must not tell (R5-10).
+    const enabled = model.callOpen && model.callWindow.discarder !== model.me && !model.readOnly;
+    buttons.push(button("btn-rummy", t("btn.rummy"), enabled, () => model.on.rummy(), "rummy"));
+  }
+  if ((view.legal_actions || []).includes("decline") && !model.busy) {
+    buttons.push(button("btn-decline", t("btn.decline"), true, () => model.on.decline(), "ghost"));
+  }
+  if (selected) buttons.push(button("btn-clear", t("btn.clear"), true, () => model.on.clear(), "ghost"));
+  return h("div", {class: "action-bar", id: "actions"}, buttons);
+}
+
+function bottomArea(model, last) {
+  const {view, nameOf} = model;
+  const seat = model.viewpoint;
+  if (model.me === null) {
+    // a spectator (or a public replay): the bottom seat like the others, cards face down
+    const hand = view.hand && view.hand.length && view.seat === seat
+      ? h("div", {class: "hand"}, view.hand.map((c) => cardElement(c, {wild: model.wildRank !== null && isWild(c, model.wildRank)})))
+      : null;
+    const panel = seatPanel(model, seat, {zone: "bottom"}, last[seat]);
+    return h("div", {class: "me spectator"}, panel, hand);
+  }
+  const toPlay = view.to_play === seat && !view.game_over;
+  return h("div", {class: "me" + (toPlay ? " to-play" : ""), dataset: {seat: String(seat)}},
+    h("div", {class: "me-head"},
+      h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
+      h("b", {class: "name"}, model.myName || nameOf(seat)),
+      h("span", {class: "muted"}, t("table.hand_label")),
+      h("span", {class: "total"}, t("table.total", {n: view.totals?.[seat] ?? 0})),
+      h("span", {class: "muted help"}, t("table.select_help"))),
+    prompt(model),
+    model.readOnly ? null : actionBar(model),
+    model.handElement);
+}
+
+/** Render the whole board into `root`. */
+export function renderBoard(root, model) {
+  const {view} = model;
+  model.wildRank = wildRankLetter(view.wild_rank);
+  model.callOpen = Boolean(model.callWindow);
+  const positions = seatPositions(view.players, model.viewpoint, view.variant);
+  const {out: last, words} = lastBySeat(view, model.nameOf);
+  const zones = {left: [], top: [], right: []};
+  const order = Object.entries(positions).filter(([, p]) => p.zone !== "bottom")
+    .sort((a, b) => a[1].order - b[1].order);
+  for (const [seat, position] of order) zones[position.zone].push(seatPanel(model, Number(seat), position, last[seat]));
+  // lay the seats out the way they sit: the left column runs up from the player, the right
+  // one down to the player; the top row runs the way play goes
+  const clockwise = view.variant !== "remi13d";
+  zones.left.reverse();
+  if (!clockwise) zones.top.reverse();
+  root.className = `board variant-${view.variant} players-${view.players}`;
+  Object.assign(root.dataset, {
+    stateId: String(model.stateId ?? ""),
+    phase: view.phase,
+    toPlay: view.to_play === null ? "" : String(view.to_play),
+    seat: model.me === null ? "" : String(model.me),
+    myTurn: model.me !== null && view.to_play === model.me && !view.game_over ? "true" : "false",
+    callWindow: model.callOpen ? "open" : "closed",
+    discarder: model.callOpen ? String(model.callWindow.discarder) : "",
+    deals: String((view.finished_deals || []).length),
+    deal: String(view.deal_number),
+    gameOver: view.game_over ? "true" : "false",
+    busy: model.busy ? "true" : "false",
+  });
+  root.replaceChildren(
+    statusBar(model, words),
+    h("div", {class: "felt"},
+      h("div", {class: "zone zone-top"}, zones.top),
+      h("div", {class: "zone zone-left"}, zones.left),
+      h("div", {class: "zone zone-right"}, zones.right),
+      h("div", {class: "centre"}, pilesArea(model), callBar(model), meldsArea(model))),
+    bottomArea(model, last));
+}
+
+/** The log panel: this deal's actions in words, the newest first. */
+export function logPanel(view, nameOf) {
+  const words = describeLog(view.log || [], nameOf, view.taken_from_discard || []);
+  return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view)),
+    words.length ? h("ol", {class: "log", id: "log", reversed: true}, [...words].reverse().map((w) => h("li", {}, w)))
+      : h("p", {class: "muted"}, t("act.none")));
+}
+
+/** Every seat's arrangement at the end of a deal (R13-14): melds, dead cards, points. */
+export function dealResults(view, summary, nameOf, viewpoint) {
+  const wildRank = view.variant === "three-thirteen" ? roundWildRank(summary.number) : null;
+  const positions = seatPositions(view.players, viewpoint ?? 0, view.variant);
+  const ended = summary.by_seat === null || summary.by_seat === undefined
+    ? t(`end.by.${summary.ended_by}`, {name: ""})
+    : t(`end.by.${summary.ended_by}`, {name: nameOf(summary.by_seat)});
+  const rows = summary.results.map((result, seat) => h("div", {class: "result-row" + (summary.by_seat === seat ? " ender" : ""),
+    dataset: {seat: String(seat)}},
+  h("div", {class: "result-head"},
+    h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
+    h("b", {}, nameOf(seat)),
+    positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(`pos.${positions[seat].zone}`)) : null,
+    result.went_out ? h("span", {class: "tag out"}, t("end.went_out")) : null,
+    h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, t("end.points", {n: result.points}))),
+  result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
+    smallCards([result.closing], {wildRank})) : null,
+  h("div", {class: "arrangement"},
+    h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
+      result.melds.length ? result.melds.map((meld) => smallCards(meld, {wildRank, cls: "meld"})) : h("span", {class: "muted"}, t("end.none"))),
+    h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.dead")),
+      result.dead.length ? smallCards(result.dead, {wildRank, cls: "dead"}) : h("span", {class: "muted"}, t("end.none"))))));
+  return h("div", {class: "deal-results", dataset: {deal: String(summary.number)}},
+    h("h3", {}, t(`end.deal_over.${view.variant}`, {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
+    rows);
+}
+

@@ -1,0 +1,115 @@
+// Small helpers shared by the pages: building elements, the JSON API, what a log line says.
+
+import {cardText} from "./cards.js";
+import {lang, t} from "./i18n.js";
+
+/** h("div", {class: "x", onclick: f}, child, "text", …): an element. */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      element.className = value;
+    } else if (name === "dataset") {
+      Object.assign(element.dataset, value);
+    } else if (name === "html") {
+      element.innerHTML = value;
+    } else if (value === true) {
+      element.setAttribute(name, "");
+    } else {
+      element.setAttribute(name, String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code || "http";
+  }
+}
+
+/** GET (no body) or POST (a body) a JSON API path; errors come in the chosen language. */
+export async function api(path, body) {
+  const url = path + (path.includes("?") ? "&" : "?") + `lang=${lang()}`;
+  const init = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  };
+  const response = await fetch(url, init);
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) throw new ApiError(response.status, data && data.error);
+  return data;
+}
+
+export const tokenKey = (code) => `remikit.token.${code}`;
+export const NAME_KEY = "remikit.name";
+
+/** A seat's display name: its person's name, "Bot 2 (greedy)", or "Seat 3". */
+export function seatName(seats, seat, me = null) {
+  if (seat === me && me !== null) return t("common.you");
+  const info = seats && seats[seat];
+  if (!info) return t("common.seat", {n: seat + 1});
+  if (info.kind === "bot") return info.name || `Bot ${seat}`;
+  return info.name || t("common.seat", {n: seat + 1});
+}
+
+export function levelName(level) {
+  if (!level) return "";
+  const base = level.split("@")[0];
+  const key = `level.${base}`;
+  return t(key) === key ? level : t(key);
+}
+
+const joker = () => t("common.joker");
+export const showCard = (text) => cardText(text, joker());
+
+/** What a log line ("p1 discard Kc") says, in words. */
+export function describeAction(line, nameOf) {
+  const [seatText, verb, ...rest] = line.split(" ");
+  const who = nameOf(Number(seatText.slice(1)));
+  switch (verb) {
+    case "draw":
+      if (rest[0] === "stock") return t("act.draw_stock", {who});
+      if (rest.length > 1 && Number(rest[1]) > 1) return t("act.draw_deep", {who, k: rest[1]});
+      return t("act.draw_discard", {who, card: "?"});
+    case "discard": return t("act.discard", {who, card: showCard(rest[0])});
+    case "close": return t("act.close", {who, card: showCard(rest[0])});
+    case "meld": return t("act.meld", {who, cards: rest.map(showCard).join(" ")});
+    case "layoff": return t("act.layoff", {who, card: showCard(rest[0]), n: rest[2]});
+    case "rummy": return t("act.rummy", {who, k: rest[0]});
+    case "decline": return t("act.decline", {who});
+    default: return line;
+  }
+}
+
+/**
+ * The log in words, with the cards taken from the discard pile filled in: the log says
+ * only "draw discard 3"; the view's taken_from_discard lists those cards in order.
+ */
+export function describeLog(log, nameOf, taken = []) {
+  let next = 0;
+  return log.map((line) => {
+    const [seatText, verb, ...rest] = line.split(" ");
+    const who = nameOf(Number(seatText.slice(1)));
+    const fromPile = (verb === "draw" && rest[0] === "discard") || verb === "rummy";
+    if (!fromPile) return describeAction(line, nameOf);
+    const k = Number(verb === "rummy" ? rest[0] : rest[1] || 1) || 1;
+    const cards = taken.slice(next, next + k).map((entry) => entry[1]);
+    next += k;
+    if (verb === "rummy") return describeAction(line, nameOf);
+    if (k === 1 && cards.length === 1) return t("act.draw_discard", {who, card: showCard(cards[0])});
+    if (k > 1 && cards.length) return `${t("act.draw_deep", {who, k})}: ${cards.map(showCard).join(" ")}`;
+    return describeAction(line, nameOf);
+  });
+}
