@@ -189,6 +189,7 @@ class LiveTable:
         self.bot_task: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
+        self.broken = False
 
     # -- what the table is ----------------------------------------------------
 
@@ -330,6 +331,9 @@ class LiveTable:
         """
         async with self.lock:
             status = self.status
+            if self.broken:
+                raise Problem("broken_table", "server.broken_table", status=500,
+                              table=self.id)
             if status == "finished":
                 raise Problem.from_illegal(IllegalAction("game_over"))
             if status == "waiting":
@@ -364,7 +368,14 @@ class LiveTable:
         except Exception:
             log.exception("table %s: could not store action %d (%s)", self.id, index, text)
             raise Problem("storage", "server.storage", status=503) from None
-        self.game.apply(seat, action)
+        try:
+            self.game.apply(seat, action)
+        except Exception:  # verified, so an engine bug: stop rather than drift from the log
+            log.exception("table %s: stored action %d (%s) failed to apply", self.id, index,
+                          text)
+            self.stopped = self.broken = True
+            raise Problem("broken_table", "server.broken_table", status=500,
+                          table=self.id) from None
         self.actions.append(text)
         if isinstance(action, Discard):
             self._maybe_open_window(seat)
@@ -372,6 +383,8 @@ class LiveTable:
             await self._finish()
         self.broadcast()
         self.schedule()
+        if self.game.over and not self.connections:
+            self.host.table_idle(self)
 
     async def _finish(self) -> None:
         result = game_result(self.game)
