@@ -193,7 +193,7 @@ function statusBar(model, words) {
       h("span", {class: "star"}, "★"), t("table.wild", {rank: view.wild_rank})));
   }
   if (!view.game_over && view.to_play !== null) {
-    const mine = model.me !== null && view.to_play === model.me;
+    const mine = model.me !== null && view.to_play === model.me && !model.readOnly;
     parts.push(h("span", {class: "turn" + (mine ? " mine" : ""), id: "turn"},
       mine ? t("table.your_turn") : t("table.turn_of", {name: nameOf(view.to_play)})));
   }
@@ -268,7 +268,7 @@ function bottomArea(model, last) {
     h("div", {class: "me-head"},
       h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
       h("b", {class: "name"}, model.myName || nameOf(seat)),
-      h("span", {class: "muted"}, t("table.hand_label")),
+      h("span", {class: "muted"}, model.readOnly ? t("table.hand_of", {name: nameOf(seat)}) : t("table.hand_label")),
       h("span", {class: "total"}, t("table.total", {n: view.totals?.[seat] ?? 0})),
       h("span", {class: "muted help"}, t("table.select_help"))),
     prompt(model),
@@ -338,7 +338,9 @@ export function dealResults(view, summary, nameOf, viewpoint) {
     h("b", {}, nameOf(seat)),
     positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(`pos.${positions[seat].zone}`)) : null,
     result.went_out ? h("span", {class: "tag out"}, t("end.went_out")) : null,
-    h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, t("end.points", {n: result.points}))),
+    view.variant === "three-thirteen" // R3-7: deadwood counts against its holder
+      ? h("span", {class: "points" + (result.points > 0 ? " negative" : "")}, t("end.deadwood", {n: result.points}))
+      : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, t("end.points", {n: result.points}))),
   result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
     smallCards([result.closing], {wildRank})) : null,
   h("div", {class: "arrangement"},

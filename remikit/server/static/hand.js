@@ -95,12 +95,20 @@ export class HandView {
     this.element.addEventListener("pointerup", (event) => this.up(event));
     this.element.addEventListener("pointercancel", () => this.cancel());
     this.element.addEventListener("lostpointercapture", () => { if (this.drag?.active) this.cancel(); });
+    // a press released outside the hand is no click
+    window.addEventListener("pointerup", () => { if (this.drag && !this.drag.active) this.drag = null; });
+    window.addEventListener("pointercancel", () => { if (this.drag) this.cancel(); });
   }
 
-  get busy() { return this.drag !== null && this.drag.active; }
+  /** A card is held down (a click or a drag in progress): the hand must not be redrawn. */
+  get busy() { return this.drag !== null; }
 
   render(order, {selected = new Set(), wildRank = null, interactive = true} = {}) {
     if (this.busy) return;
+    // redraw only when something in the hand changed: other seats' moves leave it alone
+    const signature = JSON.stringify([order.entries, [...selected], [...order.fresh], wildRank, interactive]);
+    if (signature === this.signature && this.element.childElementCount === order.entries.length) return;
+    this.signature = signature;
     this.element.replaceChildren();
     this.element.classList.toggle("interactive", interactive);
     this.element.dataset.count = String(order.entries.length);
@@ -190,12 +198,16 @@ export class HandView {
       return;
     }
     const to = drag.target === null ? drag.from : drag.target;
+    this.signature = null; // the dragged card is still displaced: draw the hand afresh
     this.onReorder(drag.from, to);
   }
 
   cancel() {
     const drag = this.drag;
     this.drag = null;
-    if (drag?.active) this.onReorder(drag.from, drag.from);
+    if (drag?.active) {
+      this.signature = null;
+      this.onReorder(drag.from, drag.from);
+    }
   }
 }

@@ -5,7 +5,7 @@ import {dealResults, logPanel, renderBoard} from "./board.js";
 import {cardElement, isWild, sortKey, wildRankLetter} from "./cards.js";
 import {langButton, onLangChange, t} from "./i18n.js";
 import {scoreSection} from "./scores.js";
-import {$, api, h, seatName} from "./util.js";
+import {$, api, describeAction, describeLog, h, seatName} from "./util.js";
 
 const params = new URLSearchParams(location.search);
 const code = (params.get("game") || "").toUpperCase();
@@ -99,7 +99,7 @@ function renderControls() {
     h("option", {value: "", selected: replay.seat === null}, t("replay.public")),
     replay.game.seats.map((s) => h("option", {value: String(s.seat), selected: replay.seat === s.seat}, nameOf(s.seat))));
   const button = (id, label, onclick, disabled = false) => h("button", {type: "button", class: "btn small", id, onclick, disabled}, label);
-  const action = replay.data?.action;
+  const action = replay.data?.action ? actionWords(replay.data) : null;
   $("#controls").replaceChildren(
     h("div", {class: "row wrap"},
       button("replay-first", t("replay.first"), () => go(0), replay.step === 0),
@@ -112,6 +112,16 @@ function renderControls() {
       h("a", {class: "btn small ghost", href: `/api/games/${code}/record`, download: "", id: "replay-record"}, t("lobby.download"))),
     slider,
     h("div", {class: "muted", id: "replay-action"}, action ? t("replay.action", {what: action}) : t("replay.start")));
+}
+
+/** The step's action in words (with the card a single discard draw took). */
+function actionWords(data) {
+  const log = data.view.log;
+  if (log.length && log[log.length - 1] === data.action) {
+    const words = describeLog(log, nameOf, data.view.taken_from_discard);
+    return words[words.length - 1];
+  }
+  return describeAction(data.action, nameOf);
 }
 
 function staticHand(view) {

@@ -383,7 +383,8 @@ function render() {
   if (page.choice) {
     $("#board").append(h("div", {class: "choice card-box", id: "choice"},
       h("b", {}, page.choice.title),
-      page.choice.options.map((action) => h("button", {type: "button", class: "btn", onclick: () => { page.choice = null; send(action); }},
+      page.choice.options.map((action) => h("button", {type: "button", class: "btn", dataset: {action},
+        onclick: () => { page.choice = null; send(action); }},
         action.split(" ").slice(1).map(showCard).join(" "))),
       h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
   }

@@ -1,0 +1,685 @@
+"""The browser client in a real browser: Playwright drives Debian's Chromium against
+``remi serve`` started as a subprocess (a temporary SQLite database, fast bots).
+
+A person plays through the UI by clicks only: a whole Three-Thirteen round and a whole
+Remi 13 D game against bots; two people at one table each receive only their own cards
+(every WebSocket frame is checked); a reload keeps the seat, the hand and its order; a
+Rummy 500 deep pick-up and meld, with the Rummy! button enabled after every other
+player's discard whether or not a call is possible. Screenshots go to tests/artifacts/.
+
+Outside CI these tests skip when no Chromium is found; in CI (``CI`` set) they must run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+CALL_WINDOW = 0.8  # seconds: long enough to see the Rummy! button, short enough to play on
+
+
+def find_chromium() -> str | None:
+    for candidate in (os.environ.get("REMI_CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+CHROMIUM = find_chromium()
+IN_CI = bool(os.environ.get("CI"))
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None and not IN_CI,
+    reason="no Chromium at /usr/bin/chromium (make test installs Debian's chromium as root: "
+           ".ci/install-chromium.sh); in CI these tests always run")
+
+if CHROMIUM is not None or IN_CI:
+    from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+else:  # pragma: no cover - skipped above
+    Browser = Page = WebSocket = Any  # type: ignore[misc,assignment]
+
+
+# -- the server and the browser -----------------------------------------------------------
+
+
+class Served:
+    """``remi serve`` on a free loopback port with its own SQLite database."""
+
+    def __init__(self, folder: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
+        self.log = (folder / "serve.log").open("a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--database", f"sqlite:///{folder / 'remikit.db'}", "--bot-delay", "0.03",
+             "--call-window", str(CALL_WINDOW)],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], 60)
+        assert ready, "remi serve printed no address within 60 s"
+        line = self.process.stdout.readline().strip()
+        match = URL_LINE.match(line)
+        assert match, f"unexpected first line from remi serve: {line!r}"
+        self.url = match.group(1).rstrip("/")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    served = Served(tmp_path_factory.mktemp("browser-serve"))
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM is not None, "CI=true but no Chromium: run .ci/install-chromium.sh"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def shot(page: Page, name: str, *, full_page: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+@dataclass
+class Person:
+    """One browser context: its page, every WebSocket frame it received, page errors."""
+
+    page: Page
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == "state"]
+
+    def state(self, state_id: int) -> dict[str, Any] | None:
+        """The latest state frame with this state id (a state id may repeat)."""
+        found = [f for f in self.states() if f["state_id"] == state_id]
+        return found[-1] if found else None
+
+    def board(self) -> dict[str, str]:
+        data: dict[str, str] = self.page.eval_on_selector("#board", "b => ({...b.dataset})")
+        return data
+
+    def hand(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all(
+            "#hand .card", "cards => cards.map(c => c.dataset.card)")
+        return cards
+
+    def shown_state(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The state frame the board shows now."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state_id = self.board().get("stateId", "")
+            if state_id:
+                frame = self.state(int(state_id))
+                if frame is not None:
+                    return frame
+            assert time.monotonic() < deadline, "the board shows a state no frame brought"
+            self.page.wait_for_timeout(20)
+
+    def act_and_wait(self, click: Callable[[], None], timeout: float = 10_000) -> None:
+        """Click, then wait until the board shows another state or an error."""
+        before = self.board().get("stateId")
+        click()
+        self.page.wait_for_function(
+            "before => { const b = document.querySelector('#board');"
+            " return (b.dataset.stateId !== before && b.dataset.busy === 'false')"
+            " || !document.querySelector('#error').hidden; }",
+            arg=before, timeout=timeout)
+
+    def no_page_errors(self) -> None:
+        assert not self.errors, f"errors in the page: {self.errors}"
+
+
+def open_person(browser: Browser, *, viewport: dict[str, int] = DESKTOP, locale: str = "en-US",
+                phone: bool = False) -> Person:
+    context = browser.new_context(viewport=viewport, locale=locale, has_touch=phone,
+                                  is_mobile=phone, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    person = Person(page)
+
+    def on_socket(socket: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            person.frames.append(json.loads(text))
+        socket.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    page.on("pageerror", lambda error: person.errors.append(str(error)))
+    page.on("console", lambda message: person.errors.append(message.text)
+            if message.type == "error" else None)
+    return person
+
+
+def create_in_lobby(person: Person, server: Served, variant: str, *, name: str,
+                    options: dict[str, str] | None = None,
+                    seats: dict[int, str] | None = None) -> str:
+    """Make a table through the lobby form and sit down; the table code."""
+    page = person.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form #variant")
+    page.select_option("#variant", variant)
+    for option, value in (options or {}).items():
+        page.fill(f"#opt-{option}", value)
+        page.dispatch_event(f"#opt-{option}", "change")
+    for seat, kind in (seats or {}).items():
+        page.select_option(f"#seat-{seat}-kind", kind)
+    page.fill("#create-name", name)
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/table/[0-9A-Z]{8}$"))
+    page.wait_for_selector("#board[data-state-id]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def close_results(person: Person) -> None:
+    if person.page.is_visible("#results-close"):
+        person.page.click("#results-close")
+
+
+def take_simple_turn(person: Person, *, pick: Callable[[list[str]], str] | None = None) -> None:
+    """Draw from the stock and discard (by default the first card that may go)."""
+    page = person.page
+    if person.board()["phase"] == "draw":
+        person.act_and_wait(lambda: page.click("#stock"))
+    if person.board().get("myTurn") != "true" or person.board()["phase"] != "discard":
+        return
+    legal = person.shown_state()["view"]["legal_actions"]
+    discards = [a.split(" ", 1)[1] for a in legal if a.startswith("discard ")]
+    if not discards:
+        return
+    card = pick(discards) if pick else discards[0]
+    page.click(f'#hand .card[data-card="{card}"] >> nth=0')
+    person.act_and_wait(lambda: page.click("#btn-discard"))
+
+
+def my_turn_ready(person: Person) -> bool:
+    """Whether the person may act now (an end-of-deal table in the way is closed)."""
+    close_results(person)
+    board = person.board()
+    return (board.get("myTurn") == "true" and board.get("busy") == "false"
+            and board.get("callWindow") == "closed"
+            and not person.page.is_visible("#results-close"))
+
+
+def wait_text(page: Page, selector: str, text: str, *, start: bool = False) -> None:
+    """Wait until the element's text is ``text`` (or starts with it)."""
+    check = "startsWith(t)" if start else "trim() === t"
+    page.wait_for_function(
+        f"([s, t]) => (document.querySelector(s)?.textContent || '').{check}",
+        arg=[selector, text])
+
+
+def wait(person: Person, until: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        person.page.wait_for_timeout(30)
+
+
+# -- (a) a whole Three-Thirteen round ---------------------------------------------------------
+
+
+def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> None:
+    person = open_person(browser)
+    page = person.page
+    code = create_in_lobby(person, server, "three-thirteen", name="Budi")
+    assert len(code) == 8
+    assert page.inner_text("#deal-label") == "Round 1 of 11"
+    assert "3" in page.inner_text("#wild-rank")
+    # the seats around the table run clockwise: the next player on the left, the previous
+    # one (whose discard one may take) on the right (RULES.md §0)
+    assert page.get_attribute('.seat-panel[data-pos="left"]', "data-seat") == "1"
+    assert page.get_attribute('.seat-panel[data-pos="top"]', "data-seat") == "2"
+    assert page.get_attribute('.seat-panel[data-pos="right"]', "data-seat") == "3"
+    assert page.eval_on_selector(".piles", "p => p.className").endswith("discard-right")
+
+    # Indonesian at a click, and the server's refusals come in it too
+    page.click("#lang-toggle")
+    wait_text(page, "#deal-label", "Ronde 1 dari 11")
+    tried_refusal = False
+    turns = 0
+    deadline = time.monotonic() + 60
+    while person.board().get("deals") == "0":
+        assert time.monotonic() < deadline, "the round did not end within 60 s"
+        if not my_turn_ready(person):
+            page.wait_for_timeout(30)
+            continue
+        turns += 1
+        board = person.board()
+        can_take = page.is_visible("#discard .card.clickable")
+        if not tried_refusal and board["phase"] == "draw" and can_take:
+            # take the discard, then try to throw the same card back: refused (R3-5), with
+            # the server's reason in Indonesian
+            person.act_and_wait(lambda: page.click("#discard .card.clickable"))
+            taken = page.get_attribute("#hand .card.fresh", "data-card")
+            assert taken is not None, "the card taken from the discard pile is not marked"
+            page.click("#hand .card.fresh")
+            person.act_and_wait(lambda: page.click("#btn-discard"))
+            assert page.is_visible("#error")
+            refusal = page.inner_text("#error")
+            assert "baru diambil dari buangan" in refusal, refusal
+            shot(page, "three_thirteen_refused_discard")
+            page.click("#hand .card.selected")  # unselect it
+            tried_refusal = True
+            take_simple_turn(person, pick=lambda cards, t=taken: next(c for c in cards if c != t))
+            continue
+        if turns == 2:
+            wild = page.eval_on_selector_all("#hand .card.wild",
+                                             "cs => cs.map(c => c.dataset.card)")
+            assert all(c.startswith("3") or c == "Jk" for c in wild), wild
+            shot(page, "three_thirteen_round")
+        take_simple_turn(person)
+    assert turns >= 1
+    page.wait_for_selector('#results .results-box[data-deal="1"]')
+    rows = page.locator("#results .result-row")
+    assert rows.count() == 4  # every seat's arrangement and points
+    assert "Ronde 1 selesai" in page.inner_text("#results")
+    shot(page, "three_thirteen_round_results")
+    page.click("#results-close")
+    wait_text(page, "#deal-label", "Ronde 2", start=True)
+    assert page.locator("#score-table tbody tr").count() == 1
+    assert page.is_visible("#score-chart polyline")
+    person.no_page_errors()
+    page.context.close()
+
+
+# -- (b) a whole Remi 13 D game -------------------------------------------------------------------
+
+
+def test_remi13d_game_to_the_end(server: Served, browser: Browser) -> None:
+    person = open_person(browser)
+    page = person.page
+    create_in_lobby(person, server, "remi13d", name="Sari", options={"games": "1"})
+    assert page.inner_text("#deal-label") == "Game 1 of 1"
+    # Remi 13 D plays to the right: the previous player, whose discard one may take,
+    # sits on the left, and the discard lies there
+    assert page.get_attribute('.seat-panel[data-pos="right"]', "data-seat") == "1"
+    assert page.get_attribute('.seat-panel[data-pos="left"]', "data-seat") == "3"
+    assert page.eval_on_selector(".piles", "p => p.className").endswith("discard-left")
+    refused = False
+    deadline = time.monotonic() + 90
+    while person.board().get("gameOver") != "true":
+        assert time.monotonic() < deadline, "the game did not end within 90 s"
+        if not my_turn_ready(person):
+            page.wait_for_timeout(30)
+            continue
+        if not refused and person.board()["phase"] == "draw":
+            person.act_and_wait(lambda: page.click("#stock"))
+            # a close the rules refuse: the server's reason is shown
+            legal = person.shown_state()["view"]["legal_actions"]
+            hand = person.hand()
+            card = next(c for c in hand if f"close {c}" not in legal)
+            page.click(f'#hand .card[data-card="{card}"] >> nth=0')
+            person.act_and_wait(lambda: page.click("#btn-close"))
+            message = page.inner_text("#error")
+            assert message.strip(), "a refused close shows no reason"
+            shot(page, "remi13d_refused_close")
+            page.click("#btn-clear")
+            refused = True
+            if person.board()["stateId"] and person.board()["phase"] == "discard":
+                take_simple_turn(person)
+            continue
+        if person.board().get("stateId") and int(person.board()["stateId"]) > 30 \
+                and not (ARTIFACTS / "remi13d_in_progress.png").exists():
+            shot(page, "remi13d_in_progress")
+        take_simple_turn(person)
+    page.wait_for_selector('#results .results-box[data-game-over="true"]')
+    assert page.is_visible("#game-over")
+    assert page.locator("#results .result-row").count() == 4
+    assert page.locator("#results #score-table tbody tr").count() == 1
+    assert page.is_visible("#results #score-chart")
+    final = person.states()[-1]["view"]
+    assert final["game_over"] and len(final["finished_deals"]) == 1
+    shot(page, "remi13d_game_over", full_page=True)
+    # the finished game is in the lobby, with its replay and record
+    page.goto(server.url + "/")
+    code = person.states()[-1]["table_id"]
+    page.wait_for_selector(f'.game-item[data-game="{code}"]')
+    page.click(f'.game-item[data-game="{code}"] a[data-action="replay"]')
+    page.wait_for_selector("#replay-step")
+    page.click("#replay-next")
+    wait_text(page, "#replay-step", "Step 1 ", start=True)
+    page.select_option("#replay-seat", "0")
+    page.wait_for_selector("#hand .card")
+    shot(page, "remi13d_replay")
+    with page.expect_download() as download:
+        page.click("#replay-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["variant"] == "remi13d" and len(record["hands"]) == 1
+    person.no_page_errors()
+    page.context.close()
+
+
+# -- (c) two people see only their own cards ------------------------------------------------------
+
+
+def public_cards(view: dict[str, Any]) -> set[str]:
+    """Cards any socket at the table may see in this view (piles, log, melds, results)."""
+    seen: set[str] = set(view["discard_pile"])
+    for line in view["log"]:
+        seen.update(token.split("=")[0] for token in line.split()[2:])
+    seen.update(card for _, card in view["taken_from_discard"])
+    text = json.dumps([view["finished_deals"], view["table"], view["shown_melds"]])
+    seen.update(re.findall(r"\b(?:[A2-9TJQK][shdc]|Jk)\b", text))
+    return seen
+
+
+def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) -> int:
+    """No frame to ``receiver`` carries a card of ``other``'s hand that was not public."""
+    checked = 0
+    hands = {f["state_id"]: f["view"]["hand"] for f in other.states()}
+    for frame in receiver.frames:
+        if frame.get("type") != "state":
+            continue
+        view = frame["view"]
+        assert view["seat"] == seat, f"a frame for seat {view['seat']} went to seat {seat}"
+        other_hand = hands.get(frame["state_id"])
+        if other_hand is None:
+            continue
+        assert view["hand"] != other_hand
+        assert len(view["hand"]) == view["hand_sizes"][seat]
+        public = public_cards(view)
+        secret = Counter(c for c in other_hand if c not in public) - Counter(view["hand"])
+        rest = dict(view)
+        rest.pop("hand")
+        text = json.dumps({**frame, "view": rest})
+        for card in secret:
+            assert not re.search(rf"\b{card}\b", text), (
+                f"seat {seat} was sent {card} of seat {other_seat}'s hand"
+                f" at state {frame['state_id']}")
+        checked += 1
+    return checked
+
+
+def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -> None:
+    ana = open_person(browser)
+    code = create_in_lobby(ana, server, "remi13d", name="Ana", seats={1: "person"})
+    assert ana.page.is_visible("#notice")  # waiting for the second person
+    ben = open_person(browser, locale="id-ID")
+    ben.page.goto(server.url + "/")
+    ben.page.fill("#join-code-input", code.lower())  # codes are read in any letter case
+    ben.page.fill("#join-name", "Ben")
+    ben.page.click("#join-submit")
+    ben.page.wait_for_url(re.compile(f"/table/{code}$"))
+    for person in (ana, ben):
+        person.page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
+    assert ana.board()["seat"] == "0" and ben.board()["seat"] == "1"
+    deadline = time.monotonic() + 60
+    turns = 0
+    while turns < 6:
+        assert time.monotonic() < deadline, "two people did not get six turns in 60 s"
+        moved = False
+        for person in (ana, ben):
+            if my_turn_ready(person):
+                take_simple_turn(person)
+                turns += 1
+                moved = True
+        if not moved:
+            ana.page.wait_for_timeout(30)
+    ana.page.wait_for_timeout(300)  # the last frames arrive
+    shot(ana.page, "two_people_ana")
+    shot(ben.page, "two_people_ben")
+    assert assert_no_leak(ana, 0, ben, 1) > 10
+    assert assert_no_leak(ben, 1, ana, 0) > 10
+    # the page shows exactly the hand of its own seat
+    for person in (ana, ben):
+        assert sorted(person.hand()) == sorted(person.shown_state()["view"]["hand"])
+        assert person.page.locator(".seat-panel .card:not(.back)").count() == 0
+        person.no_page_errors()
+    for person in (ana, ben):
+        person.page.context.close()
+
+
+# -- (d) a reload keeps the seat, the hand and its order -------------------------------------------
+
+
+def test_reload_keeps_seat_and_hand_on_a_phone(server: Served, browser: Browser) -> None:
+    person = open_person(browser, viewport=PHONE, locale="id-ID", phone=True)
+    page = person.page
+    create_in_lobby(person, server, "remi13d", name="Dewi")
+    wait(person, lambda: my_turn_ready(person), 20, "the first turn")
+    take_simple_turn(person)
+    wait(person, lambda: my_turn_ready(person), 20, "the second turn")
+    take_simple_turn(person)
+    # nothing is wider than the phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # drag the first card to the end of the hand (pointer events)
+    wait(person, lambda: person.board().get("busy") == "false", 5, "a quiet board")
+    first = page.locator("#hand .card").first.bounding_box()
+    last = page.locator("#hand .card").last.bounding_box()
+    assert first and last
+    before = person.hand()
+    page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(first["x"] + (last["x"] + last["width"] - first["x"]) * step / 10,
+                        first["y"] + (last["y"] + last["height"] / 2 - first["y"]) * step / 10)
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#hand .card.dragging') === null")
+    after = person.hand()
+    assert after[-1] == before[0] and sorted(after) == sorted(before), (before, after)
+    shot(page, "phone_table")
+    seat, name = person.board()["seat"], page.inner_text(".me .name")
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    wait(person, lambda: person.hand() != [] and person.board().get("seat") == seat, 10, "the seat")
+    assert page.inner_text(".me .name") == name == "Dewi"
+    assert person.hand() == after  # the same cards in the order the player gave them
+    shot(page, "phone_after_reload")
+    person.no_page_errors()
+    page.context.close()
+
+
+# -- (e) Rummy 500: a deep pick-up, a meld, and the Rummy! button ----------------------------------
+
+RUMMY_STATE = """() => {
+  const b = document.querySelector('#board');
+  const button = document.querySelector('#btn-rummy');
+  return {stateId: b.dataset.stateId, open: b.dataset.callWindow === 'open',
+          discarder: b.dataset.discarder, present: !!button,
+          visible: !!button && button.offsetParent !== null,
+          enabled: !!button && !button.disabled,
+          html: button ? button.outerHTML : ''};
+}"""
+
+
+def click_cards(page: Page, cards: list[str]) -> None:
+    for card in cards:
+        page.click(f'#hand .card[data-card="{card}"]:not(.selected) >> nth=0')
+
+
+def play_to_table(person: Person, action: str) -> None:
+    """A meld or a lay-off through the UI: select its cards, then Meld or the table meld
+    (and the joker's identity, when the page asks)."""
+    page = person.page
+
+    def clicks() -> None:
+        if page.is_visible("#btn-clear"):
+            page.click("#btn-clear")
+        parts = action.split()
+        if parts[0] == "meld":
+            click_cards(page, [p.split("=")[0] for p in parts[1:]])
+            page.click("#btn-meld")
+        else:
+            click_cards(page, [parts[1].split("=")[0]])
+            page.click(f'.table-meld[data-meld="{parts[3]}"]')
+        if page.is_visible("#choice"):
+            page.click(f'#choice button[data-action="{action}"]')
+
+    person.act_and_wait(clicks)
+
+
+def try_call(person: Person, state_id: int) -> str:
+    """This seat may call: choose the card in the pile, press Rummy!; what the server said."""
+    page = person.page
+    legal = person.state(state_id)["view"]["legal_actions"]  # type: ignore[index]
+    depth = int(next(a for a in legal if a.startswith("rummy ")).split()[1])
+    try:
+        page.click(f'#discard .card[data-depth="{depth}"]', timeout=400)
+        page.click("#btn-rummy", timeout=400)
+    except PlaywrightTimeout:
+        return "too late"
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        answers = [f for f in person.frames if f.get("type") in ("call_pending", "error")]
+        if answers:
+            return str(answers[-1]["type"])
+        page.wait_for_timeout(20)
+    return "no answer"
+
+
+def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -> None:
+    person = open_person(browser)
+    page = person.page
+    create_in_lobby(person, server, "rummy500", name="Eka")
+    assert page.get_attribute('.seat-panel[data-pos="left"]', "data-seat") == "1"
+    assert page.get_attribute('.seat-panel[data-pos="right"]', "data-seat") == "2"
+    deep_done = owed_melded = meld_done = False
+    call_answer = None
+    checked: dict[int, dict[str, Any]] = {}  # state id of another's discard -> the button then
+    callable_seen: set[int] = set()
+
+    def finished() -> bool:
+        windows_enough = len(checked) >= 16 or (callable_seen and len(checked) >= 4)
+        return deep_done and owed_melded and meld_done and bool(windows_enough)
+
+    deadline = time.monotonic() + 80
+    while not finished():
+        assert time.monotonic() < deadline, (
+            f"no deep pick-up ({deep_done}), owed meld ({owed_melded}), meld ({meld_done})"
+            f" and call windows ({len(checked)}) within 80 s")
+        state = page.evaluate(RUMMY_STATE)
+        if state["open"] and state["discarder"] != "0":
+            assert state["visible"] and state["enabled"], state
+            state_id = int(state["stateId"])
+            checked.setdefault(state_id, state)
+            frame = person.state(state_id)
+            if frame and any(a.startswith("rummy ") for a in frame["view"]["legal_actions"]):
+                callable_seen.add(state_id)
+                if call_answer is None:
+                    call_answer = try_call(person, state_id)
+                    shot(page, "rummy500_call")
+        if not my_turn_ready(person):
+            page.wait_for_timeout(25)
+            continue
+        view = person.shown_state()["view"]
+        legal = view["legal_actions"]
+        if view["phase"] == "draw":
+            deep = [a for a in legal if re.fullmatch(r"draw discard \d+", a)]
+            if deep and not deep_done:
+                depth = int(deep[-1].split()[-1])
+                pile = view["discard_pile"]
+                person.act_and_wait(
+                    lambda d=depth: page.click(f'#discard .card[data-depth="{d}"]'))
+                now = person.shown_state()["view"]
+                assert now["log"][-1] == f"p0 draw discard {depth}"
+                assert now["must_meld"] == pile[-depth]
+                assert page.is_visible("#prompt b")  # "you must meld …"
+                shot(page, "rummy500_deep_pickup")
+                deep_done = True
+            elif "draw stock" in legal:
+                person.act_and_wait(lambda: page.click("#stock"))
+            elif "decline" in legal:
+                person.act_and_wait(lambda: page.click("#btn-decline"))
+            continue
+        # the discard phase: meld an owed card first, else a meld when there is one
+        owed = view["must_meld"]
+        plays = [a for a in legal if a.startswith(("meld ", "layoff "))]
+        if owed:
+            with_owed = [a for a in plays if owed in [p.split("=")[0] for p in a.split()[1:]]]
+            melds = [a for a in with_owed if a.startswith("meld ")]
+            choice = (melds or with_owed or plays)[0]
+        else:
+            melds = [a for a in plays if a.startswith("meld ")]
+            choice = melds[0] if melds and not meld_done else None
+        if choice:
+            tables_before = len(view["table"])
+            play_to_table(person, choice)
+            now = person.shown_state()["view"]
+            assert now["log"][-1] == f"p0 {choice}", (now["log"][-1], choice)
+            if owed and now["must_meld"] is None:
+                owed_melded = True
+            if choice.startswith("meld "):
+                assert len(now["table"]) == tables_before + 1
+                head = page.inner_text(f'.table-meld[data-meld="{tables_before + 1}"] .meld-head')
+                assert "You" in head  # the meld's owner
+                if not meld_done:
+                    shot(page, "rummy500_meld")
+                meld_done = True
+            continue
+        discards = [a.split()[1] for a in legal if a.startswith("discard ")]
+        if discards:
+            page.click(f'#hand .card[data-card="{discards[0]}"] >> nth=0')
+            person.act_and_wait(lambda: page.click("#btn-discard"))
+        else:
+            page.wait_for_timeout(25)
+    # Every other player's discard seen so far opened a window in which the button was
+    # visible and enabled, and it looked the same whether or not this seat could call.
+    others = {f["state_id"] for f in person.states()
+              if f["call_window"] and f["call_window"]["discarder"] != 0}
+    missed = [s for s in others if s not in checked and s < max(checked)]
+    assert not missed, f"call windows without a look at the button: {missed}"
+    looks = {checked[s]["html"] for s in checked}
+    assert len(looks) == 1, looks
+    print(f"call windows checked: {len(checked)}; this seat could call in {len(callable_seen)};"
+          f" its call: {call_answer}")
+    if callable_seen and call_answer not in (None, "too late"):
+        assert call_answer == "call_pending", call_answer
+    shot(page, "rummy500_table")
+    person.no_page_errors()
+    page.context.close()
+
+
+def test_every_string_has_both_languages(server: Served, browser: Browser) -> None:
+    person = open_person(browser, viewport=PHONE, phone=True)
+    page = person.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    missing = page.evaluate("import('/static/i18n.js').then(m => m.missingTranslations())")
+    assert missing == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone_lobby", full_page=True)
+    page.click("#lang-toggle")
+    page.wait_for_function("document.querySelector('#new-table h2').textContent === 'Meja baru'")
+    person.no_page_errors()
+    page.context.close()
