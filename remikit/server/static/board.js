@@ -270,7 +270,7 @@ function bottomArea(model, last) {
       h("b", {class: "name"}, model.myName || nameOf(seat)),
       h("span", {class: "muted"}, model.readOnly ? t("table.hand_of", {name: nameOf(seat)}) : t("table.hand_label")),
       h("span", {class: "total"}, t("table.total", {n: view.totals?.[seat] ?? 0})),
-      h("span", {class: "muted help"}, t("table.select_help"))),
+      model.readOnly ? null : h("span", {class: "muted help"}, t("table.select_help"))),
     prompt(model),
     model.readOnly ? null : actionBar(model),
     model.handElement);

@@ -101,8 +101,8 @@ export function cardSVG(text, {wild = false, stands = null} = {}) {
     : "";
   const standsFor = stands || card.stands;
   const label = standsFor
-    ? `<rect x="8" y="112" width="84" height="22" rx="4" fill="#fff3c4" stroke="#b58900"/>`
-      + `<text x="50" y="129" font-size="17" font-weight="700" text-anchor="middle" fill="${isRed(parseCard(standsFor).suit) ? RED : BLACK}" ${FONT}>= ${cardText(standsFor)}</text>`
+    ? `<rect x="5" y="104" width="90" height="31" rx="5" fill="#fff3c4" stroke="#b58900" stroke-width="1.5"/>`
+      + `<text x="50" y="128" font-size="24" font-weight="700" text-anchor="middle" fill="${isRed(parseCard(standsFor).suit) ? RED : BLACK}" ${FONT}>= ${cardText(standsFor)}</text>`
     : "";
   const upside = card.joker ? "" : `<g transform="rotate(180 50 70)">${corner(card, ink)}</g>`;
   return `<svg class="card-face" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" role="img" `
