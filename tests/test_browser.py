@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -412,6 +413,9 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
         if frame.get("type") != "state":
             continue
         view = frame["view"]
+        if view["seat"] is None:  # watching before sitting down: the public view
+            assert view["hand"] == [] and view["legal_actions"] == []
+            continue
         assert view["seat"] == seat, f"a frame for seat {view['seat']} went to seat {seat}"
         other_hand = hands.get(frame["state_id"])
         if other_hand is None:
@@ -435,12 +439,14 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
     ana = open_person(browser)
     code = create_in_lobby(ana, server, "remi13d", name="Ana", seats={1: "person"})
     assert ana.page.is_visible("#notice")  # waiting for the second person
+    # the second person comes by the table's link and sits down there
     ben = open_person(browser, locale="id-ID")
-    ben.page.goto(server.url + "/")
-    ben.page.fill("#join-code-input", code.lower())  # codes are read in any letter case
+    ben.page.goto(f"{server.url}/table/{code}")
     ben.page.fill("#join-name", "Ben")
     ben.page.click("#join-submit")
-    ben.page.wait_for_url(re.compile(f"/table/{code}$"))
+    # and someone watches
+    watcher = open_person(browser)
+    watcher.page.goto(f"{server.url}/table/{code}")
     for person in (ana, ben):
         person.page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
     assert ana.board()["seat"] == "0" and ben.board()["seat"] == "1"
@@ -466,7 +472,15 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
         assert sorted(person.hand()) == sorted(person.shown_state()["view"]["hand"])
         assert person.page.locator(".seat-panel .card:not(.back)").count() == 0
         person.no_page_errors()
-    for person in (ana, ben):
+    # the spectator got no hand at all, and its page shows none
+    views = [f["view"] for f in watcher.states()]
+    assert views and all(v["seat"] is None and v["hand"] == [] for v in views)
+    assert all(v["legal_actions"] == [] for v in views)
+    assert watcher.page.locator("#hand").count() == 0
+    assert watcher.page.locator(".seat-panel .card:not(.back)").count() == 0
+    shot(watcher.page, "two_people_spectator")
+    watcher.no_page_errors()
+    for person in (ana, ben, watcher):
         person.page.context.close()
 
 
@@ -670,7 +684,7 @@ def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -
     page.context.close()
 
 
-def test_every_string_has_both_languages(server: Served, browser: Browser) -> None:
+def test_lobby_on_a_phone_join_by_code_both_languages(server: Served, browser: Browser) -> None:
     person = open_person(browser, viewport=PHONE, phone=True)
     page = person.page
     page.goto(server.url + "/")
@@ -680,6 +694,25 @@ def test_every_string_has_both_languages(server: Served, browser: Browser) -> No
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone_lobby", full_page=True)
     page.click("#lang-toggle")
-    page.wait_for_function("document.querySelector('#new-table h2').textContent === 'Meja baru'")
+    wait_text(page, "#new-table h2", "Meja baru")
+    # an unknown code: the server's answer, in Indonesian
+    page.fill("#join-code-input", "ZZZZZZZZ")
+    page.fill("#join-name", "Rina")
+    page.click("#join-submit")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "ZZZZZZZZ" in page.inner_text("#error")
+    person.errors.remove("Failed to load resource: the server responded with a status of 404"
+                         " (Not Found)")  # that answer, as the browser logs it
+    # a table made elsewhere, joined by its code typed in lower case
+    made = httpx.post(server.url + "/api/tables", json={
+        "variant": "three-thirteen", "options": {"players": 2},
+        "seats": [{"kind": "bot"}, {"kind": "person"}]})
+    code = made.json()["table"]["id"]
+    page.fill("#join-code-input", code.lower())
+    page.click("#join-submit")
+    page.wait_for_url(re.compile(f"/table/{code}$"))
+    page.wait_for_selector('#board[data-seat="1"]')
+    assert page.get_attribute('.seat-panel[data-pos="top"]', "data-seat") == "0"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     person.no_page_errors()
     page.context.close()

@@ -91,7 +91,7 @@ function seatPanel(model, seat, position, last) {
 function pileCard(text, depth, model, clickable) {
   const element = cardElement(text, {wild: model.wildRank !== null && isWild(text, model.wildRank)});
   element.dataset.depth = String(depth);
-  if (model.callDepth === depth && model.callOpen) element.classList.add("call-target");
+  if (model.callDepth === depth && model.mayCall) element.classList.add("call-target");
   if (clickable) {
     element.classList.add("clickable");
     element.setAttribute("role", "button");
@@ -121,7 +121,7 @@ function pilesArea(model) {
   if (view.variant === "rummy500") {
     // R5-2: the pile is spread; click the K-th card from the top to take it and all above it
     const myDraw = act && model.me !== null && view.to_play === model.me && view.phase === "draw" && !model.callOpen;
-    const canCall = act && model.callOpen && model.me !== null && model.callWindow.discarder !== model.me;
+    const canCall = act && model.mayCall;
     const cards = pile.map((text, i) => pileCard(text, pile.length - i, model, myDraw || canCall));
     discard = h("div", {class: "pile discard-pile spread"},
       h("div", {class: "pile-label"}, t("table.discard"), " ", h("span", {class: "muted"}, t("table.cards_n", {n: pile.length}))),
@@ -152,8 +152,8 @@ function callBar(model) {
   let text = "";
   if (open) {
     text = mine ? t("call.pending", {k: mine.split(" ")[1]})
-      : callWindow.discarder === model.me ? t("table.turn_of", {name: model.nameOf(view.to_play)})
-        : `${t("call.open", {k: model.callDepth})} · ${t("call.help")}`;
+      : model.mayCall ? `${t("call.open", {k: model.callDepth})} · ${t("call.help")}`
+        : t("call.window");
   }
   const bar = h("div", {id: "call-bar", class: "call-bar" + (open ? " open" : ""),
     dataset: {open: open ? "true" : "false"}},
@@ -242,7 +242,7 @@ function actionBar(model) {
   if (view.variant === "rummy500" && view.options.rummy_calls) {
     // Enabled for every seat but the discarder for the whole call window, whether or not a
     // call is possible: the button must not tell (R5-10).
-    const enabled = model.callOpen && model.callWindow.discarder !== model.me && !model.readOnly;
+    const enabled = model.mayCall;
     buttons.push(button("btn-rummy", t("btn.rummy"), enabled, () => model.on.rummy(), "rummy"));
   }
   if ((view.legal_actions || []).includes("decline") && !model.busy) {
@@ -281,6 +281,9 @@ export function renderBoard(root, model) {
   const {view} = model;
   model.wildRank = wildRankLetter(view.wild_rank);
   model.callOpen = Boolean(model.callWindow);
+  // every seat but the discarder may call while the window is open (R5-10)
+  model.mayCall = model.callOpen && model.me !== null && !model.readOnly
+    && model.callWindow.discarder !== model.me;
   const positions = seatPositions(view.players, model.viewpoint, view.variant);
   const {out: last, words} = lastBySeat(view, model.nameOf);
   const zones = {left: [], top: [], right: []};

@@ -173,6 +173,7 @@ const CATALOGUE = {
 
   // Rummy 500 calls
   "call.open": {id: "Waktu memanggil Rummy! · kartu ke-{k} dari atas", en: "Rummy! may be called · card {k} from the top"},
+  "call.window": {id: "Waktu memanggil Rummy!", en: "Rummy! may be called"},
   "call.pending": {id: "Anda memanggil Rummy! (kartu ke-{k}).", en: "You called Rummy! (card {k})."},
   "call.lost": {id: "Panggilan Rummy! Anda kalah: {name} lebih dulu.", en: "Your Rummy! call lost: {name} came first."},
   "call.help": {

@@ -203,7 +203,10 @@ function receive(message) {
       page.me = message.seat;
       page.myName = message.name;
       page.retry = 0;
-      if (page.noticeKey === "reconnecting") { notice(""); page.noticeKey = null; }
+      if (page.noticeKey === "reconnecting" || (message.seat !== null && page.noticeKey === "spectating")) {
+        notice("");
+        page.noticeKey = null;
+      }
       if (message.seat !== null) $("#join").hidden = true;
       break;
     case "state":
