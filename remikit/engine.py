@@ -47,8 +47,10 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True, kw_only=True)
 class Options:
-    """Table options (CONTRACT.md names); variants subclass with their fields."""
+    """Table options (CONTRACT.md names); variants subclass with their fields
+    (and their own default number of ``players``)."""
 
+    players: int = 4
     discard_taken_card: bool = False
 
     @classmethod
@@ -315,6 +317,10 @@ class Game(ABC):
 
     def __init__(self, options: Options, *, rng: random.Random | None = None,
                  auto_deal: bool = True) -> None:
+        if not isinstance(options, self.options_type):
+            raise OptionError(f"{self.name} takes {self.options_type.__name__}, "
+                              f"not {type(options).__name__}")
+        options.check()
         self.options = options
         self.rng = rng if rng is not None else random.SystemRandom()
         self.auto_deal = auto_deal
@@ -328,8 +334,8 @@ class Game(ABC):
     # -- hooks ------------------------------------------------------------
 
     @property
-    @abstractmethod
-    def players(self) -> int: ...
+    def players(self) -> int:
+        return self.options.players
 
     @abstractmethod
     def full_deck(self) -> list[Card]:

@@ -107,10 +107,6 @@ class Remi13DGame(Game):
     options_type: ClassVar[type[Options]] = Remi13DOptions
     options: Remi13DOptions
 
-    @property
-    def players(self) -> int:
-        return PLAYERS
-
     def full_deck(self) -> list[Card]:
         return make_deck(decks=2, jokers=4)  # R13-1
 

@@ -33,10 +33,9 @@ Decisions where RULES.md leaves room:
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
@@ -81,9 +80,6 @@ class Rummy500Options(Options):
         if self.target < 1:
             raise OptionError(f"option target must be at least 1, not {self.target}")
         check_choice("scoring", self.scoring, SCORINGS)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # flat: no deep copy
 
     @property
     def decks(self) -> int:
@@ -356,17 +352,6 @@ class Rummy500Game(Game):
     name: ClassVar[str] = "rummy500"
     options_type: ClassVar[type[Options]] = Rummy500Options
     options: Rummy500Options
-
-    def __init__(self, options: Options, *, rng: random.Random | None = None,
-                 auto_deal: bool = True) -> None:
-        if not isinstance(options, Rummy500Options):
-            raise OptionError("Rummy 500 takes Rummy500Options")
-        options.check()
-        super().__init__(options, rng=rng, auto_deal=auto_deal)
-
-    @property
-    def players(self) -> int:
-        return self.options.players
 
     def full_deck(self) -> list[Card]:
         decks = self.options.decks  # R5-1

@@ -204,17 +204,6 @@ class ThreeThirteenGame(Game):
     lower_is_better: ClassVar[bool] = True  # deadwood (R3-7)
     options: ThreeThirteenOptions
 
-    def __init__(self, options: Options, *, rng: random.Random | None = None,
-                 auto_deal: bool = True) -> None:
-        if not isinstance(options, ThreeThirteenOptions):
-            raise OptionError("Three-Thirteen takes ThreeThirteenOptions")
-        options.check()
-        super().__init__(options, rng=rng, auto_deal=auto_deal)
-
-    @property
-    def players(self) -> int:
-        return self.options.players
-
     def full_deck(self) -> list[Card]:
         return make_deck(decks=DECKS, jokers=self.options.jokers)  # R3-1
 
