@@ -233,9 +233,11 @@ def take_simple_turn(person: Person, *, pick: Callable[[list[str]], str] | None 
     person.act_and_wait(lambda: page.click("#btn-discard"))
 
 
-def my_turn_ready(person: Person) -> bool:
-    """Whether the person may act now (an end-of-deal table in the way is closed)."""
-    close_results(person)
+def my_turn_ready(person: Person, *, past_results: bool = True) -> bool:
+    """Whether the person may act now (an end-of-deal table in the way is closed first,
+    unless ``past_results`` is false)."""
+    if past_results:
+        close_results(person)
     board = person.board()
     return (board.get("myTurn") == "true" and board.get("busy") == "false"
             and board.get("callWindow") == "closed"
@@ -282,7 +284,7 @@ def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> Non
     deadline = time.monotonic() + 60
     while person.board().get("deals") == "0":
         assert time.monotonic() < deadline, "the round did not end within 60 s"
-        if not my_turn_ready(person):
+        if not my_turn_ready(person, past_results=False):
             page.wait_for_timeout(30)
             continue
         turns += 1
@@ -304,10 +306,12 @@ def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> Non
             tried_refusal = True
             take_simple_turn(person, pick=lambda cards, t=taken: next(c for c in cards if c != t))
             continue
+        # the round's wild cards (threes, jokers) are marked (R3-3)
+        assert person.shown_state()["view"]["wild_rank"] == "3"
+        marks = page.eval_on_selector_all(
+            "#hand .card", "cs => cs.map(c => [c.dataset.card, c.classList.contains('wild')])")
+        assert all(wild == (card[0] == "3" or card == "Jk") for card, wild in marks), marks
         if turns == 2:
-            wild = page.eval_on_selector_all("#hand .card.wild",
-                                             "cs => cs.map(c => c.dataset.card)")
-            assert all(c.startswith("3") or c == "Jk" for c in wild), wild
             shot(page, "three_thirteen_round")
         take_simple_turn(person)
     assert turns >= 1
