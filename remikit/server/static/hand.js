@@ -14,12 +14,16 @@ export class HandOrder {
     this.storageKey = storageKey;
     this.entries = []; // [{id, card}]
     this.mode = "suit"; // "suit" | "rank" | "own" (the player moved a card)
+    this.base = "suit"; // the last sort asked for: a new deal starts sorted so
+    this.deal = null; // which deal the order belongs to
     this.fresh = new Set();
     const saved = storageKey ? sessionStorage.getItem(storageKey) : null;
     if (saved) {
       try {
         const data = JSON.parse(saved);
         this.mode = data.mode || "suit";
+        this.base = data.base || "suit";
+        this.deal = data.deal ?? null;
         this.entries = (data.cards || []).map((card) => ({id: nextId++, card}));
       } catch { /* a broken entry: start afresh */ }
     }
@@ -28,11 +32,16 @@ export class HandOrder {
   save() {
     if (!this.storageKey) return;
     sessionStorage.setItem(this.storageKey,
-      JSON.stringify({mode: this.mode, cards: this.entries.map((e) => e.card)}));
+      JSON.stringify({mode: this.mode, base: this.base, deal: this.deal, cards: this.entries.map((e) => e.card)}));
   }
 
-  /** Bring the order up to date with `hand` (a list of card texts, a multiset). */
-  update(hand, wildRank = null) {
+  /** Bring the order up to date with `hand` (a list of card texts, a multiset) of deal `deal`. */
+  update(hand, wildRank = null, deal = null) {
+    if (deal !== this.deal) { // a new deal: new cards, sorted the way last asked
+      if (this.deal !== null) this.entries = [];
+      this.deal = deal;
+      if (this.mode === "own" && !this.entries.length) this.mode = this.base;
+    }
     const left = new Map();
     for (const card of hand) left.set(card, (left.get(card) || 0) + 1);
     const kept = [];
@@ -61,6 +70,7 @@ export class HandOrder {
 
   sort(mode, wildRank = null, save = true) {
     this.mode = mode;
+    this.base = mode;
     const keyed = this.entries.map((entry, index) => ({entry, index, key: sortKey(entry.card, mode, wildRank)}));
     keyed.sort((a, b) => a.key - b.key || a.index - b.index);
     this.entries = keyed.map((k) => k.entry);

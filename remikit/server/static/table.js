@@ -239,7 +239,7 @@ function onState(message) {
   else if (page.callDepth > view.discard_pile.length) page.callDepth = 1;
   // the hand: keep the player's order; drop the selection of cards no longer held
   const before = page.order.entries.map((e) => e.card).sort().join(" ");
-  page.order.update(view.hand, wildRankLetter(view.wild_rank));
+  page.order.update(view.hand, wildRankLetter(view.wild_rank), view.deal_number);
   if (before !== [...view.hand].sort().join(" ")) page.selected.clear();
   // the end of a deal: everyone's arrangement (R13-14)
   const deals = view.finished_deals.length;
