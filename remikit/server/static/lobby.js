@@ -228,7 +228,8 @@ function renderTables() {
       h("div", {class: "item-head"},
         h("b", {}, table.title), " ", h("code", {}, table.id), " ",
         h("span", {class: `tag status-${table.status}`}, t(`status.${table.status}`))),
-      h("div", {class: "muted"}, title, table.spectators ? ` · ${t("lobby.spectators", {n: table.spectators})}` : ""),
+      h("div", {class: "muted"}, table.title === title || table.title === table.variant_title?.en ? "" : title,
+        table.spectators ? ` ${t("lobby.spectators", {n: table.spectators})}` : ""),
       h("div", {class: "seats-line"}, seatsText(table.seats, t("lobby.free")).join(" · ")),
       h("div", {class: "row"},
         mine ? h("a", {class: "btn primary small", href: `/table/${table.id}`, dataset: {action: "back"}}, t("lobby.back"))
