@@ -131,8 +131,8 @@ function pilesArea(model) {
     const top = view.top_discard;
     const clickable = act && legal.has("draw discard");
     discard = h("div", {class: "pile discard-pile"},
-      h("div", {class: "pile-label"}, prev !== null && view.variant === "remi13d"
-        ? t("table.prev_discard", {name: prevName}) : t("table.discard")),
+      h("div", {class: "pile-label"}, prev === null || view.variant !== "remi13d" ? t("table.discard")
+        : prev === view.seat ? t("table.your_discard") : t("table.prev_discard", {name: prevName})),
       h("div", {id: "discard", class: "discard" + (clickable ? " clickable" : ""), dataset: {count: String(pile.length)}},
         pile.length > 1 ? h("div", {class: "under"}, backElement()) : null,
         top ? pileCard(top, 1, model, clickable) : h("div", {class: "card slot"}, t("table.empty"))));

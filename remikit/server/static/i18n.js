@@ -111,6 +111,7 @@ const CATALOGUE = {
   "table.empty": {id: "kosong", en: "empty"},
   "table.cards_n": {id: "{n} kartu", en: "{n} cards"},
   "table.prev_discard": {id: "buangan {name}", en: "{name}'s discard"},
+  "table.your_discard": {id: "buangan Anda", en: "Your discard"},
   "table.deal.remi13d": {id: "Permainan {n} dari {of}", en: "Game {n} of {of}"},
   "table.deal.rummy500": {id: "Tangan {n} · target {of}", en: "Hand {n} · target {of}"},
   "table.deal.three-thirteen": {id: "Ronde {n} dari 11", en: "Round {n} of 11"},
