@@ -32,12 +32,12 @@ from remikit.variants.three_thirteen import (
     ThreeThirteenGame,
     ThreeThirteenOptions,
 )
+from tests.hidden import blind_view
 
 GAMES = 1000
 CHUNKS = 10
 FULL_GAME_EVERY = 20
 RANDOM_DISCARD = 0.35
-FILLER = Card.parse("2c")
 
 
 def table(seed: int) -> ThreeThirteenOptions:
@@ -89,23 +89,6 @@ def choose(game: ThreeThirteenGame, seat: int, chooser: random.Random) -> Action
     return chooser.choice(actions)
 
 
-def hidden_from(deal: ThreeThirteenDeal, seat: int | None) -> list[list[Card]]:
-    """Scramble everything ``seat`` may not see: the other hands (but a hand shown on
-    going out, R3-6) and the stock."""
-    saved = [list(h) for h in deal.hands] + [list(deal.stock)]
-    for s, hand in enumerate(deal.hands):
-        if s not in (seat, deal.went_out):
-            hand[:] = [FILLER] * len(hand)
-    deal.stock[:] = [FILLER] * len(deal.stock)
-    return saved
-
-
-def restore(deal: ThreeThirteenDeal, saved: list[list[Card]]) -> None:
-    for hand, cards in zip(deal.hands, saved, strict=False):
-        hand[:] = cards
-    deal.stock[:] = saved[-1]
-
-
 def check_invariants(game: ThreeThirteenGame, full: Counter[Card]) -> None:
     deal = deal_of(game)
     size = deal.round_no + 2
@@ -130,11 +113,7 @@ def check_invariants(game: ThreeThirteenGame, full: Counter[Card]) -> None:
         assert view.discard_pile == tuple(deal.discard_pile)
         assert view.wild_rank == scoring.wild_rank(deal.round_no).label
         assert view.to_play == deal.to_play and view.deal_number == deal.round_no
-        saved = hidden_from(deal, seat)
-        try:
-            blind = game.view(seat)
-        finally:
-            restore(deal, saved)
+        blind = blind_view(game, seat, shown=[deal.went_out])  # R3-6: a hand gone out is shown
         assert blind == view, "a view must not change when cards hidden from it do"
 
 
