@@ -638,10 +638,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Round {number} of {rounds}: {size} cards, wild rank {wild}",
     },
     "play.round_line": {
-        "id": "Ronde {number}/{rounds} · wild: {wild} (bertanda *) dan Joker · tumpukan: "
+        "id": "Ronde {number}/{rounds} · wild: {wild} (bertanda *){jokers} · tumpukan: "
               "{stock} · buangan: {discard}",
-        "en": "Round {number}/{rounds} · wild: {wild} (marked *) and jokers · stock: {stock} ·"
+        "en": "Round {number}/{rounds} · wild: {wild} (marked *){jokers} · stock: {stock} ·"
               " discard: {discard}",
+    },
+    "play.and_jokers": {
+        "id": " dan Joker",
+        "en": " and jokers",
     },
     "play.last_turn": {
         "id": "{who} sudah keluar: ini giliran terakhir Anda di ronde ini!",

@@ -438,7 +438,8 @@ class ThreeThirteenUI(VariantUI):
         discard = card_markup(top) if top is not None else "—"
         lines: list[RenderableType] = [
             t("play.round_line", lang, number=view.deal_number, rounds=three_thirteen.ROUNDS,
-              wild=view.wild_rank or "?", stock=view.stock_size, discard=discard)
+              wild=view.wild_rank or "?", stock=view.stock_size, discard=discard,
+              jokers=t("play.and_jokers", lang) if view.options.get("jokers") else "")
         ]
         if view.went_out is not None:
             lines.append(t("play.last_turn", lang, who=session.who(view.went_out)))
