@@ -54,7 +54,7 @@ def test_make_bot_levels_and_budgets() -> None:
     assert isinstance(greedy, GreedyBot)
     assert greedy.name == "greedy@0.25" and greedy.budget == 0.25
     assert parse_bot_name("greedy") == ("greedy", None)
-    with pytest.raises(ValueError, match="levels: greedy, random"):
+    with pytest.raises(ValueError, match="levels: expert, greedy, random, strong"):
         make_bot("clever", seed=1)
     with pytest.raises(ValueError, match="seconds"):
         make_bot("greedy@fast", seed=1)

@@ -6,7 +6,7 @@
 >>> make_bot("clever", seed=1)
 Traceback (most recent call last):
 ...
-ValueError: unknown bot level 'clever'; levels: greedy, random
+ValueError: unknown bot level 'clever'; levels: expert, greedy, random, strong
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from remikit.bots.base import Bot, check_view
 from remikit.bots.greedy import GreedyBot
 from remikit.bots.random_bot import RandomBot
 from remikit.bots.runner import GameStuck, play_game
+from remikit.bots.strong import StrongBot, make_expert, make_strong
 
 BotFactory = Callable[[str, int | None, float | None], Bot]
 
@@ -29,7 +30,8 @@ def _greedy(name: str, seed: int | None, budget: float | None) -> Bot:
     return GreedyBot(seed=seed, budget=budget, name=name)
 
 
-LEVELS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy}
+LEVELS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "strong": make_strong,
+                                  "expert": make_expert}
 """Bot levels by name; a new level registers its factory here."""
 
 
@@ -67,5 +69,5 @@ def make_bot(name: str, *, seed: int | None) -> Bot:
     return LEVELS[level](name.strip().lower(), seed, budget)
 
 
-__all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "check_bot", "check_view",
-           "make_bot", "parse_bot_name", "play_game"]
+__all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "StrongBot", "check_bot",
+           "check_view", "make_bot", "parse_bot_name", "play_game"]

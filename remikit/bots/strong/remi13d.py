@@ -1,0 +1,274 @@
+"""Remi 13 D knowledge for the strong bot: candidates, a fast rollout policy, estimates.
+
+What matters at this table (RULES.md §1):
+
+* A deal is won by closing (R13-7): 13 cards in melds with a pure run of 4+,
+  plus an ace (bonus 50) or a joker (75) as the closing card. So a hand keeps
+  one closing card even when it is dead (greedy throws a lone ace away first,
+  at -15 it is the costliest dead card); jokers are never thrown away.
+* The next player may take the discard (R13-5): a card that completes or
+  extends a meld of theirs is fed to them. The search sees that in its
+  rollouts, where the next player's sampled hand takes what helps it.
+* When nobody closes, R13-12 scores the hands as they are.
+
+The fast policy works on card bit masks: a card is "useful" by how it joins
+cards of its rank (a set) and of its suit (a run), with no solver call;
+the solver only checks a close when the masks say one may be there, and
+scores the hands at the horizon.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from remikit.actions import Action, Close, Discard, Draw
+from remikit.bots.greedy import may_hold_pure_run
+from remikit.bots.strong.determinize import Determinization, Knowledge
+from remikit.cards import JOKER, Card
+from remikit.engine import Deal, Phase
+from remikit.melds import Scoring
+from remikit.scoring import remi13d as scoring
+from remikit.solver import Solver
+from remikit.views import PlayerView
+
+JOKER_INDEX = JOKER.index
+MELDED = 10  # usefulness of a card that is part of a meld (set or run of 3)
+KEEP_CLOSER = 12  # extra usefulness of the only closing card in hand
+TOP_DISCARDS = 4  # discards the search compares
+REFINE_TURNS = 10  # at most this many swaps make a sampled hand look played
+
+
+def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
+    """Per suit, the run positions held (bit 0 and 13 both for an ace); per rank,
+    the suits held; the number of jokers."""
+    rows = [0, 0, 0, 0]
+    ranks = [0] * 13
+    jokers = 0
+    for card in hand:
+        i = card.index
+        if i == JOKER_INDEX:
+            jokers += 1
+            continue
+        suit, r0 = divmod(i, 13)
+        rows[suit] |= (1 << r0) | (8192 if r0 == 0 else 0)
+        ranks[r0] |= 1 << suit
+    return rows, ranks, jokers
+
+
+def usefulness(index: int, rows: list[int], ranks: list[int]) -> int:
+    """How much the natural card ``index`` does for the hand the masks describe."""
+    suit, r0 = divmod(index, 13)
+    row = rows[suit]
+    others = ranks[r0] & ~(1 << suit)
+    k = (others & 1) + (others >> 1 & 1) + (others >> 2 & 1) + (others >> 3 & 1)
+    best = 0
+    for p in (0, 13) if r0 == 0 else (r0,):
+        left1 = p >= 1 and row >> (p - 1) & 1
+        right1 = p <= 12 and row >> (p + 1) & 1
+        left2 = p >= 2 and row >> (p - 2) & 1
+        right2 = p <= 11 and row >> (p + 2) & 1
+        in_run = (left1 and right1) or (right1 and right2) or (left1 and left2)
+        u = 4 * (left1 + right1) + 2 * (left2 + right2) + (MELDED if in_run else 0)
+        best = max(best, u)
+    if k >= 2:
+        best += MELDED
+    return best + 4 * min(k, 2)
+
+
+def _is_closer(card: Card) -> bool:
+    return card.index == JOKER_INDEX or card.index % 13 == 0
+
+
+def lite_discard(hand: Sequence[Card], kept: Card | None, *,
+                 among: Sequence[Card] | None = None) -> Card:
+    """The least useful card (the costliest dead one among equals), keeping a joker
+    and one closing card; chosen ``among`` some cards of the hand when given."""
+    rows, ranks, _ = masks(hand)
+    closers = sum(1 for c in hand if _is_closer(c))
+    best: Card | None = None
+    best_key = 1 << 30
+    for card in hand if among is None else among:
+        if card is kept or card.index == JOKER_INDEX:
+            continue
+        u = usefulness(card.index, rows, ranks)
+        if card.index % 13 == 0:
+            if closers == 1:
+                u += KEEP_CLOSER
+            key = u * 32 - 15
+        else:
+            key = u * 32 - (10 if card.index % 13 >= 10 else 5)
+        if key < best_key:
+            best, best_key = card, key
+    if best is None:  # only jokers and the kept card
+        best = next(c for c in (hand if among is None else among) if c is not kept)
+    return best
+
+
+def may_close(hand: Sequence[Card]) -> bool:
+    """A cheap test before the solver: a closing card, a pure run, few loose cards."""
+    if not any(_is_closer(c) for c in hand) or not may_hold_pure_run(hand):
+        return False
+    rows, ranks, jokers = masks(hand)
+    loose = sum(1 for c in hand
+                if c.index != JOKER_INDEX and usefulness(c.index, rows, ranks) < MELDED)
+    return loose <= 2 + 2 * jokers
+
+
+def best_close(hand: Sequence[Card]) -> Close | None:
+    found = scoring.best_close(hand) if may_close(hand) else None
+    if found is None or found.closing is None:
+        return None
+    return Close(found.closing)
+
+
+SHORTFALL = Solver(scoring.RULES, Scoring(dead=(-1,) * 52, dead_joker=0))
+"""Counts the cards no meld takes (a joker left over costs nothing)."""
+SHORTFALL_WILDS = 3
+SHORTFALL_POINTS = 5.0  # points of deal score per card of shortfall
+MELD_POINTS = 0.1  # weight of the R13-12 points of the hand in the prior
+NO_CLOSER = 3  # shortfall of a hand with no ace or joker to close with
+
+
+def shortfall(hand: Sequence[Card]) -> int:
+    """How far a hand is from closing: the cards left out of melds with 0, 1, 2, 3 extra
+    jokers, summed (a pair or a two-card run counts as nearly a meld), plus the cards a pure
+    run of four still lacks and a charge for holding no closing card."""
+    total = 0
+    cards = list(hand)
+    for _ in range(SHORTFALL_WILDS + 1):
+        total -= SHORTFALL.value(cards)
+        cards.append(JOKER)
+    if not any(_is_closer(c) for c in hand):
+        total += NO_CLOSER
+    return total + pure_run_lack(hand)
+
+
+def pure_run_lack(hand: Sequence[Card]) -> int:
+    """Natural cards a pure run of four still lacks (0: the hand holds one)."""
+    rows, _, _ = masks(hand)
+    best = 4
+    for row in rows:
+        for low in range(11):
+            window = row >> low & 15
+            best = min(best, 4 - ((window & 1) + (window >> 1 & 1) + (window >> 2 & 1)
+                                  + (window >> 3 & 1)))
+    return best
+
+
+class Remi13DTactics:
+    """The strong bot's Remi 13 D: see the module docstring."""
+
+    horizon = 4  # through the seat's next turn
+
+    # -- the real decision ------------------------------------------------------
+
+    def prior(self, hand: Sequence[Card]) -> float:
+        """A 13-card hand's worth: close to closing first, then the points it holds."""
+        return -SHORTFALL_POINTS * shortfall(hand) + MELD_POINTS * scoring.hand_value(hand)
+
+    def candidates(self, view: PlayerView) -> list[tuple[Action, float]]:
+        legal = view.legal_actions
+        if view.phase == "draw":
+            return [(self.draw(view), 0.0)]
+        closes = [a for a in legal if isinstance(a, Close)]
+        if closes:
+            found = scoring.best_close(view.hand)
+            if found is not None and found.closing is not None and Close(found.closing) in closes:
+                return [(Close(found.closing), 0.0)]
+            return [(closes[0], 0.0)]
+        discards = [a.card for a in legal if isinstance(a, Discard)]
+        rated = sorted(((self.prior(_without(view.hand, c)), c) for c in discards),
+                       key=lambda pc: pc[0], reverse=True)
+        return [(Discard(c), p) for p, c in rated[:TOP_DISCARDS]]
+
+    def draw(self, view: PlayerView) -> Action:
+        """Take the discard when it closes, or when the best hand after it beats the hand
+        held; otherwise the stock."""
+        legal = view.legal_actions
+        top = view.top_discard
+        if top is None or Draw("discard") not in legal:
+            return Draw("stock") if Draw("stock") in legal else legal[0]
+        if Draw("stock") not in legal:
+            return Draw("discard")
+        with_top = [*view.hand, top]
+        if best_close(with_top) is not None:
+            return Draw("discard")
+        rows, ranks, _ = masks(view.hand)
+        if top.index != JOKER_INDEX and usefulness(top.index, rows, ranks) < 4:
+            return Draw("stock")
+        kept = None if view.options.get("discard_taken_card") else top
+        after = max(self.prior(_without(with_top, c)) for c in dict.fromkeys(with_top)
+                    if c is not kept)
+        return Draw("discard") if after > self.prior(view.hand) else Draw("stock")
+
+    # -- sampled worlds ---------------------------------------------------------
+
+    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
+               rng: random.Random) -> Determinization:
+        """Make the other hands look played: a hand that has drawn for T turns keeps
+        what helps it. Each other seat swaps, once per turn it has played (at most
+        :data:`REFINE_TURNS`), a random stock card in and its least useful card back
+        (never one known to be in its hand), so sampled opponents hold melds and
+        pairs as real ones do. Sizes, the multiset of cards and the known cards are
+        unchanged."""
+        seat = view.seat
+        turns = [0] * view.players
+        for line in view.log:
+            if " draw " in line:
+                turns[int(line[1:line.index(" ")])] += 1
+        hands = [list(h) for h in world.hands]
+        stock = list(world.stock)
+        for s, hand in enumerate(hands):
+            if s == seat or not stock:
+                continue
+            fixed = list(known.known[s])
+            free = list(hand)
+            for card in fixed:
+                free.remove(card)
+            for _ in range(min(turns[s], REFINE_TURNS)):
+                if not free:
+                    break
+                pick = rng.randrange(len(stock))
+                card = stock[pick]
+                free.append(card)
+                out = lite_discard(fixed + free, None, among=free)
+                free.remove(out)
+                stock[pick] = out
+            hands[s] = fixed + free
+        rng.shuffle(stock)
+        return Determinization(tuple(tuple(h) for h in hands), tuple(stock))
+
+    # -- rollouts -------------------------------------------------------------
+
+    def policy(self, deal: Deal, seat: int, rng: random.Random) -> Action:
+        hand = deal.hands[seat]
+        if deal.phase is Phase.DRAW:
+            pile = deal.discard_pile
+            if pile:
+                top = pile[-1]
+                if top.index == JOKER_INDEX:
+                    return Draw("discard")
+                rows, ranks, _ = masks(hand)
+                if (usefulness(top.index, rows, ranks) >= MELDED
+                        or best_close([*hand, top]) is not None):
+                    return Draw("discard")
+            return Draw("stock")
+        close = best_close(hand)
+        if close is not None:
+            return close
+        kept = None if deal.options.discard_taken_card else deal.just_taken
+        return Discard(lite_discard(hand, kept))
+
+    def estimate(self, deal: Deal, seat: int) -> list[float]:
+        """Nobody closed within the horizon: the candidates' priors tell them apart."""
+        return [0.0] * deal.players
+
+    def objective(self, scores: Sequence[float], seat: int) -> float:
+        return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest

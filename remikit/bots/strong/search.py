@@ -1,0 +1,144 @@
+"""Information-set Monte Carlo search: determinize, try each candidate, play on, compare.
+
+Each candidate comes with a prior value from the variant's heuristic. For
+each sampled world (:func:`~remikit.bots.strong.determinize.determinize`)
+the search rebuilds a real deal (:meth:`remikit.engine.Game.resume_deal`),
+applies one candidate action and lets fast policies play every seat for a
+few turns (or to the end of the deal); the deal's scores, or the variant's
+solver-based estimate of them at the horizon, add to the candidate's prior a
+value relative to the opponents. Every candidate sees the same worlds and the same
+random numbers in its rollouts (common random numbers), so the comparison
+between candidates is much less noisy than the values themselves.
+
+The choice is cautious: the variant's favourite candidate (listed first)
+stays chosen unless another one beats it, on the paired differences over
+the worlds, by more than :data:`CONFIDENCE` standard errors. With few
+simulations the bot plays its heuristic; with more it follows the search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from remikit.actions import Action
+from remikit.bots.strong.determinize import Determinization, Knowledge, table_game
+from remikit.engine import Deal
+from remikit.errors import IllegalAction
+from remikit.views import PlayerView
+
+CONFIDENCE = 1.0
+"""Standard errors by which a candidate must beat the favourite to replace it."""
+
+Sampler = Callable[[PlayerView, random.Random], Determinization]
+
+
+class Tactics(Protocol):
+    """What the search needs to know about one variant."""
+
+    horizon: int
+    """Turn changes a rollout plays after the candidate before it is evaluated."""
+
+    def candidates(self, view: PlayerView) -> list[tuple[Action, float]]:
+        """Sensible legal actions with their prior values, the favourite (highest) first;
+        one means: no search needed. A candidate's value in a world is its prior plus
+        its rollout's value."""
+
+    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
+               rng: random.Random) -> Determinization:
+        """A sampled world made more like real play (or ``world`` itself)."""
+
+    def policy(self, deal: Deal, seat: int, rng: random.Random) -> Action:
+        """A fast legal action for ``seat``, who is to play in ``deal`` (a rollout)."""
+
+    def estimate(self, deal: Deal, seat: int) -> Sequence[float]:
+        """Each seat's expected deal score at the horizon (the deal is not over), as
+        far as ``seat``'s objective needs them."""
+
+    def objective(self, scores: Sequence[float], seat: int) -> float:
+        """How good per-seat deal scores are for ``seat`` (greater is better)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a search found: the action and, per candidate, the mean value and its
+    paired difference to the favourite (None: no search)."""
+
+    action: Action
+    candidates: tuple[Action, ...]
+    means: tuple[float, ...] = ()
+    worlds: int = 0
+
+
+def rollout(deal: Deal, seat: int, action: Action, tactics: Tactics,
+            rng: random.Random) -> float:
+    """Apply ``action`` for ``seat``, play on with the policies, and value the result."""
+    deal.apply(seat, action)
+    changes = 0
+    current = seat
+    while not deal.is_over:
+        to_play = deal.to_play
+        assert to_play is not None
+        if to_play != current:
+            changes += 1
+            current = to_play
+            if changes > tactics.horizon:
+                break
+        try:
+            deal.apply(to_play, tactics.policy(deal, to_play, rng))
+        except IllegalAction:  # a policy slip: any legal action keeps the rollout going
+            deal.apply(to_play, deal.legal_actions(to_play)[0])
+    summary = deal.summary
+    scores = summary.points if summary is not None else tactics.estimate(deal, seat)
+    return tactics.objective(scores, seat)
+
+
+def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Random, *,
+           sims: int, deadline: float | None = None) -> Decision:
+    """Choose among ``tactics.candidates(view)`` with about ``sims`` rollouts in all.
+
+    With ``deadline`` (a :func:`time.perf_counter` time) the search also stops
+    when that time has come, after at least one world.
+    """
+    seat = view.seat
+    assert seat is not None
+    found = tactics.candidates(view)
+    candidates = [a for a, _ in found]
+    priors = [p for _, p in found]
+    if len(candidates) == 1:
+        return Decision(candidates[0], tuple(candidates))
+    game = table_game(view)
+    n = len(candidates)
+    worlds = max(1, sims // n)
+    sums = [0.0] * n
+    diff_sums = [0.0] * n
+    diff_squares = [0.0] * n
+    played = 0
+    for _ in range(worlds):
+        if deadline is not None and played and time.perf_counter() >= deadline:
+            break
+        world = sampler(view, rng)
+        seed = rng.getrandbits(64)
+        values = []
+        for action in candidates:
+            deal = game.resume_deal(view, hands=world.hands, stock=world.stock)
+            values.append(rollout(deal, seat, action, tactics, random.Random(seed)))
+        values = [v + p for v, p in zip(values, priors, strict=True)]
+        played += 1
+        for i, value in enumerate(values):
+            sums[i] += value
+            d = value - values[0]
+            diff_sums[i] += d
+            diff_squares[i] += d * d
+    best, best_bound = 0, 0.0
+    for i in range(1, n):
+        mean = diff_sums[i] / played
+        variance = max(0.0, diff_squares[i] / played - mean * mean)
+        bound = mean - CONFIDENCE * math.sqrt(variance / played) if played > 1 else -math.inf
+        if bound > best_bound:
+            best, best_bound = i, bound
+    return Decision(candidates[best], tuple(candidates), tuple(s / played for s in sums), played)
