@@ -20,11 +20,13 @@ scores the hands at the horizon.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from remikit.actions import Action, Close, Discard, Draw
 from remikit.bots.greedy import may_hold_pure_run
-from remikit.bots.strong.determinize import Determinization, Knowledge
+from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
+from remikit.bots.strong.refine import refine_world
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import Scoring
@@ -36,7 +38,6 @@ JOKER_INDEX = JOKER.index
 MELDED = 10  # usefulness of a card that is part of a meld (set or run of 3)
 KEEP_CLOSER = 12  # extra usefulness of the only closing card in hand
 TOP_DISCARDS = 4  # discards the search compares
-REFINE_TURNS = 10  # at most this many swaps make a sampled hand look played
 
 
 def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
@@ -128,6 +129,7 @@ SHORTFALL_WILDS = 3
 SHORTFALL_POINTS = 5.0  # points of deal score per card of shortfall
 MELD_POINTS = 0.1  # weight of the R13-12 points of the hand in the prior
 NO_CLOSER = 3  # shortfall of a hand with no ace or joker to close with
+CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
 
 
 def shortfall(hand: Sequence[Card]) -> int:
@@ -156,6 +158,19 @@ def pure_run_lack(hand: Sequence[Card]) -> int:
     return best
 
 
+def close_chance(hand: Sequence[Card], unseen: Counter[Card]) -> float:
+    """The chance that the next stock card lets the hand close, over the unseen cards."""
+    hits = 0
+    cards = list(hand)
+    for card, n in unseen.items():
+        cards.append(card)
+        if best_close(cards) is not None:
+            hits += n
+        cards.pop()
+    total = sum(unseen.values())
+    return hits / total if total else 0.0
+
+
 class Remi13DTactics:
     """The strong bot's Remi 13 D: see the module docstring."""
 
@@ -179,8 +194,12 @@ class Remi13DTactics:
             return [(closes[0], 0.0)]
         discards = [a.card for a in legal if isinstance(a, Discard)]
         rated = sorted(((self.prior(_without(view.hand, c)), c) for c in discards),
-                       key=lambda pc: pc[0], reverse=True)
-        return [(Discard(c), p) for p, c in rated[:TOP_DISCARDS]]
+                       key=lambda pc: pc[0], reverse=True)[:TOP_DISCARDS]
+        if CLOSE_CHANCE:
+            unseen = Counter(knowledge(view).unseen)
+            rated = sorted(((p + CLOSE_CHANCE * close_chance(_without(view.hand, c), unseen), c)
+                            for p, c in rated), key=lambda pc: pc[0], reverse=True)
+        return [(Discard(c), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
         """Take the discard when it closes, or when the best hand after it beats the hand
@@ -206,38 +225,11 @@ class Remi13DTactics:
 
     def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
                rng: random.Random) -> Determinization:
-        """Make the other hands look played: a hand that has drawn for T turns keeps
-        what helps it. Each other seat swaps, once per turn it has played (at most
-        :data:`REFINE_TURNS`), a random stock card in and its least useful card back
-        (never one known to be in its hand), so sampled opponents hold melds and
-        pairs as real ones do. Sizes, the multiset of cards and the known cards are
-        unchanged."""
-        seat = view.seat
-        turns = [0] * view.players
-        for line in view.log:
-            if " draw " in line:
-                turns[int(line[1:line.index(" ")])] += 1
-        hands = [list(h) for h in world.hands]
-        stock = list(world.stock)
-        for s, hand in enumerate(hands):
-            if s == seat or not stock:
-                continue
-            fixed = list(known.known[s])
-            free = list(hand)
-            for card in fixed:
-                free.remove(card)
-            for _ in range(min(turns[s], REFINE_TURNS)):
-                if not free:
-                    break
-                pick = rng.randrange(len(stock))
-                card = stock[pick]
-                free.append(card)
-                out = lite_discard(fixed + free, None, among=free)
-                free.remove(out)
-                stock[pick] = out
-            hands[s] = fixed + free
-        rng.shuffle(stock)
-        return Determinization(tuple(tuple(h) for h in hands), tuple(stock))
+        """Make the other hands look played (:func:`~remikit.bots.strong.refine.refine_world`
+        with :func:`lite_discard`), so sampled opponents hold melds and pairs as real
+        ones do."""
+        return refine_world(view, world, known, rng,
+                            lambda hand, among: lite_discard(hand, None, among=among))
 
     # -- rollouts -------------------------------------------------------------
 
