@@ -1162,6 +1162,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "bukan langkah: {why}",
         "en": "not an action: {why}",
     },
+    "arena.help_jobs_all": {
+        "id": "jumlah proses (bawaan 0 = semua inti); hasil tidak bergantung padanya",
+        "en": "worker processes (default 0 = every core); results do not depend on it",
+    },
+    "play.thinking": {"id": "{name} sedang berpikir…", "en": "{name} is thinking…"},
 }
 
 

@@ -31,7 +31,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from remikit.bots import GameStuck, check_bot, make_bot, play_game
+from remikit.bots import GameStuck, play_game
+from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, Options
 from remikit.i18n import default_lang, t
 from remikit.variants import VariantInfo, find_variant
@@ -102,7 +103,8 @@ def play_task(task: GameTask) -> GameOutcome:
     options = info.game.options_type.from_mapping(task.options)
     game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
-    bots = [make_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j)) for j in seats]
+    bots = [make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
+            for j in seats]
     play_game(game, bots)
     deals = tuple(d.summary.points for d in game.deals if d.summary is not None)
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
@@ -239,7 +241,7 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
         raise ArenaError(t("arena.no_bots", lang))
     for name in names:
         try:
-            check_bot(name, info.name)
+            check_arena_bot(name, info.name)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
     if games < 1:
@@ -277,8 +279,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
                         help=t("arena.help_games", lang, games=DEFAULT_GAMES))
     parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
-    parser.add_argument("--jobs", type=int, default=1, metavar="J",
-                        help=t("arena.help_jobs", lang))
+    parser.add_argument("--jobs", type=int, default=0, metavar="J",
+                        help=t("arena.help_jobs_all", lang))
     parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
     parser.add_argument("--deals", action="store_true", help=t("arena.help_deals", lang))
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
