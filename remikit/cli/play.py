@@ -21,8 +21,9 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 from rich.markup import escape
@@ -55,6 +56,7 @@ from .table import POSITION_ORDER, hand_table, sorted_hand
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
 YES = frozenset({"y", "ya", "yes", "iya"})
 
+T = TypeVar("T")
 InputFn = Callable[[str], str]
 
 
@@ -282,7 +284,7 @@ class Session:
         steps = self.started.pop(seat, [])
         while self.game.to_play == seat and self.game.deal is deal and not deal.is_over:
             view = self.game.view(seat)
-            action = bot.choose(view)
+            action = self.think(seat, partial(bot.choose, view))
             taken = play_ui.taken_by(action, view)
             self.game.apply(seat, action)
             steps.append((action, taken))
@@ -290,6 +292,14 @@ class Session:
                 break
         if steps:
             self.news.append(self.ui.narrate(self, seat, steps, deal))
+
+    def think(self, seat: int, decide: Callable[[], T]) -> T:
+        """Run a bot's decision; on a terminal a spinner says the bot is thinking."""
+        if not self.console.is_terminal:
+            return decide()
+        text = t("play.thinking", self.lang, name=self.who(seat))
+        with self.console.status(text, spinner="dots"):
+            return decide()
 
     def offer_calls(self, deal: Deal) -> None:
         """After a discard, while calls are open (R5-10): ask every seat but the discarder,
@@ -304,7 +314,7 @@ class Session:
                 if self.person_call():
                     return
                 continue
-            call = ask_bot_to_call(self.game, seat, self.bots[seat])
+            call = self.think(seat, partial(ask_bot_to_call, self.game, seat, self.bots[seat]))
             if call is not None:
                 view = self.game.view(seat)
                 taken = play_ui.taken_by(call, view)
