@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from remikit.actions import Action
+from remikit.actions import Action, CallRummy, LayOff, MeldCards
 from remikit.bots.base import Bot, check_view
-from remikit.bots.strong.determinize import Determinization, determinize, knowledge
+from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.bots.strong.remi13d import Remi13DTactics
-from remikit.bots.strong.search import Decision, Tactics, search
+from remikit.bots.strong.rummy500 import Rummy500Tactics
+from remikit.bots.strong.search import QUICK, Decision, Plan, Sampler, Tactics, search
 from remikit.bots.strong.three_thirteen import ThreeThirteenTactics
+from remikit.cards import Card
 from remikit.views import PlayerView
 
 DEFAULT_BUDGET = 1.0
@@ -38,17 +40,17 @@ MIN_SIMS = 8
 TACTICS: dict[str, Callable[[], Tactics]] = {
     "remi13d": Remi13DTactics,
     "three-thirteen": ThreeThirteenTactics,
+    "rummy500": Rummy500Tactics,
 }
 """The strong bot's knowledge of each variant, by the variant's name."""
 
 SIMS_PER_SECOND: dict[str, int] = {
     "remi13d": 4000,
     "three-thirteen": 3500,
+    "rummy500": 450,
 }
 """Rollouts per second of thinking, per variant: measured once (``bench/bench_strength.py
 --calibrate``) on the development machine, a 2-core container, and fixed here."""
-
-Sampler = Callable[[PlayerView, random.Random], Determinization]
 
 
 class StrongBot(Bot):
@@ -63,6 +65,8 @@ class StrongBot(Bot):
         self.timed = timed
         self.tactics: dict[str, Tactics] = {}
         self.last: Decision | None = None
+        self._decided: tuple[object, Decision] | None = None
+        self._plan: tuple[object, Plan] | None = None
 
     def plays(self, variant: str) -> bool:
         return variant in TACTICS
@@ -77,22 +81,68 @@ class StrongBot(Bot):
         """How this bot fills in the cards it cannot see: sampled from its view, then
         made to look played by the variant's tactics."""
         known = knowledge(view)
+        if self.simulations(view.variant) < QUICK:
+            return lambda v, rng: determinize(v, rng, known=known)
         return lambda v, rng: tactics.refine(v, determinize(v, rng, known=known), known, rng)
+
+    def _tactics(self, variant: str) -> Tactics:
+        tactics = self.tactics.get(variant)
+        if tactics is None:
+            if variant not in TACTICS:
+                raise ValueError(f"the strong bot does not play {variant}; "
+                                 f"it plays {', '.join(sorted(TACTICS))}")
+            tactics = self.tactics[variant] = TACTICS[variant]()
+        return tactics
+
+    @staticmethod
+    def _key(view: PlayerView, hand: Sequence[Card] | None = None, log: int = 0) -> object:
+        cards = view.hand if hand is None else hand
+        return (view.deal_number, len(view.log) + log, tuple(sorted(cards)), view.seat)
 
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        tactics = self.tactics.get(view.variant)
-        if tactics is None:
-            if view.variant not in TACTICS:
-                raise ValueError(f"the strong bot does not play {view.variant}; "
-                                 f"it plays {', '.join(sorted(TACTICS))}")
-            tactics = self.tactics[view.variant] = TACTICS[view.variant]()
+        key = self._key(view)
+        if self._plan is not None and self._plan[0] == key and self._plan[1][0] in \
+                view.legal_actions:
+            plan = self._plan[1]
+        else:
+            plan = self.decide(view).plan
+        self._plan = None
+        action, rest = plan[0], plan[1:]
+        if rest and isinstance(action, MeldCards | LayOff):
+            hand = list(view.hand)
+            for card in (action.cards if isinstance(action, MeldCards) else (action.card,)):
+                hand.remove(card)
+            self._plan = (self._key(view, hand, 1), rest)
+        return action
+
+    def decide(self, view: PlayerView) -> Decision:
+        """Search this view (once: asked again about the same view, the same answer)."""
+        key = self._key(view)
+        if self._decided is not None and self._decided[0] == key:
+            return self._decided[1]
+        tactics = self._tactics(view.variant)
         deadline = time.perf_counter() + self.budget if self.timed else None
         self.last = search(view, tactics, self.sampler(view, tactics), self.rng,
                            sims=self.simulations(view.variant), deadline=deadline)
-        return self.last.action
+        self._decided = (key, self.last)
+        return self.last
+
+    def call(self, view: PlayerView) -> CallRummy | None:
+        """A Rummy call (R5-10): the search's choice when the seat is about to draw anyway,
+        else the variant tactics' judgement."""
+        calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
+        if not calls:
+            return None
+        if view.to_play == view.seat and view.phase == "draw":
+            action = self.decide(view).action
+            return action if isinstance(action, CallRummy) else None
+        tactics = self._tactics(view.variant)
+        judge = getattr(tactics, "call", None)
+        answer = judge(view) if judge is not None else None
+        return answer if isinstance(answer, CallRummy) and answer in calls else None
 
 
 def make_strong(name: str, seed: int | None, budget: float | None) -> Bot:

@@ -27,6 +27,7 @@ from remikit.actions import Action, Close, Discard, Draw
 from remikit.bots.greedy import may_hold_pure_run
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
 from remikit.bots.strong.refine import refine_world
+from remikit.bots.strong.search import QUICK, Plan
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import Scoring
@@ -132,13 +133,13 @@ NO_CLOSER = 3  # shortfall of a hand with no ace or joker to close with
 CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
 
 
-def shortfall(hand: Sequence[Card]) -> int:
+def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
     """How far a hand is from closing: the cards left out of melds with 0, 1, 2, 3 extra
     jokers, summed (a pair or a two-card run counts as nearly a meld), plus the cards a pure
     run of four still lacks and a charge for holding no closing card."""
     total = 0
     cards = list(hand)
-    for _ in range(SHORTFALL_WILDS + 1):
+    for _ in range(wilds + 1):
         total -= SHORTFALL.value(cards)
         cards.append(JOKER)
     if not any(_is_closer(c) for c in hand):
@@ -175,31 +176,37 @@ class Remi13DTactics:
     """The strong bot's Remi 13 D: see the module docstring."""
 
     horizon = 4  # through the seat's next turn
+    effort = 0
 
     # -- the real decision ------------------------------------------------------
 
     def prior(self, hand: Sequence[Card]) -> float:
         """A 13-card hand's worth: close to closing first, then the points it holds."""
-        return -SHORTFALL_POINTS * shortfall(hand) + MELD_POINTS * scoring.hand_value(hand)
+        wilds = SHORTFALL_WILDS if self.effort >= QUICK else 1
+        return (-SHORTFALL_POINTS * shortfall(hand, wilds)
+                + MELD_POINTS * scoring.hand_value(hand))
 
-    def candidates(self, view: PlayerView) -> list[tuple[Action, float]]:
+    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         legal = view.legal_actions
         if view.phase == "draw":
-            return [(self.draw(view), 0.0)]
+            return [((self.draw(view),), 0.0)]
         closes = [a for a in legal if isinstance(a, Close)]
         if closes:
             found = scoring.best_close(view.hand)
             if found is not None and found.closing is not None and Close(found.closing) in closes:
-                return [(Close(found.closing), 0.0)]
-            return [(closes[0], 0.0)]
+                return [((Close(found.closing),), 0.0)]
+            return [((closes[0],), 0.0)]
         discards = [a.card for a in legal if isinstance(a, Discard)]
         rated = sorted(((self.prior(_without(view.hand, c)), c) for c in discards),
-                       key=lambda pc: pc[0], reverse=True)[:TOP_DISCARDS]
+                       key=lambda pc: pc[0], reverse=True)
+        if self.effort < QUICK:
+            return [((Discard(c),), p) for p, c in rated[:2]]
+        rated = rated[:TOP_DISCARDS]
         if CLOSE_CHANCE:
             unseen = Counter(knowledge(view).unseen)
             rated = sorted(((p + CLOSE_CHANCE * close_chance(_without(view.hand, c), unseen), c)
                             for p, c in rated), key=lambda pc: pc[0], reverse=True)
-        return [(Discard(c), p) for p, c in rated]
+        return [((Discard(c),), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
         """Take the discard when it closes, or when the best hand after it beats the hand

@@ -31,10 +31,15 @@ from remikit.engine import Deal
 from remikit.errors import IllegalAction
 from remikit.views import PlayerView
 
+QUICK = 16
+"""Below this many rollouts a decision is quick: shallower candidate ratings, no refinement."""
+
 CONFIDENCE = 1.0
 """Standard errors by which a candidate must beat the favourite to replace it."""
 
 Sampler = Callable[[PlayerView, random.Random], Determinization]
+Plan = tuple[Action, ...]
+"""A candidate: a legal action and the seat's actions meant to follow it this turn."""
 
 
 class Tactics(Protocol):
@@ -43,10 +48,16 @@ class Tactics(Protocol):
     horizon: int
     """Turn changes a rollout plays after the candidate before it is evaluated."""
 
-    def candidates(self, view: PlayerView) -> list[tuple[Action, float]]:
-        """Sensible legal actions with their prior values, the favourite (highest) first;
-        one means: no search needed. A candidate's value in a world is its prior plus
-        its rollout's value."""
+    effort: int
+    """Rollouts the search means to play for this decision (set before
+    :meth:`candidates`): with very few, the tactics think less about candidates
+    (below :data:`QUICK`)."""
+
+    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+        """Sensible plans (a legal action and, in a variant with several actions a
+        turn, the ones that follow it) with their prior values, the favourite (highest)
+        first; one means: no search needed. A candidate's value in a world is its prior
+        plus its rollout's value."""
 
     def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
                rng: random.Random) -> Determinization:
@@ -65,19 +76,25 @@ class Tactics(Protocol):
 
 @dataclass(frozen=True)
 class Decision:
-    """What a search found: the action and, per candidate, the mean value and its
-    paired difference to the favourite (None: no search)."""
+    """What a search found: the plan chosen, the candidates, their mean values over the
+    worlds played (empty: no search was needed)."""
 
-    action: Action
-    candidates: tuple[Action, ...]
+    plan: Plan
+    candidates: tuple[Plan, ...]
     means: tuple[float, ...] = ()
     worlds: int = 0
 
+    @property
+    def action(self) -> Action:
+        return self.plan[0]
 
-def rollout(deal: Deal, seat: int, action: Action, tactics: Tactics,
-            rng: random.Random) -> float:
-    """Apply ``action`` for ``seat``, play on with the policies, and value the result."""
-    deal.apply(seat, action)
+
+def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Random) -> float:
+    """Carry out ``plan`` for ``seat``, play on with the policies, and value the result."""
+    for action in plan:
+        if deal.is_over or deal.to_play != seat or not deal.can(seat, action):
+            break  # the plan no longer fits the sampled world; the policy takes over
+        deal.apply(seat, action)
     changes = 0
     current = seat
     while not deal.is_over:
@@ -106,6 +123,7 @@ def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Ran
     """
     seat = view.seat
     assert seat is not None
+    tactics.effort = sims
     found = tactics.candidates(view)
     candidates = [a for a, _ in found]
     priors = [p for _, p in found]
@@ -124,9 +142,9 @@ def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Ran
         world = sampler(view, rng)
         seed = rng.getrandbits(64)
         values = []
-        for action in candidates:
+        for plan in candidates:
             deal = game.resume_deal(view, hands=world.hands, stock=world.stock)
-            values.append(rollout(deal, seat, action, tactics, random.Random(seed)))
+            values.append(rollout(deal, seat, plan, tactics, random.Random(seed)))
         values = [v + p for v, p in zip(values, priors, strict=True)]
         played += 1
         for i, value in enumerate(values):

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from remikit.actions import Action, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
 from remikit.bots.strong.refine import refine_world
+from remikit.bots.strong.search import QUICK, Plan
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import AceMode
@@ -136,22 +137,25 @@ class ThreeThirteenTactics:
     """The strong bot's Three-Thirteen: see the module docstring."""
 
     horizon = 1  # through the next player's turn
+    effort = 0
 
-    def candidates(self, view: PlayerView) -> list[tuple[Action, float]]:
+    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         round_no = view.deal_number
         ace: AceMode = "high" if view.options.get("ace") == "high" else "low"
         legal = view.legal_actions
         if view.phase == "draw":
-            return [(self.draw(view, round_no, ace), 0.0)]
+            return [((self.draw(view, round_no, ace),), 0.0)]
         discards = [a.card for a in legal if isinstance(a, Discard)]
         rated = sorted(((deadwood(_without(view.hand, c), round_no, ace), c) for c in discards),
                        key=lambda pc: pc[0])
         if view.went_out is not None or rated[0][0] == 0:  # the last turn, or going out
-            return [(Discard(rated[0][1]), 0.0)]
+            return [((Discard(rated[0][1]),), 0.0)]
+        if self.effort < QUICK:
+            return [((Discard(c),), float(-d)) for d, c in rated[:2]]
         unseen = Counter(knowledge(view).unseen)
         ahead = sorted(((next_turn(_without(view.hand, c), unseen, round_no, ace), c)
                         for _, c in rated[:TOP_DISCARDS]), key=lambda pc: pc[0])
-        return [(Discard(c), -expected) for expected, c in ahead]
+        return [((Discard(c),), -expected) for expected, c in ahead]
 
     def draw(self, view: PlayerView, round_no: int, ace: AceMode) -> Action:
         """Take the discard when the deadwood after the best discard goes down."""

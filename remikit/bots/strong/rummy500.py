@@ -1,0 +1,205 @@
+"""Rummy 500 knowledge for the strong bot: candidate plans, a fast rollout policy, estimates.
+
+A Rummy 500 turn is several actions (a draw, any melds and lay-offs, a
+discard), so the search compares whole turn plans. What matters here
+(RULES.md §2):
+
+* Lay-off timing. Melding at once scores the cards for sure, but shows them
+  and opens the table for the others' lay-offs; holding a meld keeps it
+  private, at the risk of being caught with it when someone goes out (its
+  cards then count against the holder, R5-12). The search compares the
+  greedy plan (lay everything) with holding the new melds back.
+* Deep pick-ups (R5-3) and Rummy calls (R5-10): the cards taken count
+  against the taker unless melded; the candidates are the greedy bot's
+  choice, the stock, the top card and the most profitable deep take.
+* When to go out: going out ends the hand with every other hand counting
+  against its holder; the plans that go out are always among the candidates.
+
+The rollout policy plays every seat with the turn-plan search of the greedy
+bot (:mod:`remikit.bots.rummy500_plan`) on the sampled deal, taking the top
+discard when it melds at once; the horizon estimate is each seat's hand
+score if the hand ended there (points laid minus points held).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from weakref import WeakKeyDictionary
+
+from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, MeldCards
+from remikit.bots.greedy_rummy500 import (
+    Rummy500Strategy,
+    assess_take,
+    choose_discard,
+    just_taken,
+    stock_plan,
+    takes,
+    turn_plan,
+)
+from remikit.bots.rummy500_plan import Rules, plan_turn, table_of
+from remikit.bots.strong.determinize import Determinization, Knowledge
+from remikit.bots.strong.search import QUICK, Plan
+from remikit.cards import Card
+from remikit.engine import Deal, Phase
+from remikit.variants.rummy500 import Rummy500Deal
+from remikit.variants.rummy500_melds import (
+    can_place,
+    candidate_layoffs,
+    candidate_melds,
+    card_points,
+    hand_points,
+)
+from remikit.views import PlayerView
+
+OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
+MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the objective
+
+
+def _cards(action: Action) -> tuple[Card, ...]:
+    if isinstance(action, MeldCards):
+        return action.cards
+    if isinstance(action, LayOff | Discard):
+        return (action.card,)
+    return ()
+
+
+def _rules(deal: Deal) -> Rules:
+    options = deal.options
+    return Rules(scoring=str(getattr(options, "scoring", "standard")),
+                 floating=bool(getattr(options, "floating", False)),
+                 unplayable_last_discard=bool(getattr(options, "unplayable_last_discard", False)),
+                 discard_taken_card=options.discard_taken_card)
+
+
+class Rummy500Tactics:
+    """The strong bot's Rummy 500: see the module docstring."""
+
+    horizon = 4
+    effort = 0
+
+    def __init__(self) -> None:
+        self.greedy = Rummy500Strategy()
+        # the rest of a rollout turn's plan, by deal: ((seat, log length), actions)
+        self._queue: WeakKeyDictionary[Deal, tuple[tuple[int, int], tuple[Action, ...]]] = (
+            WeakKeyDictionary())
+
+    # -- the real decision ------------------------------------------------------
+
+    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+        if view.phase == "draw":
+            return [((a,), 0.0) for a in self.draws(view)]
+        return [(plan, 0.0) for plan in self.plans(view)]
+
+    def draws(self, view: PlayerView) -> list[Action]:
+        """The greedy choice first, then the stock, the top card, the best deep take."""
+        legal = view.legal_actions
+        found: list[Action] = [self.greedy.draw(view)]
+        if Draw("stock") in legal:
+            found.append(Draw("stock"))
+        options = takes(view)
+        if options and self.effort >= QUICK:
+            found.append(options[0])
+            base = stock_plan(view)
+            deep = [t for t in (assess_take(view, a, base) for a in options[1:]) if t is not None]
+            if deep:
+                found.append(max(deep, key=lambda t: t.key).action)
+        if not found[1:] and Decline() in legal:
+            found.append(Decline())
+        return [a for a in dict.fromkeys(found) if a in legal]
+
+    def plans(self, view: PlayerView) -> list[Plan]:
+        """The greedy plan, the same plays with other discards, and holding new melds."""
+        legal = view.legal_actions
+        greedy = turn_plan(view)
+        first = self.greedy.discard(view)
+        if greedy is None or not greedy.actions() or greedy.actions()[0] != first:
+            return [(first,)]
+        actions = greedy.actions()
+        out: list[Plan] = [tuple(actions)]
+        if greedy.ends_hand:
+            return out
+        plays = [a for a in actions if not isinstance(a, Discard)]
+        if greedy.discard is not None and self.effort >= QUICK:
+            others = [c for c in dict.fromkeys(greedy.left) if c is not greedy.discard
+                      and c is not just_taken(view)]
+            others.sort(key=lambda c: -hand_points([c], Rules.of(view).scoring))
+            out += [(*plays, Discard(c)) for c in others[:OTHER_DISCARDS]]
+        held = self.holding(view, plays)
+        if held is not None:
+            out.append(held)
+        return [p for p in dict.fromkeys(out) if p[0] in legal]
+
+    def holding(self, view: PlayerView, plays: Sequence[Action]) -> Plan | None:
+        """Lay-offs and the owed card's meld only; new melds stay in hand."""
+        owed = view.must_meld
+        kept = [a for a in plays if isinstance(a, LayOff) or (owed is not None and owed in
+                                                                 _cards(a))]
+        if len(kept) == len(plays):
+            return None
+        hand = list(view.hand)
+        for action in kept:
+            for card in _cards(action):
+                hand.remove(card)
+        if not hand:
+            return None
+        rules = Rules.of(view)
+        banned = just_taken(view)
+        discard = choose_discard(hand, banned=banned, pile=view.discard_pile,
+                                 table=table_of(view), rules=rules)
+        if discard is None:
+            return None
+        return (*kept, Discard(discard))
+
+    def call(self, view: PlayerView) -> CallRummy | None:
+        """Out of turn, the greedy bot's judgement of a Rummy call."""
+        return self.greedy.call(view)
+
+    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
+               rng: random.Random) -> Determinization:
+        return world
+
+    # -- rollouts -------------------------------------------------------------
+
+    def policy(self, deal: Deal, seat: int, rng: random.Random) -> Action:
+        assert isinstance(deal, Rummy500Deal)
+        hand = deal.hands[seat]
+        rules = _rules(deal)
+        if deal.phase is Phase.DRAW:
+            pile = deal.discard_pile
+            if pile:
+                top = pile[-1]
+                if can_place(top, Counter([*hand, top]), deal.table) and deal.can(
+                        seat, Draw("discard")):
+                    return Draw("discard")
+            return Draw("stock") if deal.stock else Decline()
+        queued = self._queue.get(deal)
+        if queued is not None and queued[0] == (seat, len(deal.log)) and queued[1]:
+            action, rest = queued[1][0], queued[1][1:]
+            self._queue[deal] = ((seat, len(deal.log) + 1), rest)
+            return action
+        banned = None if rules.discard_taken_card else deal.just_taken
+        if (deal.must_meld is None and not candidate_layoffs(hand, deal.table)
+                and not candidate_melds(hand)):
+            choices = [c for c in hand if c is not banned] or list(hand)
+            return Discard(max(choices, key=lambda c: card_points(c, rules.scoring)))
+        plan = plan_turn(hand, deal.table, rules, owed=deal.must_meld, banned=banned)
+        if plan is not None:
+            actions = plan.actions()
+            if actions:
+                self._queue[deal] = ((seat, len(deal.log) + 1), tuple(actions[1:]))
+                return actions[0]
+        return deal.legal_actions(seat)[0]
+
+    def estimate(self, deal: Deal, seat: int) -> list[float]:
+        """Each hand's score if the hand ended now: points laid minus points held."""
+        assert isinstance(deal, Rummy500Deal)
+        scoring = deal.options.scoring
+        return [float(deal.table_points(s) - hand_points(h, scoring))
+                for s, h in enumerate(deal.hands)]
+
+    def objective(self, scores: Sequence[float], seat: int) -> float:
+        others = [x for i, x in enumerate(scores) if i != seat]
+        return scores[seat] - MAX_WEIGHT * max(others) - (1 - MAX_WEIGHT) * sum(others) / len(
+            others)
