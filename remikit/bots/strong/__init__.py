@@ -45,9 +45,9 @@ TACTICS: dict[str, Callable[[], Tactics]] = {
 """The strong bot's knowledge of each variant, by the variant's name."""
 
 SIMS_PER_SECOND: dict[str, int] = {
-    "remi13d": 4000,
-    "three-thirteen": 3500,
-    "rummy500": 450,
+    "remi13d": 3000,
+    "three-thirteen": 5900,
+    "rummy500": 1900,
 }
 """Rollouts per second of thinking, per variant: measured once (``bench/bench_strength.py
 --calibrate``) on the development machine, a 2-core container, and fixed here."""
