@@ -21,7 +21,7 @@ points (per deal and per game), the decision times of the bot under test
 
 ``--calibrate`` measures instead how many rollouts a second the strong bot
 plays when it searches against the clock (``StrongBot(timed=True)``), per
-variant: the figures behind ``SIMS_PER_SECOND``.
+variant: the figures behind each variant tactics' ``sims_per_second``.
 
 Run: ``python bench/bench_strength.py --suite remi13d --budget 0.1 --deals 1000
 --jobs 2 --out bench/results/remi13d-0.1.json``.
@@ -46,7 +46,7 @@ from remikit.actions import Action, CallRummy
 from remikit.bots import Bot, make_bot, play_game
 from remikit.bots.cheater import make_arena_bot
 from remikit.bots.runner import ask_bot_to_call, call_order
-from remikit.bots.strong import SIMS_PER_SECOND, StrongBot
+from remikit.bots.strong import TACTICS, StrongBot
 from remikit.cli.arena import (
     Arena,
     GameOutcome,
@@ -78,37 +78,38 @@ SUITES.update({f"cheater-{k}": Suite(s.variant, "cheater", s.options, s.deals_pe
 
 
 class Timed(Bot):
-    """A bot with a stopwatch around each decision (calls included)."""
+    """A bot with a stopwatch around each decision (calls included): wall-clock and CPU
+    seconds (the CPU time is what the decision costs on a machine busy with other work)."""
 
-    def __init__(self, inner: Bot, times: list[float]) -> None:
+    def __init__(self, inner: Bot, times: list[tuple[float, float]]) -> None:
         self.inner = inner
         self.name = inner.name
         self.times = times
 
     def choose(self, view: PlayerView) -> Action:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.inner.choose(view)
-        self.times.append(time.perf_counter() - start)
+        self.times.append((time.perf_counter() - start, time.process_time() - cpu))
         return action
 
     def call(self, view: PlayerView) -> CallRummy | None:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         answer = self.inner.call(view)
         if any(isinstance(a, CallRummy) for a in view.legal_actions):
-            self.times.append(time.perf_counter() - start)
+            self.times.append((time.perf_counter() - start, time.process_time() - cpu))
         return answer
 
     def plays(self, variant: str) -> bool:
         return self.inner.plays(variant)
 
 
-def play_timed(task: GameTask) -> tuple[GameOutcome, list[float]]:
+def play_timed(task: GameTask) -> tuple[GameOutcome, list[tuple[float, float]]]:
     """:func:`remikit.cli.arena.play_task`, with the first-named bot timed."""
     info = find_variant(task.variant)
     options = info.game.options_type.from_mapping(task.options)
     game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     bots: list[Bot] = []
     for j in seats:
         bot = make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
@@ -127,7 +128,7 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
     tasks = arena.tasks()
     start = time.perf_counter()
     outcomes: list[GameOutcome] = []
-    times: list[float] = []
+    times: list[tuple[float, float]] = []
     done = 0
     with multiprocessing.Pool(max(1, jobs)) as pool:
         for outcome, decision_times in pool.imap(play_timed, tasks, chunksize=1):
@@ -150,11 +151,12 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
                      "deal_win_ci95": [dl, dh], "mean_points_per_deal": d.mean_points,
                      "games": g.played, "game_wins": g.wins, "game_win_rate": g.win_rate,
                      "game_win_ci95": [gl, gh], "mean_points_per_game": g.mean_points})
-    ordered = sorted(times)
-    timing = {"decisions": len(times), "budget": budget,
-              "median": statistics.median(ordered) if ordered else 0.0,
-              "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0,
-              "max": ordered[-1] if ordered else 0.0}
+    timing: dict[str, float] = {"decisions": len(times), "budget": budget}
+    for clock, values in (("", [w for w, _ in times]), ("cpu_", [c for _, c in times])):
+        ordered = sorted(values) or [0.0]
+        timing[f"{clock}median"] = statistics.median(ordered)
+        timing[f"{clock}p95"] = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+        timing[f"{clock}max"] = ordered[-1]
     result = {"suite": name, "variant": suite.variant, "options": list(suite.options),
               "seed": seed, "jobs": jobs, "games": games, "seconds": seconds, "bots": rows,
               "decision_time": timing}
@@ -193,7 +195,8 @@ def report(result: dict[str, Any]) -> None:
               f"mean/game {r['mean_points_per_game']:.1f}")
     print(f"  decisions of {result['bots'][0]['bot']}: {t['decisions']}, median "
           f"{t['median']:.3f} s, p95 {t['p95']:.3f} s, max {t['max']:.3f} s "
-          f"(budget {t['budget']:g} s)")
+          f"(budget {t['budget']:g} s); CPU median {t['cpu_median']:.3f} s, "
+          f"p95 {t['cpu_p95']:.3f} s")
     target = result["target"]
     print(f"  target: {target['text']}: {'MET' if target['met'] else 'NOT MET'} "
           f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})")
@@ -267,7 +270,7 @@ def main() -> None:
         for variant in ("remi13d", "three-thirteen", "rummy500"):
             rate = calibrate(variant, args.budget, games=4)
             print(f"{variant}: {rate:.0f} rollouts per second of thinking "
-                  f"(SIMS_PER_SECOND {SIMS_PER_SECOND[variant]})")
+                  f"(sims_per_second {TACTICS[variant]().sims_per_second})")
         return
     results = []
     for name in args.suite.split(","):

@@ -20,7 +20,7 @@ import pytest
 from remikit.actions import Action, CallRummy, Discard, LayOff, MeldCards
 from remikit.bots import LEVELS, Bot, check_bot, make_bot, play_game
 from remikit.bots.cheater import ARENA_LEVELS, CheaterBot, check_arena_bot, make_arena_bot
-from remikit.bots.strong import SIMS_PER_SECOND, StrongBot
+from remikit.bots.strong import TACTICS, StrongBot
 from remikit.bots.strong.determinize import determinize, full_deck, knowledge
 from remikit.cli.main import main
 from remikit.engine import Deal, Game
@@ -231,8 +231,8 @@ def _play_rounds(game: Game, bots: list[Bot], deals: int) -> None:
 
 def test_the_budget_is_a_fixed_number_of_rollouts() -> None:
     bot = StrongBot(seed=1, budget=0.1)
-    for variant, rate in SIMS_PER_SECOND.items():
-        assert bot.simulations(variant) == max(8, round(0.1 * rate))
+    for variant, tactics in TACTICS.items():
+        assert bot.simulations(variant) == max(8, round(0.1 * tactics().sims_per_second))
     assert StrongBot(seed=1, sims=3).simulations("remi13d") == 3
     expert = make_bot("expert@0.1", seed=1)
     assert isinstance(expert, StrongBot) and expert.budget == pytest.approx(0.3)

@@ -10,8 +10,8 @@ tactics object per variant.
 Thinking time. ``strong@B`` thinks about ``B`` seconds per decision (1 s by
 default). So that a seeded game gives the same moves on any machine and under
 any load, the budget is turned into a fixed number of rollouts:
-``round(B * SIMS_PER_SECOND[variant])``, at least :data:`MIN_SIMS`; the rates
-were measured once on the development machine (see :data:`SIMS_PER_SECOND`).
+``round(B * rate)``, at least :data:`MIN_SIMS`, where the rate is the variant
+tactics' ``sims_per_second``, measured once on the development machine.
 ``StrongBot(timed=True)`` also stops at the wall-clock budget, for a table
 where the answer must come in time more than it must be reproducible.
 ``expert`` is ``strong`` with three times the budget.
@@ -44,14 +44,6 @@ TACTICS: dict[str, Callable[[], Tactics]] = {
 }
 """The strong bot's knowledge of each variant, by the variant's name."""
 
-SIMS_PER_SECOND: dict[str, int] = {
-    "remi13d": 3000,
-    "three-thirteen": 5900,
-    "rummy500": 1900,
-}
-"""Rollouts per second of thinking, per variant: measured once (``bench/bench_strength.py
---calibrate``) on the development machine, a 2-core container, and fixed here."""
-
 
 class StrongBot(Bot):
     """Determinized Monte Carlo search over a few candidate actions (module docstring)."""
@@ -75,7 +67,7 @@ class StrongBot(Bot):
         """Rollouts per decision: ``sims`` when given, else the budget's worth."""
         if self.sims is not None:
             return self.sims
-        return max(MIN_SIMS, round(self.budget * SIMS_PER_SECOND[variant]))
+        return max(MIN_SIMS, round(self.budget * self._tactics(variant).sims_per_second))
 
     def sampler(self, view: PlayerView, tactics: Tactics) -> Sampler:
         """How this bot fills in the cards it cannot see: sampled from its view, then

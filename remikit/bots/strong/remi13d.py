@@ -176,6 +176,7 @@ class Remi13DTactics:
     """The strong bot's Remi 13 D: see the module docstring."""
 
     horizon = 4  # through the seat's next turn
+    sims_per_second = 3000
     effort = 0
 
     # -- the real decision ------------------------------------------------------

@@ -17,8 +17,10 @@ discard), so the search compares whole turn plans. What matters here
 
 The rollout policy plays every seat with the turn-plan search of the greedy
 bot (:mod:`remikit.bots.rummy500_plan`) on the sampled deal, taking the top
-discard when it melds at once; the horizon estimate is each seat's hand
-score if the hand ended there (points laid minus points held).
+discard when it melds at once, to the end of the hand (hands of seven cards
+are short); the estimate for a hand cut off by the engine's cap would be
+each seat's hand score if the hand ended there (points laid minus points
+held).
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ def _rules(deal: Deal) -> Rules:
 class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
-    horizon = 4
+    horizon = 1000  # hands are short: play them out
+    sims_per_second = 1900
     effort = 0
 
     def __init__(self) -> None:

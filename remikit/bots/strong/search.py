@@ -48,6 +48,12 @@ class Tactics(Protocol):
     horizon: int
     """Turn changes a rollout plays after the candidate before it is evaluated."""
 
+    sims_per_second: int
+    """Rollouts a second of thinking buys (the budget becomes ``budget * sims_per_second``
+    rollouts): measured with ``bench/bench_strength.py --calibrate`` on the development
+    machine, a 2-core container, so that a decision's 95th percentile time stays within
+    its budget there."""
+
     effort: int
     """Rollouts the search means to play for this decision (set before
     :meth:`candidates`): with very few, the tactics think less about candidates

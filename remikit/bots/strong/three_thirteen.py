@@ -137,6 +137,7 @@ class ThreeThirteenTactics:
     """The strong bot's Three-Thirteen: see the module docstring."""
 
     horizon = 1  # through the next player's turn
+    sims_per_second = 5900
     effort = 0
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
