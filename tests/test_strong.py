@@ -238,6 +238,20 @@ def test_the_budget_is_a_fixed_number_of_rollouts() -> None:
     assert isinstance(expert, StrongBot) and expert.budget == pytest.approx(0.3)
 
 
+def test_a_timed_bot_stops_at_its_budget_not_at_its_rollouts() -> None:
+    bot = make_bot("strong@0.05", seed=1, timed=True)
+    assert isinstance(bot, StrongBot) and bot.timed
+    plain = make_bot("strong@0.05", seed=1)
+    assert isinstance(plain, StrongBot) and not plain.timed
+    bot.sims = 10**9  # only the clock can end this search
+    game = new_game("remi13d", 3)
+    seat = game.to_play
+    assert seat is not None
+    game.apply(seat, game.legal_actions(seat)[0])
+    decision = bot.decide(game.view(seat))
+    assert decision.worlds >= 1 and decision.action in game.legal_actions(seat)
+
+
 def test_the_arena_gives_the_same_results_with_one_or_two_jobs(
         capsys: pytest.CaptureFixture[str]) -> None:
     out = []

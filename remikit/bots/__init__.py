@@ -63,10 +63,18 @@ def check_bot(name: str, variant: str) -> None:
                          f"bots for {variant}: {', '.join(players)}")
 
 
-def make_bot(name: str, *, seed: int | None) -> Bot:
-    """The bot called ``name`` (``random``, ``greedy``, ``greedy@0.1``), seeded with ``seed``."""
+def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
+    """The bot called ``name`` (``random``, ``greedy``, ``greedy@0.1``), seeded with ``seed``.
+
+    ``timed``: a searching bot also stops thinking when its budget of wall-clock time
+    is spent (a table with people waiting); without it a seeded bot's decisions are
+    the same on any machine and under any load (the arena).
+    """
     level, budget = parse_bot_name(name)
-    return LEVELS[level](name.strip().lower(), seed, budget)
+    bot = LEVELS[level](name.strip().lower(), seed, budget)
+    if timed and isinstance(bot, StrongBot):
+        bot.timed = True
+    return bot
 
 
 __all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "StrongBot", "check_bot",

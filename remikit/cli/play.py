@@ -534,7 +534,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     bots = {}
     for p, level in enumerate(levels, start=1):
         bot_seed = None if seed is None else seed * 1000 + p
-        bots[seats[p]] = make_bot(level, seed=bot_seed)
+        bots[seats[p]] = make_bot(level, seed=bot_seed, timed=True)
     session = Session(ui=ui, game=game, bots=bots, names=names, person=person, console=console,
                       input_fn=input_fn, lang=lang,
                       record=Path(args.record) if args.record else None,

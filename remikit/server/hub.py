@@ -170,7 +170,8 @@ class Hub:
         bots: dict[int, Bot] = {}
         for index, seat in enumerate(seats):
             if seat.kind == "bot":
-                bots[index] = make_bot(seat.level or "random", seed=bot_seed(stored.seed, index))
+                bots[index] = make_bot(seat.level or "random", seed=bot_seed(stored.seed, index),
+                                       timed=True)
         return LiveTable(self, table_id=stored.id, variant=info, game=game, seed=stored.seed,
                          seats=seats, title=stored.title, created_at=stored.created_at,
                          actions=list(stored.actions), bots=bots,

@@ -13,7 +13,9 @@ any load, the budget is turned into a fixed number of rollouts:
 ``round(B * rate)``, at least :data:`MIN_SIMS`, where the rate is the variant
 tactics' ``sims_per_second``, measured once on the development machine.
 ``StrongBot(timed=True)`` also stops at the wall-clock budget, for a table
-where the answer must come in time more than it must be reproducible.
+where the answer must come in time more than it must be reproducible: ``remi
+play`` and the web table make their bots so (``make_bot(..., timed=True)``),
+the arena does not.
 ``expert`` is ``strong`` with three times the budget.
 """
 
