@@ -202,6 +202,26 @@ def report(result: dict[str, Any]) -> None:
           f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})")
 
 
+def table_row(result: dict[str, Any]) -> str:
+    """One Markdown table row for the README: the tested bot's figures against the target."""
+    me = result["bots"][0]
+    t = result["decision_time"]
+    target = result["target"]
+    if result["variant"] == "three-thirteen":
+        greedy = target["greedy_mean"]
+        figure = (f"deadwood/round {me['mean_points_per_deal']:.2f} vs greedy {greedy:.2f}: "
+                  f"{target['reduction']:.1%} lower")
+    else:
+        dl, dh = me["deal_win_ci95"]
+        figure = f"{me['deal_win_rate']:.1%} [{dl:.1%}, {dh:.1%}] of {me['deals']} deals"
+        if result["variant"] == "rummy500":
+            gl, gh = me["game_win_ci95"]
+            figure += f"; games {me['game_win_rate']:.1%} [{gl:.1%}, {gh:.1%}] of {me['games']}"
+    return (f"| {result['suite']} | {me['bot']} | {figure} | "
+            f"{'met' if target['met'] else 'not met'} | "
+            f"{t['cpu_median']:.3f} / {t['cpu_p95']:.3f} s |")
+
+
 # -- calibration --------------------------------------------------------------------------
 
 
@@ -265,7 +285,16 @@ def main() -> None:
     parser.add_argument("--out", help="write the results as JSON to this file")
     parser.add_argument("--calibrate", action="store_true",
                         help="measure rollouts per second instead (timed search)")
+    parser.add_argument("--table", nargs="+", metavar="JSON",
+                        help="print the README's Markdown rows for results written by --out")
     args = parser.parse_args()
+    if args.table:
+        print("| suite | bot | result (95% interval) | target | decision CPU median / p95 |")
+        print("|---|---|---|---|---|")
+        for path in args.table:
+            for result in json.loads(Path(path).read_text(encoding="utf-8")):
+                print(table_row(result))
+        return
     if args.calibrate:
         for variant in ("remi13d", "three-thirteen", "rummy500"):
             rate = calibrate(variant, args.budget, games=4)
