@@ -189,8 +189,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "variant: remi13d, three-thirteen, rummy500 (or an alias: 13d, 3-13, 500, …)",
     },
     "arena.help_bots": {
-        "id": "bot per kursi, dipisah koma: random, greedy (boleh dengan anggaran: greedy@0.1)",
-        "en": "one bot per seat, comma separated: random, greedy (with a budget: greedy@0.1)",
+        "id": "bot per kursi, dipisah koma: random, greedy, strong, expert (boleh dengan "
+              "anggaran detik per langkah: strong@0.1)",
+        "en": "one bot per seat, comma separated: random, greedy, strong, expert (with a "
+              "budget in seconds per move: strong@0.1)",
     },
     "arena.help_games": {
         "id": "jumlah permainan lengkap (bawaan {games})",
@@ -294,9 +296,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "variant: remi13d (default), three-thirteen (3-13) or rummy500 (500)",
     },
     "play.help_bots": {
-        "id": "tingkat bot: random atau greedy (satu untuk semua, atau satu per bot dipisah "
-              "koma)",
-        "en": "bot level: random or greedy (one for all, or one per bot, comma separated)",
+        "id": "tingkat bot: random, greedy, strong atau expert (satu untuk semua, atau satu "
+              "per bot dipisah koma); strong@0.5 berpikir 0,5 detik per langkah (bawaan 1)",
+        "en": "bot level: random, greedy, strong or expert (one for all, or one per bot, comma "
+              "separated); strong@0.5 thinks 0.5 s a move (default 1)",
     },
     "play.help_seed": {
         "id": "benih acak untuk permainan yang bisa diulang (tanpa benih: kocokan kriptografis)",
