@@ -22,6 +22,7 @@ from remikit.bots import LEVELS, Bot, check_bot, make_bot, play_game
 from remikit.bots.cheater import ARENA_LEVELS, CheaterBot, check_arena_bot, make_arena_bot
 from remikit.bots.strong import TACTICS, StrongBot
 from remikit.bots.strong.determinize import determinize, full_deck, knowledge
+from remikit.bots.strong.search import QUICK
 from remikit.cli.main import main
 from remikit.engine import Deal, Game
 from remikit.variants import find_variant
@@ -302,6 +303,13 @@ def _calls(game: Game) -> list[int]:
 def test_strong_never_makes_an_illegal_move(variant: str) -> None:
     later = 11 if variant == "three-thirteen" else 1  # every round of Three-Thirteen
     assert _single_deals(variant, 500, sims=2, later=later) > 500
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_strong_at_full_effort_never_makes_an_illegal_move(variant: str) -> None:
+    """The candidates a real budget brings (lookaheads, deep takes, refined worlds)."""
+    later = 11 if variant == "three-thirteen" else 1
+    assert _single_deals(variant, 60, sims=QUICK, later=later) > 60
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
