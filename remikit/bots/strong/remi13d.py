@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from remikit.actions import Action, Close, Discard, Draw
-from remikit.bots.greedy import may_hold_pure_run
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
 from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan
@@ -58,24 +57,28 @@ def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
     return rows, ranks, jokers
 
 
+def _run_usefulness(window: int) -> int:
+    """Usefulness from the run neighbours of a position: ``window`` holds the positions
+    two below to two above it in bits 0 to 4 (bit 2, the card itself, is ignored)."""
+    left2, left1, right1, right2 = (window & 1, window >> 1 & 1, window >> 3 & 1,
+                                    window >> 4 & 1)
+    in_run = (left1 and right1) or (right1 and right2) or (left1 and left2)
+    return 4 * (left1 + right1) + 2 * (left2 + right2) + (MELDED if in_run else 0)
+
+
+RUN_USEFULNESS = tuple(_run_usefulness(w) for w in range(32))
+SET_USEFULNESS = tuple(4 * min(k, 2) + (MELDED if k >= 2 else 0)
+                       for k in (bin(s).count("1") for s in range(16)))
+
+
 def usefulness(index: int, rows: list[int], ranks: list[int]) -> int:
     """How much the natural card ``index`` does for the hand the masks describe."""
     suit, r0 = divmod(index, 13)
-    row = rows[suit]
-    others = ranks[r0] & ~(1 << suit)
-    k = (others & 1) + (others >> 1 & 1) + (others >> 2 & 1) + (others >> 3 & 1)
-    best = 0
-    for p in (0, 13) if r0 == 0 else (r0,):
-        left1 = p >= 1 and row >> (p - 1) & 1
-        right1 = p <= 12 and row >> (p + 1) & 1
-        left2 = p >= 2 and row >> (p - 2) & 1
-        right2 = p <= 11 and row >> (p + 2) & 1
-        in_run = (left1 and right1) or (right1 and right2) or (left1 and left2)
-        u = 4 * (left1 + right1) + 2 * (left2 + right2) + (MELDED if in_run else 0)
-        best = max(best, u)
-    if k >= 2:
-        best += MELDED
-    return best + 4 * min(k, 2)
+    row = rows[suit] << 2
+    best = RUN_USEFULNESS[row >> r0 & 31]
+    if r0 == 0:
+        best = max(best, RUN_USEFULNESS[row >> 13 & 31])
+    return best + SET_USEFULNESS[ranks[r0] & ~(1 << suit)]
 
 
 def _is_closer(card: Card) -> bool:
@@ -109,9 +112,11 @@ def lite_discard(hand: Sequence[Card], kept: Card | None, *,
 
 def may_close(hand: Sequence[Card]) -> bool:
     """A cheap test before the solver: a closing card, a pure run, few loose cards."""
-    if not any(_is_closer(c) for c in hand) or not may_hold_pure_run(hand):
+    if not any(c.index == JOKER_INDEX or c.index % 13 == 0 for c in hand):
         return False
     rows, ranks, jokers = masks(hand)
+    if not any(row & row >> 1 & row >> 2 & row >> 3 for row in rows):
+        return False
     loose = sum(1 for c in hand
                 if c.index != JOKER_INDEX and usefulness(c.index, rows, ranks) < MELDED)
     return loose <= 2 + 2 * jokers
