@@ -39,7 +39,12 @@ from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index
 MELDED = 10  # usefulness of a card in a meld
-TOP_DISCARDS = 4  # discards rated by the lookahead and compared by the search
+TOP_DISCARDS = 2  # discards compared by the search
+SHORTLIST = 3  # discards rated by the outlook: the best by deadwood and the least useful
+STEPS = 3  # own draws the outlook looks ahead
+SIMS_PER_SAMPLE = 3  # rollouts' worth of effort one sampled future costs
+CYCLES = (1.75, 3.64, 5.61, 2.35, 3.41, 5.39, 2.95, 4.28, 3.86, 3.48, 3.18)
+"""Mean turns per seat until somebody goes out, by round, in games of four greedy bots."""
 FED_OUT = 3.0  # deadwood a seat keeps when the next player goes out on its discard
 
 
@@ -62,6 +67,42 @@ def next_turn(hand: Sequence[Card], unseen: Counter[Card], round_no: int, ace: A
         cards.pop()
         count += n
     return total / count if count else float(deadwood(hand, round_no, ace))
+
+
+def ending(view: PlayerView) -> list[float]:
+    """The chance that the round ends with each of the seat's next :data:`STEPS` turns
+    (another seat goes out before it; the last step takes what is left)."""
+    per_turn = 1 / (4 * CYCLES[view.deal_number - 1])
+    q = 1 - (1 - per_turn) ** (view.players - 1)
+    weights = [q * (1 - q) ** j for j in range(STEPS - 1)]
+    return [*weights, (1 - q) ** (STEPS - 1)]
+
+
+def outlook(hand: Sequence[Card], futures: Sequence[Sequence[Card]], round_no: int,
+            ace: AceMode, weights: Sequence[float], *, first: bool = False,
+            keep: Card | None = None) -> float:
+    """Expected deadwood when the round ends, over sampled stock draws: each turn the
+    seat draws the next card and discards to the least deadwood (going out ends it);
+    the round ends after turn ``j`` with chance ``weights[j]``. With ``first`` the first
+    card is drawn now, before the turns the weights describe (``keep`` may not be
+    discarded then)."""
+    wild = scoring.wild_rank(round_no)
+    solver = scoring.solver(ace)
+    total = 0.0
+    for future in futures:
+        cards = list(hand)
+        for step, card in enumerate(future):
+            cards.append(card)
+            goal = Goal(discard=True, keep=keep if first and step == 0 else None)
+            best = solver.solve(cards, wild_rank=wild, goal=goal)
+            assert best is not None and best.discard is not None
+            if best.value == 0:
+                break
+            cards.remove(best.discard)
+            j = step - 1 if first else step
+            if j >= 0:
+                total -= weights[j] * best.value
+    return total / len(futures)
 
 
 def masks(hand: Sequence[Card], wild_rank: int) -> tuple[list[int], list[int], int]:
@@ -123,6 +164,17 @@ def lite_discard(hand: Sequence[Card], kept: Card | None, wild_rank: int, ace_hi
     return best
 
 
+def _keep_key(card: Card, rows: list[int], ranks: list[int], wild_rank: int,
+              ace_high: bool) -> int:
+    """How much the hand wants to keep ``card`` (wild cards most)."""
+    i = card.index
+    if i == JOKER_INDEX or i % 13 + 1 == wild_rank:
+        return 1 << 20
+    rank = i % 13 + 1
+    value = (15 if ace_high else 1) if rank == 1 else min(rank, 10)
+    return usefulness(i, rows, ranks, ace_high) * 16 - value
+
+
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
@@ -137,7 +189,7 @@ class ThreeThirteenTactics:
     """The strong bot's Three-Thirteen: see the module docstring."""
 
     horizon = 1  # through the next player's turn
-    sims_per_second = 5900
+    sims_per_second = 800
     effort = 0
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
@@ -146,31 +198,57 @@ class ThreeThirteenTactics:
         legal = view.legal_actions
         if view.phase == "draw":
             return [((self.draw(view, round_no, ace),), 0.0)]
-        discards = [a.card for a in legal if isinstance(a, Discard)]
+        discards = list(dict.fromkeys(a.card for a in legal if isinstance(a, Discard)))
         rated = sorted(((deadwood(_without(view.hand, c), round_no, ace), c) for c in discards),
                        key=lambda pc: pc[0])
         if view.went_out is not None or rated[0][0] == 0:  # the last turn, or going out
             return [((Discard(rated[0][1]),), 0.0)]
         if self.effort < QUICK:
             return [((Discard(c),), float(-d)) for d, c in rated[:2]]
-        unseen = Counter(knowledge(view).unseen)
-        ahead = sorted(((next_turn(_without(view.hand, c), unseen, round_no, ace), c)
-                        for _, c in rated[:TOP_DISCARDS]), key=lambda pc: pc[0])
-        return [((Discard(c),), -expected) for expected, c in ahead]
+        wild = scoring.wild_rank(round_no)
+        ace_high = ace == "high"
+        rows, ranks, _ = masks(view.hand, wild)
+        shunned = sorted(discards, key=lambda c: _keep_key(c, rows, ranks, wild, ace_high))
+        chosen = list(dict.fromkeys([c for _, c in rated[:SHORTLIST]] + shunned[:SHORTLIST]))
+        futures = self._futures(view, STEPS)
+        weights = ending(view)
+        ahead = sorted(((outlook([*_without(view.hand, c)], futures, round_no, ace, weights), c)
+                        for c in chosen), key=lambda pc: pc[0])
+        return [((Discard(c),), -expected) for expected, c in ahead[:TOP_DISCARDS]]
+
+    def _futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
+        """The stock cards of the seat's next ``steps`` draws, sampled from the unseen cards
+        (as many samples as the effort buys; the same ones for every candidate)."""
+        unseen = list(knowledge(view).unseen)
+        rng = random.Random(hash((view.deal_number, len(view.log),
+                                  tuple(c.index for c in view.hand))))
+        count = max(1, self.effort // SIMS_PER_SAMPLE)
+        steps = min(steps, len(unseen))
+        return [rng.sample(unseen, steps) for _ in range(count)]
 
     def draw(self, view: PlayerView, round_no: int, ace: AceMode) -> Action:
-        """Take the discard when the deadwood after the best discard goes down."""
+        """Take the discard when the hand's outlook with it is better than with the stock."""
         legal = view.legal_actions
         top = view.top_discard
         if top is None or Draw("discard") not in legal:
             return Draw("stock") if Draw("stock") in legal else legal[0]
         if Draw("stock") not in legal:
             return Draw("discard")
-        with_top = [*view.hand, top]
         kept = None if view.options.get("discard_taken_card") else top
-        after = min(deadwood(_without(with_top, c), round_no, ace)
-                    for c in dict.fromkeys(with_top) if c is not kept)
-        return Draw("discard") if after < deadwood(view.hand, round_no, ace) else Draw("stock")
+        if view.went_out is not None or self.effort < QUICK:
+            with_top = [*view.hand, top]
+            after = min(deadwood(_without(with_top, c), round_no, ace)
+                        for c in dict.fromkeys(with_top) if c is not kept)
+            now = (next_turn(view.hand, Counter(knowledge(view).unseen), round_no, ace)
+                   if view.went_out is not None else deadwood(view.hand, round_no, ace))
+            return Draw("discard") if after < now else Draw("stock")
+        futures = self._futures(view, STEPS + 1)
+        weights = ending(view)
+        hand = list(view.hand)
+        taken = outlook(hand, [[top, *f[:-1]] for f in futures], round_no, ace, weights,
+                        first=True, keep=kept)
+        drawn = outlook(hand, futures, round_no, ace, weights, first=True)
+        return Draw("discard") if taken < drawn else Draw("stock")
 
     def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
                rng: random.Random) -> Determinization:
