@@ -47,15 +47,18 @@ from remikit.cards import Card
 from remikit.engine import Deal, Phase
 from remikit.variants.rummy500 import Rummy500Deal
 from remikit.variants.rummy500_melds import (
+    PlacedMeld,
     can_place,
     candidate_layoffs,
     candidate_melds,
     card_points,
     hand_points,
+    playable,
 )
 from remikit.views import PlayerView
 
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
+REFINE_SWAPS = 6  # swaps per other seat when a sampled hand is made to look played
 MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the objective
 
 
@@ -75,6 +78,30 @@ def _rules(deal: Deal) -> Rules:
                  discard_taken_card=options.discard_taken_card)
 
 
+def may_meld(hand: Sequence[Card]) -> bool:
+    """Whether the hand might hold a new meld (a quick test: three of a rank, or three
+    places of a run within a window of three, jokers filling in; never a false no)."""
+    jokers = 0
+    ranks = [0] * 13
+    runs = [0] * 4  # per suit, a bit per run position (0: ace low … 13: ace high)
+    for card in hand:
+        index = card.index
+        if index == 52:
+            jokers += 1
+            continue
+        rank, suit = index % 13, index // 13
+        ranks[rank] += 1
+        runs[suit] |= 1 << rank | (1 << 13 if rank == 0 else 0)
+    need = 3 - jokers
+    if need <= 0 or max(ranks) >= need:
+        return True
+    for bits in runs:
+        for low in range(12):
+            if (bits >> low & 7).bit_count() >= need:
+                return True
+    return False
+
+
 class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
@@ -87,6 +114,8 @@ class Rummy500Tactics:
         # the rest of a rollout turn's plan, by deal: ((seat, log length), actions)
         self._queue: WeakKeyDictionary[Deal, tuple[tuple[int, int], tuple[Action, ...]]] = (
             WeakKeyDictionary())
+        self._table_view: PlayerView | None = None
+        self._table_melds: list[PlacedMeld] = []
 
     # -- the real decision ------------------------------------------------------
 
@@ -161,7 +190,50 @@ class Rummy500Tactics:
 
     def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
                rng: random.Random) -> Determinization:
-        return world
+        """Make the other hands look like a Rummy 500 hand after its turn: a player lays
+        every meld and lay-off it has, so a sampled card that would meld with the hand or
+        lay off on the table goes back to the stock for another (a few swaps per seat;
+        the cards known to be in a hand stay)."""
+        table = self._table(view)
+        hands = [list(h) for h in world.hands]
+        stock = list(world.stock)
+        for s, hand in enumerate(hands):
+            if s == view.seat or not stock:
+                continue
+            free = list(hand)
+            for card in known.known[s]:
+                free.remove(card)
+            for _ in range(REFINE_SWAPS):
+                out = self._misfit(hand, free, table)
+                if out is None:
+                    break
+                pick = rng.randrange(len(stock))
+                card = stock[pick]
+                stock[pick] = out
+                free[free.index(out)] = card
+                hand[hand.index(out)] = card
+        return Determinization(tuple(tuple(h) for h in hands), tuple(stock))
+
+    def _table(self, view: PlayerView) -> list[PlacedMeld]:
+        """The view's table melds (made once for the many worlds of one search)."""
+        if self._table_view is not view:
+            self._table_view, self._table_melds = view, table_of(view)
+        return self._table_melds
+
+    @staticmethod
+    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld]
+                ) -> Card | None:
+        """A card of ``free`` that the hand would have played: on the table, or in a meld."""
+        for card in free:
+            if playable(card, table):
+                return card
+        if not may_meld(hand):
+            return None
+        for meld in candidate_melds(hand):
+            for card in meld.cards:
+                if card in free:
+                    return card
+        return None
 
     # -- rollouts -------------------------------------------------------------
 
@@ -183,8 +255,8 @@ class Rummy500Tactics:
             self._queue[deal] = ((seat, len(deal.log) + 1), rest)
             return action
         banned = None if rules.discard_taken_card else deal.just_taken
-        if (deal.must_meld is None and not candidate_layoffs(hand, deal.table)
-                and not candidate_melds(hand)):
+        if (deal.must_meld is None and not may_meld(hand)
+                and not candidate_layoffs(hand, deal.table)):
             choices = [c for c in hand if c is not banned] or list(hand)
             return Discard(max(choices, key=lambda c: card_points(c, rules.scoring)))
         plan = plan_turn(hand, deal.table, rules, owed=deal.must_meld, banned=banned)
