@@ -38,6 +38,7 @@ JOKER_INDEX = JOKER.index
 MELDED = 10  # usefulness of a card that is part of a meld (set or run of 3)
 KEEP_CLOSER = 12  # extra usefulness of the only closing card in hand
 TOP_DISCARDS = 4  # discards the search compares
+DRAW_DISCARDS = 2  # discards after taking the top discard whose chances to close are rated
 
 
 def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
@@ -133,8 +134,9 @@ SHORTFALL = Solver(scoring.RULES, Scoring(dead=(-1,) * 52, dead_joker=0))
 """Counts the cards no meld takes (a joker left over costs nothing)."""
 SHORTFALL_WILDS = 3
 SHORTFALL_POINTS = 5.0  # points of deal score per card of shortfall
-MELD_POINTS = 0.1  # weight of the R13-12 points of the hand in the prior
 NO_CLOSER = 3  # shortfall of a hand with no ace or joker to close with
+GAIN_WILDS = 1  # extra jokers in the shortfall that :func:`draw_gain` follows
+DRAW_GAIN = 5.0  # points of deal score per card of shortfall the next stock card saves
 CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
 
 
@@ -150,6 +152,42 @@ def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
     if not any(_is_closer(c) for c in hand):
         total += NO_CLOSER
     return total + pure_run_lack(hand)
+
+
+def shortfall14(hand14: Sequence[Card], wilds: int) -> int:
+    """:func:`shortfall` of the best 13 of 14 cards: at each joker count, a card left out
+    of melds is discarded (the one discard that helps most)."""
+    total = 0
+    cards = list(hand14)
+    for _ in range(wilds + 1):
+        total += max(0, -SHORTFALL.value(cards) - 1)
+        cards.append(JOKER)
+    if not any(_is_closer(c) for c in hand14):
+        total += NO_CLOSER
+    return total + pure_run_lack(hand14)
+
+
+def draw_gain(hand: Sequence[Card], unseen: Counter[Card]) -> float:
+    """The expected fall of the hand's :func:`shortfall` (with one extra joker) at the next
+    stock card, over the unseen cards: how many cards would bring the hand nearer a close,
+    and by how much ("ukeire"). A card that joins nothing and neither closes nor starts a
+    pure run cannot help and is not tried."""
+    now = shortfall(hand, GAIN_WILDS)
+    rows, ranks, _ = masks(hand)
+    needs_closer = not any(_is_closer(c) for c in hand)
+    far_from_run = pure_run_lack(hand) > 2
+    gain = 0
+    cards = list(hand)
+    for card, n in unseen.items():
+        i = card.index
+        if (i != JOKER_INDEX and usefulness(i, rows, ranks) == 0 and not far_from_run
+                and not (needs_closer and i % 13 == 0)):
+            continue
+        cards.append(card)
+        gain += n * max(0, now - shortfall14(cards, GAIN_WILDS))
+        cards.pop()
+    total = sum(unseen.values())
+    return gain / total if total else 0.0
 
 
 def pure_run_lack(hand: Sequence[Card]) -> int:
@@ -181,16 +219,21 @@ class Remi13DTactics:
     """The strong bot's Remi 13 D: see the module docstring."""
 
     horizon = 4  # through the seat's next turn
-    sims_per_second = 3000
+    sims_per_second = 1000
     effort = 0
 
     # -- the real decision ------------------------------------------------------
 
     def prior(self, hand: Sequence[Card]) -> float:
-        """A 13-card hand's worth: close to closing first, then the points it holds."""
+        """A 13-card hand's worth: how close it is to closing (the deal is a race to close;
+        the points it holds barely matter)."""
         wilds = SHORTFALL_WILDS if self.effort >= QUICK else 1
-        return (-SHORTFALL_POINTS * shortfall(hand, wilds)
-                + MELD_POINTS * scoring.hand_value(hand))
+        return -SHORTFALL_POINTS * shortfall(hand, wilds)
+
+    @staticmethod
+    def outlook(hand: Sequence[Card], unseen: Counter[Card]) -> float:
+        """What the next stock card promises a 13-card hand: a close, or a shorter way to one."""
+        return CLOSE_CHANCE * close_chance(hand, unseen) + DRAW_GAIN * draw_gain(hand, unseen)
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         legal = view.legal_actions
@@ -208,15 +251,15 @@ class Remi13DTactics:
         if self.effort < QUICK:
             return [((Discard(c),), p) for p, c in rated[:2]]
         rated = rated[:TOP_DISCARDS]
-        if CLOSE_CHANCE:
-            unseen = Counter(knowledge(view).unseen)
-            rated = sorted(((p + CLOSE_CHANCE * close_chance(_without(view.hand, c), unseen), c)
-                            for p, c in rated), key=lambda pc: pc[0], reverse=True)
+        unseen = Counter(knowledge(view).unseen)
+        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen), c)
+                        for p, c in rated), key=lambda pc: pc[0], reverse=True)
         return [((Discard(c),), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
-        """Take the discard when it closes, or when the best hand after it beats the hand
-        held; otherwise the stock."""
+        """Take the discard when it closes, or when the best hand after it, with its chance
+        to close at the next draw, beats the hand held with its chances to close at this
+        draw and the next; otherwise the stock."""
         legal = view.legal_actions
         top = view.top_discard
         if top is None or Draw("discard") not in legal:
@@ -230,9 +273,14 @@ class Remi13DTactics:
         if top.index != JOKER_INDEX and usefulness(top.index, rows, ranks) < 4:
             return Draw("stock")
         kept = None if view.options.get("discard_taken_card") else top
-        after = max(self.prior(_without(with_top, c)) for c in dict.fromkeys(with_top)
-                    if c is not kept)
-        return Draw("discard") if after > self.prior(view.hand) else Draw("stock")
+        rated = sorted(((self.prior(_without(with_top, c)), c) for c in dict.fromkeys(with_top)
+                        if c is not kept), key=lambda pc: pc[0], reverse=True)
+        unseen = Counter(knowledge(view).unseen)
+        after = max(p + CLOSE_CHANCE * close_chance(_without(with_top, c), unseen)
+                    for p, c in rated[:DRAW_DISCARDS])
+        # the stock card may close now, and the hand keeps its chance for the next draw
+        now = self.prior(view.hand) + 2 * CLOSE_CHANCE * close_chance(view.hand, unseen)
+        return Draw("discard") if after > now else Draw("stock")
 
     # -- sampled worlds ---------------------------------------------------------
 
