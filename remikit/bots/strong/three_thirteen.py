@@ -39,12 +39,25 @@ from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index
 MELDED = 10  # usefulness of a card in a meld
-TOP_DISCARDS = 2  # discards compared by the search
+TOP_DISCARDS = 1  # discards compared by the search
 SHORTLIST = 3  # discards rated by the outlook: the best by deadwood and the least useful
-STEPS = 3  # own draws the outlook looks ahead
-SIMS_PER_SAMPLE = 3  # rollouts' worth of effort one sampled future costs
-CYCLES = (1.75, 3.64, 5.61, 2.35, 3.41, 5.39, 2.95, 4.28, 3.86, 3.48, 3.18)
-"""Mean turns per seat until somebody goes out, by round, in games of four greedy bots."""
+STEPS = 4  # own draws the outlook looks ahead
+SIMS_PER_SAMPLE = 2  # rollouts' worth of effort one sampled future costs
+HAZARD = (
+    (0.143, 0.126, 0.075, 0.085, 0.1, 0.103, 0.159),
+    (0.031, 0.075, 0.076, 0.08, 0.073, 0.083, 0.131),
+    (0.008, 0.02, 0.023, 0.034, 0.046, 0.056, 0.07),
+    (0.048, 0.076, 0.099, 0.1, 0.134, 0.176, 0.146),
+    (0.016, 0.052, 0.067, 0.075, 0.111, 0.128, 0.155),
+    (0.004, 0.011, 0.025, 0.048, 0.056, 0.098, 0.104),
+    (0.028, 0.046, 0.076, 0.094, 0.117, 0.142, 0.169),
+    (0.008, 0.036, 0.074, 0.086, 0.127, 0.151, 0.191),
+    (0.005, 0.019, 0.039, 0.062, 0.102, 0.12, 0.189),
+    (0.015, 0.042, 0.071, 0.108, 0.121, 0.176, 0.19),
+    (0.016, 0.041, 0.083, 0.123, 0.16, 0.202, 0.213),
+)
+"""By round and by turn of the round (the last for every later one): the chance that a
+seat goes out in that turn, measured in 700 games of four greedy bots."""
 FED_OUT = 3.0  # deadwood a seat keeps when the next player goes out on its discard
 
 
@@ -72,10 +85,17 @@ def next_turn(hand: Sequence[Card], unseen: Counter[Card], round_no: int, ace: A
 def ending(view: PlayerView) -> list[float]:
     """The chance that the round ends with each of the seat's next :data:`STEPS` turns
     (another seat goes out before it; the last step takes what is left)."""
-    per_turn = 1 / (4 * CYCLES[view.deal_number - 1])
-    q = 1 - (1 - per_turn) ** (view.players - 1)
-    weights = [q * (1 - q) ** j for j in range(STEPS - 1)]
-    return [*weights, (1 - q) ** (STEPS - 1)]
+    table = HAZARD[view.deal_number - 1]
+    mine = f"p{view.seat} draw "
+    turn = sum(1 for line in view.log if line.startswith(mine))
+    weights = []
+    going = 1.0
+    for step in range(STEPS - 1):
+        out = table[min(turn + step, len(table) - 1)]
+        ends = 1 - (1 - out) ** (view.players - 1)
+        weights.append(going * ends)
+        going *= 1 - ends
+    return [*weights, going]
 
 
 def outlook(hand: Sequence[Card], futures: Sequence[Sequence[Card]], round_no: int,
@@ -189,7 +209,7 @@ class ThreeThirteenTactics:
     """The strong bot's Three-Thirteen: see the module docstring."""
 
     horizon = 1  # through the next player's turn
-    sims_per_second = 800
+    sims_per_second = 1100
     effort = 0
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
