@@ -15,12 +15,17 @@ discard), so the search compares whole turn plans. What matters here
 * When to go out: going out ends the hand with every other hand counting
   against its holder; the plans that go out are always among the candidates.
 
-The rollout policy plays every seat with the turn-plan search of the greedy
-bot (:mod:`remikit.bots.rummy500_plan`) on the sampled deal, taking the top
-discard when it melds at once, to the end of the hand (hands of seven cards
-are short); the estimate for a hand cut off by the engine's cap would be
-each seat's hand score if the hand ended there (points laid minus points
-held).
+The sampled worlds are refined: the other players lay every meld and lay-off
+they can, so their sampled hands hold nothing that would have been laid.
+
+The rollout policy plays every seat like the greedy bot: it takes from the
+pile at any depth when the melds the take allows beat the values of the taken
+cards kept (deep takes are frequent and decide many hands), else draws from
+the stock, and lays and discards by the turn plan of
+:mod:`remikit.bots.rummy500_plan` (remembered across the worlds of one search).
+A rollout plays two rounds (every seat two turns); the estimate of the hand
+then is each seat's hand score if the hand ended there (points laid minus
+points held), fair to all as each seat has just laid what it could.
 """
 
 from __future__ import annotations
@@ -36,10 +41,12 @@ from remikit.bots.greedy_rummy500 import (
     assess_take,
     choose_discard,
     just_taken,
+    laid,
     stock_plan,
     takes,
     turn_plan,
 )
+from remikit.bots.rummy500_plan import Plan as TurnPlan
 from remikit.bots.rummy500_plan import Rules, plan_turn, table_of
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan
@@ -78,6 +85,21 @@ def _rules(deal: Deal) -> Rules:
                  discard_taken_card=options.discard_taken_card)
 
 
+def _near(a: int, b: int) -> bool:
+    """Whether cards (by index) could share a meld: a joker, the same rank in another
+    suit, or the same suit within two ranks (the ace also above the king)."""
+    if a == 52 or b == 52:
+        return True
+    if a % 13 == b % 13:
+        return a != b
+    gap = abs(a % 13 - b % 13)
+    return a // 13 == b // 13 and (gap <= 2 or gap >= 11)
+
+
+_NEAR = tuple(sum(1 << b for b in range(53) if _near(a, b)) for a in range(53))
+"""``_NEAR[i]``: the cards (a bit per index) that could share a meld with card ``i``."""
+
+
 def may_meld(hand: Sequence[Card]) -> bool:
     """Whether the hand might hold a new meld (a quick test: three of a rank, or three
     places of a run within a window of three, jokers filling in; never a false no)."""
@@ -105,8 +127,8 @@ def may_meld(hand: Sequence[Card]) -> bool:
 class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
-    horizon = 1000  # hands are short: play them out
-    sims_per_second = 1900
+    horizon = 8  # two rounds of four seats (the estimate follows)
+    sims_per_second = 480
     effort = 0
 
     def __init__(self) -> None:
@@ -115,11 +137,13 @@ class Rummy500Tactics:
         self._queue: WeakKeyDictionary[Deal, tuple[tuple[int, int], tuple[Action, ...]]] = (
             WeakKeyDictionary())
         self._table_view: PlayerView | None = None
+        self._plans: dict[object, TurnPlan | None] = {}
         self._table_melds: list[PlacedMeld] = []
 
     # -- the real decision ------------------------------------------------------
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+        self._plans.clear()  # a new search
         if view.phase == "draw":
             return [((a,), 0.0) for a in self.draws(view)]
         return [(plan, 0.0) for plan in self.plans(view)]
@@ -242,12 +266,9 @@ class Rummy500Tactics:
         hand = deal.hands[seat]
         rules = _rules(deal)
         if deal.phase is Phase.DRAW:
-            pile = deal.discard_pile
-            if pile:
-                top = pile[-1]
-                if can_place(top, Counter([*hand, top]), deal.table) and deal.can(
-                        seat, Draw("discard")):
-                    return Draw("discard")
+            take = self._take(deal, seat, rules)
+            if take is not None:
+                return take
             return Draw("stock") if deal.stock else Decline()
         queued = self._queue.get(deal)
         if queued is not None and queued[0] == (seat, len(deal.log)) and queued[1]:
@@ -259,13 +280,66 @@ class Rummy500Tactics:
                 and not candidate_layoffs(hand, deal.table)):
             choices = [c for c in hand if c is not banned] or list(hand)
             return Discard(max(choices, key=lambda c: card_points(c, rules.scoring)))
-        plan = plan_turn(hand, deal.table, rules, owed=deal.must_meld, banned=banned)
-        if plan is not None:
-            actions = plan.actions()
-            if actions:
-                self._queue[deal] = ((seat, len(deal.log) + 1), tuple(actions[1:]))
-                return actions[0]
+        plan = self._plan(hand, deal.table, rules, deal.must_meld, banned)
+        actions = tuple(plan.actions()) if plan is not None else ()
+        if actions:
+            self._queue[deal] = ((seat, len(deal.log) + 1), actions[1:])
+            return actions[0]
         return deal.legal_actions(seat)[0]
+
+    def _take(self, deal: Rummy500Deal, seat: int, rules: Rules) -> Draw | None:
+        """The greedy bot's take from the pile, at any depth (R5-3): the one whose melds
+        beat the values of the taken cards kept by most, or that goes out."""
+        hand = deal.hands[seat]
+        pile = deal.discard_pile
+        table = deal.table
+        base = 0
+        if may_meld(hand) or candidate_layoffs(hand, table):
+            found = self._plan(hand, table, rules, None, None, discard_done=True)
+            base = laid(found) if found is not None else 0
+        best: Draw | None = None
+        best_key = (False, 0)
+        near = 0  # the cards that could share a meld with the hand or the cards above
+        for card in hand:
+            near |= _NEAR[card.index]
+        for depth in range(1, len(pile) + 1):
+            deep = pile[-depth]
+            taken = pile[-depth:]
+            close = near >> deep.index & 1
+            near |= _NEAR[deep.index]
+            if not close and not playable(deep, table):
+                continue
+            if not can_place(deep, Counter([*hand, *taken]), table):
+                continue
+            plan = self._plan([*hand, *taken], table, rules, deep,
+                              deep if depth == 1 else None)
+            if plan is None:
+                continue
+            kept = Counter(plan.left)
+            if plan.discard is not None:
+                kept[plan.discard] -= 1
+            cost = sum(card_points(c, rules.scoring) * n
+                       for c, n in (Counter(taken) & kept).items())
+            key = (plan.ends_hand, laid(plan) - base - cost)
+            if key > best_key:
+                action = Draw("discard", depth)
+                if deal.can(seat, action):
+                    best, best_key = action, key
+        return best
+
+    def _plan(self, hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules,
+              owed: Card | None, banned: Card | None, *, discard_done: bool = False
+              ) -> TurnPlan | None:
+        """:func:`plan_turn`, remembered for the search: the worlds of one search meet the
+        same hand on the same table again and again."""
+        key = (tuple(sorted(c.index for c in hand)),
+               tuple(tuple((s.card.index, s.identity.index) for s in m.slots) for m in table),
+               owed, banned, discard_done)
+        if key in self._plans:
+            return self._plans[key]
+        found = self._plans[key] = plan_turn(hand, table, rules, owed=owed, banned=banned,
+                                             discard_done=discard_done)
+        return found
 
     def estimate(self, deal: Deal, seat: int) -> list[float]:
         """Each hand's score if the hand ended now: points laid minus points held."""
