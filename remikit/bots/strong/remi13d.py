@@ -9,7 +9,11 @@ What matters at this table (RULES.md §1):
 * The next player may take the discard (R13-5): a card that completes or
   extends a meld of theirs is fed to them. The search sees that in its
   rollouts, where the next player's sampled hand takes what helps it.
-* When nobody closes, R13-12 scores the hands as they are.
+* When nobody closes, R13-12 scores the hands as they are. That is rare, and the
+  closer's bonus outweighs any points held, so a deal is a race to close: a hand
+  is rated by how far it is from a close (:func:`shortfall`), what the next
+  stock card promises it (the chance to close, and the shortfall it is expected
+  to save: :func:`draw_gain`), and not by the points it holds.
 
 The fast policy works on card bit masks: a card is "useful" by how it joins
 cards of its rank (a set) and of its suit (a run), with no solver call;
@@ -38,7 +42,7 @@ JOKER_INDEX = JOKER.index
 MELDED = 10  # usefulness of a card that is part of a meld (set or run of 3)
 KEEP_CLOSER = 12  # extra usefulness of the only closing card in hand
 TOP_DISCARDS = 4  # discards the search compares
-DRAW_DISCARDS = 2  # discards after taking the top discard whose chances to close are rated
+DRAW_DISCARDS = 2  # discards after taking the top discard whose outlook is rated
 
 
 def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
@@ -257,9 +261,9 @@ class Remi13DTactics:
         return [((Discard(c),), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
-        """Take the discard when it closes, or when the best hand after it, with its chance
-        to close at the next draw, beats the hand held with its chances to close at this
-        draw and the next; otherwise the stock."""
+        """Take the discard when it closes, or when the best hand after it, with what its
+        next stock card promises (:meth:`outlook`), beats the hand held with the promise of
+        this stock card and the next; otherwise the stock."""
         legal = view.legal_actions
         top = view.top_discard
         if top is None or Draw("discard") not in legal:
@@ -276,10 +280,10 @@ class Remi13DTactics:
         rated = sorted(((self.prior(_without(with_top, c)), c) for c in dict.fromkeys(with_top)
                         if c is not kept), key=lambda pc: pc[0], reverse=True)
         unseen = Counter(knowledge(view).unseen)
-        after = max(p + CLOSE_CHANCE * close_chance(_without(with_top, c), unseen)
+        after = max(p + self.outlook(_without(with_top, c), unseen)
                     for p, c in rated[:DRAW_DISCARDS])
-        # the stock card may close now, and the hand keeps its chance for the next draw
-        now = self.prior(view.hand) + 2 * CLOSE_CHANCE * close_chance(view.hand, unseen)
+        # the stock card promises as much now as the hand's next one will
+        now = self.prior(view.hand) + 2 * self.outlook(view.hand, unseen)
         return Draw("discard") if after > now else Draw("stock")
 
     # -- sampled worlds ---------------------------------------------------------
