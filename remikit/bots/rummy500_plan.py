@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from remikit.actions import Action, Discard, LayOff, MeldCards
@@ -227,6 +228,12 @@ class Plan:
         return out
 
 
+@cache
+def _card_values(scoring: str) -> tuple[int, ...]:
+    """Every card's value in hand, by card index, for a scoring."""
+    return tuple(card_points(Card(i), scoring) for i in range(53))
+
+
 class _Search:
     """One turn-plan search (see the module docstring)."""
 
@@ -244,7 +251,7 @@ class _Search:
         for i, play in enumerate(self.plays):
             for card in set(play.cards):
                 self.by_card[card.index].append(i)
-        self.values = [card_points(Card(i), rules.scoring) for i in range(53)]
+        self.values = _card_values(rules.scoring)
         self.owes_in = [owed is not None and owed in p.cards for p in self.plays]
         self.memo: dict[tuple[int, int, int], tuple[int, int]] = {}
 
