@@ -19,9 +19,9 @@ points (per deal and per game), the decision times of the bot under test
 (median and p95, against the budget) and whether the target is met; with
 ``--out`` the figures are also written as JSON.
 
-``--calibrate`` measures instead how many rollouts a second the strong bot
-plays when it searches against the clock (``StrongBot(timed=True)``), per
-variant: the figures behind each variant tactics' ``sims_per_second``.
+``--calibrate`` measures instead, per variant, the 95th percentile of the
+strong bot's decision CPU time at the budget and the ``sims_per_second`` that
+would bring it to the budget: the figures behind each variant tactics' rate.
 
 Run: ``python bench/bench_strength.py --suite remi13d --budget 0.1 --deals 1000
 --jobs 2 --out bench/results/remi13d-0.1.json``.
@@ -225,40 +225,17 @@ def table_row(result: dict[str, Any]) -> str:
 # -- calibration --------------------------------------------------------------------------
 
 
-class Counting(Bot):
-    """A timed strong bot that counts the rollouts it plays and the time it searches."""
-
-    def __init__(self, bot: StrongBot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.rollouts = 0
-        self.seconds = 0.0
-
-    def choose(self, view: PlayerView) -> Action:
-        start = time.perf_counter()
-        action = self.bot.choose(view)
-        decision, self.bot.last = self.bot.last, None
-        if decision is not None and len(decision.candidates) > 1:
-            self.seconds += time.perf_counter() - start
-            self.rollouts += decision.worlds * len(decision.candidates)
-        return action
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        return self.bot.call(view)
-
-
-def calibrate(variant: str, budget: float, games: int) -> float:
-    """Rollouts per second of a timed strong bot over ``games`` games against greedy
-    (Rummy 500: the first four hands)."""
+def calibrate(variant: str, budget: float, games: int) -> tuple[float, float]:
+    """The CPU p95 of the strong bot's decisions at ``budget`` (seconds) against greedy,
+    over ``games`` games (Rummy 500: the first four hands), and the ``sims_per_second``
+    that would bring that p95 to the budget."""
     info = find_variant(variant)
     options = {"remi13d": {"games": 1}, "rummy500": {"players": 4}}.get(variant, {})
-    rollouts = 0
-    seconds = 0.0
+    times: list[tuple[float, float]] = []
     for i in range(games):
         game = info.game(info.game.options_type.from_mapping(options), rng=random.Random(i))
-        counting = Counting(StrongBot(seed=i, budget=budget, sims=10**9, timed=True))
         bots: list[Bot] = [make_bot("greedy", seed=s) for s in range(game.players)]
-        bots[i % game.players] = counting
+        bots[i % game.players] = Timed(StrongBot(seed=i, budget=budget), times)
         while not game.over and (variant != "rummy500" or sum(d.is_over for d in game.deals) < 4):
             seat = game.to_play
             assert seat is not None
@@ -268,9 +245,10 @@ def calibrate(variant: str, budget: float, games: int) -> float:
                 if call is not None:
                     game.apply(caller, call)
                     break
-        rollouts += counting.rollouts
-        seconds += counting.seconds
-    return rollouts / seconds if seconds else 0.0
+    ordered = sorted(cpu for _, cpu in times) or [0.0]
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    rate = TACTICS[variant]().sims_per_second
+    return p95, rate * budget / p95 if p95 else 0.0
 
 
 def main() -> None:
@@ -297,9 +275,10 @@ def main() -> None:
         return
     if args.calibrate:
         for variant in ("remi13d", "three-thirteen", "rummy500"):
-            rate = calibrate(variant, args.budget, games=4)
-            print(f"{variant}: {rate:.0f} rollouts per second of thinking "
-                  f"(sims_per_second {TACTICS[variant]().sims_per_second})")
+            p95, rate = calibrate(variant, args.budget, games=4)
+            print(f"{variant}: decision CPU p95 {p95:.3f} s at {args.budget:g} s; "
+                  f"sims_per_second {TACTICS[variant]().sims_per_second}, for a p95 at the "
+                  f"budget: {rate:.0f}")
         return
     results = []
     for name in args.suite.split(","):

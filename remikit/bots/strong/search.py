@@ -49,10 +49,10 @@ class Tactics(Protocol):
     """Turn changes a rollout plays after the candidate before it is evaluated."""
 
     sims_per_second: int
-    """Rollouts a second of thinking buys (the budget becomes ``budget * sims_per_second``
-    rollouts): measured with ``bench/bench_strength.py --calibrate`` on the development
-    machine, a 2-core container, so that a decision's 95th percentile time stays within
-    its budget there."""
+    """The effort a second of thinking buys (the budget becomes ``budget * sims_per_second``
+    rollouts, or their worth in work a variant does in :meth:`candidates`): set with
+    ``bench/bench_strength.py --calibrate`` on the development machine, a 2-core container,
+    so that a decision's 95th percentile CPU time stays within its budget there."""
 
     effort: int
     """Rollouts the search means to play for this decision (set before
