@@ -233,7 +233,9 @@ def _play_rounds(game: Game, bots: list[Bot], deals: int) -> None:
 def test_the_budget_is_a_fixed_number_of_rollouts() -> None:
     bot = StrongBot(seed=1, budget=0.1)
     for variant, tactics in TACTICS.items():
-        assert bot.simulations(variant) == max(8, round(0.1 * tactics().sims_per_second))
+        rules = tactics()
+        assert bot.simulations(variant) == max(8, round((0.1 - rules.overhead)
+                                                        * rules.sims_per_second))
     assert StrongBot(seed=1, sims=3).simulations("remi13d") == 3
     expert = make_bot("expert@0.1", seed=1)
     assert isinstance(expert, StrongBot) and expert.budget == pytest.approx(0.3)

@@ -129,6 +129,7 @@ class Rummy500Tactics:
 
     horizon = 8  # two rounds of four seats (the estimate follows)
     sims_per_second = 480
+    overhead = 0.0
     effort = 0
 
     def __init__(self) -> None:
