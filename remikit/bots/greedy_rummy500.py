@@ -310,7 +310,7 @@ class Rummy500Strategy:
         self._plan = None
         if rest and not isinstance(action, Discard):
             hand = list(view.hand)
-            for card in _cards_of(action):
+            for card in action_cards(action):
                 hand.remove(card)
             after = (view.deal_number, len(view.log) + 1, tuple(hand), view.seat)
             self._plan = (after, rest)
@@ -322,7 +322,7 @@ class Rummy500Strategy:
         owed = view.must_meld
         if owed is not None:
             for action in legal:
-                if owed in _cards_of(action):
+                if owed in action_cards(action):
                     return action
         discards = [a.card for a in legal if isinstance(a, Discard)]
         if discards:
@@ -336,7 +336,8 @@ class Rummy500Strategy:
         return plays[0] if plays else legal[0]
 
 
-def _cards_of(action: Action) -> tuple[Card, ...]:
+def action_cards(action: Action) -> tuple[Card, ...]:
+    """The cards an action takes from the hand (a meld, a lay-off, a discard)."""
     if isinstance(action, MeldCards):
         return action.cards
     if isinstance(action, LayOff | Discard):

@@ -35,9 +35,10 @@ from collections import Counter
 from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, MeldCards
+from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
 from remikit.bots.greedy_rummy500 import (
     Rummy500Strategy,
+    action_cards,
     assess_take,
     choose_discard,
     just_taken,
@@ -67,14 +68,6 @@ from remikit.views import PlayerView
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
 REFINE_SWAPS = 6  # swaps per other seat when a sampled hand is made to look played
 MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the objective
-
-
-def _cards(action: Action) -> tuple[Card, ...]:
-    if isinstance(action, MeldCards):
-        return action.cards
-    if isinstance(action, LayOff | Discard):
-        return (action.card,)
-    return ()
 
 
 def _rules(deal: Deal) -> Rules:
@@ -192,12 +185,12 @@ class Rummy500Tactics:
         """Lay-offs and the owed card's meld only; new melds stay in hand."""
         owed = view.must_meld
         kept = [a for a in plays if isinstance(a, LayOff) or (owed is not None and owed in
-                                                                 _cards(a))]
+                                                                 action_cards(a))]
         if len(kept) == len(plays):
             return None
         hand = list(view.hand)
         for action in kept:
-            for card in _cards(action):
+            for card in action_cards(action):
                 hand.remove(card)
         if not hand:
             return None
