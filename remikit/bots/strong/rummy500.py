@@ -122,7 +122,7 @@ class Rummy500Tactics:
 
     horizon = 8  # two rounds of four seats (the estimate follows)
     sims_per_second = 480
-    overhead = 0.0
+    max_sims: int | None = None
     effort = 0
 
     def __init__(self) -> None:

@@ -49,14 +49,14 @@ class Tactics(Protocol):
     """Turn changes a rollout plays after the candidate before it is evaluated."""
 
     sims_per_second: int
-    """The effort a second of thinking buys: the budget becomes ``(budget - overhead) *
-    sims_per_second`` rollouts, or their worth in work a variant does in :meth:`candidates`.
-    Set with ``bench/bench_strength.py --calibrate`` on the development machine, a 2-core
-    container, so that a decision's 95th percentile CPU time stays within its budget there."""
+    """The effort a second of thinking buys: the budget becomes ``budget * sims_per_second``
+    rollouts, or their worth in work a variant does in :meth:`candidates`. Set with
+    ``bench/bench_strength.py --calibrate`` on the development machine, a 2-core container,
+    so that a decision's 95th percentile CPU time stays within its budget there."""
 
-    overhead: float
-    """Seconds of every decision's budget kept for the work outside the rollouts (rating
-    the candidates): the rollouts get ``(budget - overhead) * sims_per_second``."""
+    max_sims: int | None
+    """The rollouts beyond which more thinking was measured to play no better (None: no
+    such limit); a decision stops there, however large its budget."""
 
     effort: int
     """Rollouts the search means to play for this decision (set before
