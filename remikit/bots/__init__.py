@@ -41,17 +41,19 @@ def parse_bot_name(name: str) -> tuple[str, float | None]:
     level, at, budget_text = text.partition("@")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(sorted(LEVELS))}")
-    if not at:
-        return level, None
+    return level, parse_budget(level, budget_text) if at else None
+
+
+def parse_budget(level: str, text: str) -> float:
+    """The thinking budget after ``level@``: a positive, finite number of seconds."""
     try:
-        budget = float(budget_text)
+        budget = float(text)
     except ValueError:
         raise ValueError(f"a bot's budget is seconds per decision, like {level}@0.1, "
-                         f"not {budget_text!r}") from None
+                         f"not {text!r}") from None
     if not budget > 0 or budget == float("inf"):
-        raise ValueError(f"a bot's budget must be a positive number of seconds, "
-                         f"not {budget_text!r}")
-    return level, budget
+        raise ValueError(f"a bot's budget must be a positive number of seconds, not {text!r}")
+    return budget
 
 
 def check_bot(name: str, variant: str) -> None:
@@ -78,4 +80,4 @@ def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
 
 
 __all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "StrongBot", "check_bot",
-           "check_view", "make_bot", "parse_bot_name", "play_game"]
+           "check_view", "make_bot", "parse_bot_name", "parse_budget", "play_game"]

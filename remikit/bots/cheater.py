@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from remikit.bots import Bot, check_bot, make_bot
+from remikit.bots import Bot, check_bot, make_bot, parse_budget
 from remikit.bots.strong import StrongBot
 from remikit.bots.strong.determinize import Determinization
 from remikit.bots.strong.search import Sampler, Tactics
@@ -61,17 +61,7 @@ def _arena_level(name: str) -> tuple[str, float | None] | None:
     level, at, budget_text = name.strip().lower().partition("@")
     if level not in ARENA_LEVELS:
         return None
-    if not at:
-        return level, None
-    try:
-        budget = float(budget_text)
-    except ValueError:
-        raise ValueError(f"a bot's budget is seconds per decision, like {level}@0.1, "
-                         f"not {budget_text!r}") from None
-    if not budget > 0 or budget == float("inf"):
-        raise ValueError(f"a bot's budget must be a positive number of seconds, "
-                         f"not {budget_text!r}")
-    return level, budget
+    return level, parse_budget(level, budget_text) if at else None
 
 
 def check_arena_bot(name: str, variant: str) -> None:

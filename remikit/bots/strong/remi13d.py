@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from remikit.actions import Action, Close, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
 from remikit.bots.strong.refine import refine_world
-from remikit.bots.strong.search import QUICK, Plan
+from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import Scoring
@@ -270,12 +270,11 @@ class Remi13DTactics:
         """Take the discard when it closes, or when the best hand after it, with what its
         next stock card promises (:meth:`outlook`), beats the hand held with the promise of
         this stock card and the next; otherwise the stock."""
-        legal = view.legal_actions
+        forced = forced_draw(view)
+        if forced is not None:
+            return forced
         top = view.top_discard
-        if top is None or Draw("discard") not in legal:
-            return Draw("stock") if Draw("stock") in legal else legal[0]
-        if Draw("stock") not in legal:
-            return Draw("discard")
+        assert top is not None
         with_top = [*view.hand, top]
         if best_close(with_top) is not None:
             return Draw("discard")

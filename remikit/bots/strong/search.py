@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from remikit.actions import Action
+from remikit.actions import Action, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, table_game
 from remikit.engine import Deal
 from remikit.errors import IllegalAction
@@ -97,6 +97,17 @@ class Decision:
     @property
     def action(self) -> Action:
         return self.plan[0]
+
+
+def forced_draw(view: PlayerView) -> Action | None:
+    """The draw when the view leaves no choice between the stock and the top discard
+    (either is missing or refused), else None."""
+    legal = view.legal_actions
+    if view.top_discard is None or Draw("discard") not in legal:
+        return Draw("stock") if Draw("stock") in legal else legal[0]
+    if Draw("stock") not in legal:
+        return Draw("discard")
+    return None
 
 
 def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Random) -> float:

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from remikit.actions import Action, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
 from remikit.bots.strong.refine import refine_world
-from remikit.bots.strong.search import QUICK, Plan
+from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import AceMode
@@ -260,12 +260,11 @@ class ThreeThirteenTactics:
 
     def draw(self, view: PlayerView, round_no: int, ace: AceMode) -> Action:
         """Take the discard when the hand's outlook with it is better than with the stock."""
-        legal = view.legal_actions
+        forced = forced_draw(view)
+        if forced is not None:
+            return forced
         top = view.top_discard
-        if top is None or Draw("discard") not in legal:
-            return Draw("stock") if Draw("stock") in legal else legal[0]
-        if Draw("stock") not in legal:
-            return Draw("discard")
+        assert top is not None
         kept = None if view.options.get("discard_taken_card") else top
         if view.went_out is not None or self.effort < QUICK:
             with_top = [*view.hand, top]
