@@ -59,16 +59,24 @@ from remikit.views import PlayerView
 # -- the discard -------------------------------------------------------------------------
 
 
-def _related(a: Card, b: Card) -> bool:
-    """Whether two cards could share a meld (same rank, or same suit within two ranks)."""
-    if a.is_joker or b.is_joker:
+def _near(a: int, b: int) -> bool:
+    """Whether two cards (by index) could share a meld: a joker, the same rank in another
+    suit, or the same suit within two ranks (the ace also above the king)."""
+    if a == 52 or b == 52:
         return True
-    if a.rank == b.rank:
-        return a.suit != b.suit
-    if a.suit != b.suit:
-        return False
-    gap = abs(int(a.rank) - int(b.rank))
-    return gap <= 2 or gap >= 11  # the ace also sits above the king
+    if a % 13 == b % 13:
+        return a != b
+    gap = abs(a % 13 - b % 13)
+    return a // 13 == b // 13 and (gap <= 2 or gap >= 11)
+
+
+NEAR = tuple(sum(1 << b for b in range(53) if _near(a, b)) for a in range(53))
+"""``NEAR[i]``: the cards (a bit per index) that could share a meld with card ``i``."""
+
+
+def _related(a: Card, b: Card) -> bool:
+    """Whether two cards could share a meld (see :data:`NEAR`)."""
+    return bool(NEAR[a.index] >> b.index & 1)
 
 
 def opens_call(card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld]) -> bool:
@@ -107,12 +115,13 @@ def choose_discard(left: Sequence[Card], *, banned: Card | None, pile: Sequence[
             candidates = [c for c in candidates if not playable(c, table)]
         return candidates[0] if candidates else None
 
-    def rank(card: Card) -> tuple[bool, bool, bool, int]:
-        safe = not opens_call(card, pile, table)
-        return (safe, not card.is_joker, not has_partner(card, left),
-                card_points(card, rules.scoring))
+    def rank(card: Card) -> tuple[bool, bool, int]:
+        return (not card.is_joker, not has_partner(card, left), card_points(card, rules.scoring))
 
-    return max(candidates, key=rank, default=None)
+    # the best safe card, else the best card; the costly safety test only as far as needed
+    ordered = sorted(candidates, key=rank, reverse=True)
+    return next((c for c in ordered if not opens_call(c, pile, table)),
+                ordered[0] if ordered else None)
 
 
 # -- what the view says about this turn ----------------------------------------------------

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from remikit.actions import Action, Discard, LayOff, MeldCards
@@ -171,14 +171,14 @@ def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str)
 
 
 def meld_plays(hand: Sequence[Card], scoring: str) -> list[Play]:
-    out = []
-    for meld in candidate_melds(hand):
-        try:
-            placed_meld = resolve_meld(meld.cards, meld.stands_for, seat=0, number=0)
-        except IllegalAction:  # pragma: no cover - candidate melds are valid
-            continue
-        out.append(Play((meld,), meld.cards, placed_meld.points(scoring)))
-    return out
+    return [Play((meld,), meld.cards, _meld_points(meld, scoring))
+            for meld in candidate_melds(hand)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_points(meld: MeldCards, scoring: str) -> int:
+    """What a new meld scores (R5-11); the same melds come up again and again in a search."""
+    return resolve_meld(meld.cards, meld.stands_for, seat=0, number=0).points(scoring)
 
 
 # -- the turn plan -----------------------------------------------------------------------

@@ -33,10 +33,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
+from remikit.actions import (
+    Action,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    LayOff,
+    parse_seat_action,
+)
 from remikit.bots.greedy_rummy500 import (
+    NEAR,
     Rummy500Strategy,
     action_cards,
     assess_take,
@@ -48,7 +58,7 @@ from remikit.bots.greedy_rummy500 import (
     turn_plan,
 )
 from remikit.bots.rummy500_plan import Plan as TurnPlan
-from remikit.bots.rummy500_plan import Rules, plan_turn, table_of
+from remikit.bots.rummy500_plan import Rules, plan_turn, table_after, table_of
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan
 from remikit.cards import Card
@@ -67,6 +77,8 @@ from remikit.views import PlayerView
 
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
 REFINE_SWAPS = 6  # swaps per other seat when a sampled hand is made to look played
+PASSED_DEPTH = 4  # the pile cards, from the top, a seat that drew from the stock passed up
+TOLD_DISCARDS = 2  # a seat's last discards taken to have had no partner in its hand
 MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the objective
 
 
@@ -76,21 +88,6 @@ def _rules(deal: Deal) -> Rules:
                  floating=bool(getattr(options, "floating", False)),
                  unplayable_last_discard=bool(getattr(options, "unplayable_last_discard", False)),
                  discard_taken_card=options.discard_taken_card)
-
-
-def _near(a: int, b: int) -> bool:
-    """Whether cards (by index) could share a meld: a joker, the same rank in another
-    suit, or the same suit within two ranks (the ace also above the king)."""
-    if a == 52 or b == 52:
-        return True
-    if a % 13 == b % 13:
-        return a != b
-    gap = abs(a % 13 - b % 13)
-    return a // 13 == b // 13 and (gap <= 2 or gap >= 11)
-
-
-_NEAR = tuple(sum(1 << b for b in range(53) if _near(a, b)) for a in range(53))
-"""``_NEAR[i]``: the cards (a bit per index) that could share a meld with card ``i``."""
 
 
 def may_meld(hand: Sequence[Card]) -> bool:
@@ -117,6 +114,46 @@ def may_meld(hand: Sequence[Card]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Tells:
+    """What a seat's play says about its hand: the top pile cards it passed up when it
+    last drew from the stock (a greedy player would have melded them) and, as a bit per
+    card index, the cards that could share a meld with its last discards (a greedy player
+    throws a card without a partner in hand)."""
+
+    passed: tuple[Card, ...] = ()
+    unpartnered: int = 0
+
+
+def tells(view: PlayerView) -> list[Tells]:
+    """Per seat, its :class:`Tells` from the public log of the deal."""
+    pile = list(view.discard_pile)
+    passed: list[tuple[Card, ...]] = [() for _ in range(view.players)]
+    near = [0] * view.players
+    thrown = [0] * view.players
+    since: Counter[Card] = Counter()
+    drawn: set[int] = set()
+    for line in reversed(view.log):
+        who, action = parse_seat_action(line)
+        if isinstance(action, Discard):
+            since[action.card] += 1
+            if thrown[who] < TOLD_DISCARDS and not action.card.is_joker:
+                thrown[who] += 1
+                near[who] |= NEAR[action.card.index]
+        elif isinstance(action, Draw | CallRummy) and who not in drawn:
+            drawn.add(who)
+            if isinstance(action, Draw) and action.source == "stock":
+                fresh = since.copy()
+                older = []
+                for card in reversed(pile):
+                    if fresh[card] > 0:
+                        fresh[card] -= 1
+                    else:
+                        older.append(card)
+                passed[who] = tuple(older[:PASSED_DEPTH])
+    return [Tells(p, n & ~(1 << 52)) for p, n in zip(passed, near, strict=True)]
+
+
 class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
@@ -133,6 +170,7 @@ class Rummy500Tactics:
         self._table_view: PlayerView | None = None
         self._plans: dict[object, TurnPlan | None] = {}
         self._table_melds: list[PlacedMeld] = []
+        self._told: list[Tells] = []
 
     # -- the real decision ------------------------------------------------------
 
@@ -213,6 +251,7 @@ class Rummy500Tactics:
         lay off on the table goes back to the stock for another (a few swaps per seat;
         the cards known to be in a hand stay)."""
         table = self._table(view)
+        told = self._tells(view)
         hands = [list(h) for h in world.hands]
         stock = list(world.stock)
         for s, hand in enumerate(hands):
@@ -222,7 +261,7 @@ class Rummy500Tactics:
             for card in known.known[s]:
                 free.remove(card)
             for _ in range(REFINE_SWAPS):
-                out = self._misfit(hand, free, table)
+                out = self._misfit(hand, free, table, told[s])
                 if out is None:
                     break
                 pick = rng.randrange(len(stock))
@@ -236,21 +275,39 @@ class Rummy500Tactics:
         """The view's table melds (made once for the many worlds of one search)."""
         if self._table_view is not view:
             self._table_view, self._table_melds = view, table_of(view)
+            self._told = tells(view)
         return self._table_melds
 
+    def _tells(self, view: PlayerView) -> list[Tells]:
+        self._table(view)
+        return self._told
+
     @staticmethod
-    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld]
-                ) -> Card | None:
-        """A card of ``free`` that the hand would have played: on the table, or in a meld."""
+    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld],
+                told: Tells = Tells()) -> Card | None:
+        """A card of ``free`` that the hand would not hold after a greedy turn: one it
+        would have laid on the table or in a meld, one that melds with a pile card it
+        passed up, one that partners a card it just threw."""
         for card in free:
             if playable(card, table):
                 return card
-        if not may_meld(hand):
-            return None
-        for meld in candidate_melds(hand):
-            for card in meld.cards:
-                if card in free:
-                    return card
+        if may_meld(hand):
+            for meld in candidate_melds(hand):
+                for card in meld.cards:
+                    if card in free:
+                        return card
+        for top in told.passed:
+            partners = [c for c in hand if NEAR[top.index] >> c.index & 1]
+            if len(partners) < 2 or not may_meld([*partners, top]):
+                continue
+            for meld in candidate_melds([*partners, top]):
+                if top in meld.cards:
+                    for card in meld.cards:
+                        if card in free:
+                            return card
+        for card in free:
+            if told.unpartnered >> card.index & 1:
+                return card
         return None
 
     # -- rollouts -------------------------------------------------------------
@@ -272,14 +329,31 @@ class Rummy500Tactics:
         banned = None if rules.discard_taken_card else deal.just_taken
         if (deal.must_meld is None and not may_meld(hand)
                 and not candidate_layoffs(hand, deal.table)):
-            choices = [c for c in hand if c is not banned] or list(hand)
-            return Discard(max(choices, key=lambda c: card_points(c, rules.scoring)))
+            card = choose_discard(hand, banned=banned, pile=deal.discard_pile,
+                                  table=deal.table, rules=rules)
+            return Discard(card) if card is not None else deal.legal_actions(seat)[0]
         plan = self._plan(hand, deal.table, rules, deal.must_meld, banned)
+        if plan is not None and plan.discard is not None and len(plan.left) > 1:
+            plan = self._greedy_discard(plan, deal, seat, rules, banned)
         actions = tuple(plan.actions()) if plan is not None else ()
         if actions:
             self._queue[deal] = ((seat, len(deal.log) + 1), actions[1:])
             return actions[0]
         return deal.legal_actions(seat)[0]
+
+    @staticmethod
+    def _greedy_discard(plan: TurnPlan, deal: Rummy500Deal, seat: int, rules: Rules,
+                        banned: Card | None) -> TurnPlan:
+        """The plan with the greedy bot's discard among the cards it leaves (the safe
+        card without a partner first, :func:`choose_discard`), as the greedy seats play."""
+        after = table_after(deal.table, plan.plays, seat) if plan.plays else deal.table
+        if after is None:
+            return plan
+        card = choose_discard(plan.left, banned=banned, pile=deal.discard_pile, table=after,
+                              rules=rules)
+        if card is None or card is plan.discard:
+            return plan
+        return replace(plan, discard=card)
 
     def _take(self, deal: Rummy500Deal, seat: int, rules: Rules) -> Draw | None:
         """The greedy bot's take from the pile, at any depth (R5-3): the one whose melds
@@ -295,12 +369,12 @@ class Rummy500Tactics:
         best_key = (False, 0)
         near = 0  # the cards that could share a meld with the hand or the cards above
         for card in hand:
-            near |= _NEAR[card.index]
+            near |= NEAR[card.index]
         for depth in range(1, len(pile) + 1):
             deep = pile[-depth]
             taken = pile[-depth:]
             close = near >> deep.index & 1
-            near |= _NEAR[deep.index]
+            near |= NEAR[deep.index]
             if not close and not playable(deep, table):
                 continue
             if not can_place(deep, Counter([*hand, *taken]), table):
