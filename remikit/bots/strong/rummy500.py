@@ -15,14 +15,21 @@ discard), so the search compares whole turn plans. What matters here
 * When to go out: going out ends the hand with every other hand counting
   against its holder; the plans that go out are always among the candidates.
 
-The sampled worlds are refined: the other players lay every meld and lay-off
-they can, so their sampled hands hold nothing that would have been laid.
+The sampled worlds are refined to agree with what the other players' play
+tells (:class:`Tells`): they lay every meld and lay-off they can, so their
+sampled hands hold nothing that would have been laid; a seat that drew from
+the stock holds no two cards that meld with a pile card it passed up; and a
+seat holds no partner (same rank, or same suit within two ranks) of its last
+discards, as a greedy player throws the card without one.
 
 The rollout policy plays every seat like the greedy bot: it takes from the
 pile at any depth when the melds the take allows beat the values of the taken
 cards kept (deep takes are frequent and decide many hands), else draws from
-the stock, and lays and discards by the turn plan of
-:mod:`remikit.bots.rummy500_plan` (remembered across the worlds of one search).
+the stock, lays by the turn plan of :mod:`remikit.bots.rummy500_plan`
+(remembered across the worlds of one search) and discards as the greedy bot
+does (a card nobody can call Rummy on, without a partner, the highest). The
+rollouts play no Rummy calls, so no candidate discard opens one unless the
+greedy bot's own choice does.
 A rollout plays two rounds (every seat two turns); the estimate of the hand
 then is each seat's hand score if the hand ended there (points laid minus
 points held), fair to all as each seat has just laid what it could.
@@ -53,6 +60,7 @@ from remikit.bots.greedy_rummy500 import (
     choose_discard,
     just_taken,
     laid,
+    opens_call,
     stock_plan,
     takes,
     turn_plan,
@@ -158,7 +166,7 @@ class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
     horizon = 8  # two rounds of four seats (the estimate follows)
-    sims_per_second = 480
+    sims_per_second = 500
     max_sims: int | None = None
     effort = 0
 
@@ -210,8 +218,11 @@ class Rummy500Tactics:
             return out
         plays = [a for a in actions if not isinstance(a, Discard)]
         if greedy.discard is not None and self.effort >= QUICK:
+            # the rollouts play no Rummy calls: a discard that opens one is no candidate
+            after = table_after(table_of(view), greedy.plays, view.seat or 0) or []
             others = [c for c in dict.fromkeys(greedy.left) if c is not greedy.discard
-                      and c is not just_taken(view)]
+                      and c is not just_taken(view)
+                      and not opens_call(c, view.discard_pile, after)]
             others.sort(key=lambda c: -hand_points([c], Rules.of(view).scoring))
             out += [(*plays, Discard(c)) for c in others[:OTHER_DISCARDS]]
         held = self.holding(view, plays)
