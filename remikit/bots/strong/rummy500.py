@@ -15,12 +15,8 @@ discard), so the search compares whole turn plans. What matters here
 * When to go out: going out ends the hand with every other hand counting
   against its holder; the plans that go out are always among the candidates.
 
-The sampled worlds are refined to agree with what the other players' play
-tells (:class:`Tells`): they lay every meld and lay-off they can, so their
-sampled hands hold nothing that would have been laid; a seat that drew from
-the stock holds no two cards that meld with a pile card it passed up; and a
-seat holds no partner (same rank, or same suit within two ranks) of its last
-discards, as a greedy player throws the card without one.
+The sampled worlds are refined: the other players lay every meld and lay-off
+they can, so their sampled hands hold nothing that would have been laid.
 
 The rollout policy plays every seat like the greedy bot: it takes from the
 pile at any depth when the melds the take allows beat the values of the taken
@@ -40,18 +36,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from weakref import WeakKeyDictionary
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Decline,
-    Discard,
-    Draw,
-    LayOff,
-    parse_seat_action,
-)
+from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
 from remikit.bots.greedy_rummy500 import (
     NEAR,
     Rummy500Strategy,
@@ -84,9 +72,7 @@ from remikit.variants.rummy500_melds import (
 from remikit.views import PlayerView
 
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
-REFINE_SWAPS = 6  # swaps per other seat when a sampled hand is made to look played
-PASSED_DEPTH = 4  # the pile cards, from the top, a seat that drew from the stock passed up
-TOLD_DISCARDS = 2  # a seat's last discards taken to have had no partner in its hand
+REFINE_SWAPS = 12  # swaps per other seat when a sampled hand is made to look played
 MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the objective
 
 
@@ -122,46 +108,6 @@ def may_meld(hand: Sequence[Card]) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Tells:
-    """What a seat's play says about its hand: the top pile cards it passed up when it
-    last drew from the stock (a greedy player would have melded them) and, as a bit per
-    card index, the cards that could share a meld with its last discards (a greedy player
-    throws a card without a partner in hand)."""
-
-    passed: tuple[Card, ...] = ()
-    unpartnered: int = 0
-
-
-def tells(view: PlayerView) -> list[Tells]:
-    """Per seat, its :class:`Tells` from the public log of the deal."""
-    pile = list(view.discard_pile)
-    passed: list[tuple[Card, ...]] = [() for _ in range(view.players)]
-    near = [0] * view.players
-    thrown = [0] * view.players
-    since: Counter[Card] = Counter()
-    drawn: set[int] = set()
-    for line in reversed(view.log):
-        who, action = parse_seat_action(line)
-        if isinstance(action, Discard):
-            since[action.card] += 1
-            if thrown[who] < TOLD_DISCARDS and not action.card.is_joker:
-                thrown[who] += 1
-                near[who] |= NEAR[action.card.index]
-        elif isinstance(action, Draw | CallRummy) and who not in drawn:
-            drawn.add(who)
-            if isinstance(action, Draw) and action.source == "stock":
-                fresh = since.copy()
-                older = []
-                for card in reversed(pile):
-                    if fresh[card] > 0:
-                        fresh[card] -= 1
-                    else:
-                        older.append(card)
-                passed[who] = tuple(older[:PASSED_DEPTH])
-    return [Tells(p, n & ~(1 << 52)) for p, n in zip(passed, near, strict=True)]
-
-
 class Rummy500Tactics:
     """The strong bot's Rummy 500: see the module docstring."""
 
@@ -178,7 +124,6 @@ class Rummy500Tactics:
         self._table_view: PlayerView | None = None
         self._plans: dict[object, TurnPlan | None] = {}
         self._table_melds: list[PlacedMeld] = []
-        self._told: list[Tells] = []
 
     # -- the real decision ------------------------------------------------------
 
@@ -262,7 +207,6 @@ class Rummy500Tactics:
         lay off on the table goes back to the stock for another (a few swaps per seat;
         the cards known to be in a hand stay)."""
         table = self._table(view)
-        told = self._tells(view)
         hands = [list(h) for h in world.hands]
         stock = list(world.stock)
         for s, hand in enumerate(hands):
@@ -272,7 +216,7 @@ class Rummy500Tactics:
             for card in known.known[s]:
                 free.remove(card)
             for _ in range(REFINE_SWAPS):
-                out = self._misfit(hand, free, table, told[s])
+                out = self._misfit(hand, free, table)
                 if out is None:
                     break
                 pick = rng.randrange(len(stock))
@@ -286,39 +230,21 @@ class Rummy500Tactics:
         """The view's table melds (made once for the many worlds of one search)."""
         if self._table_view is not view:
             self._table_view, self._table_melds = view, table_of(view)
-            self._told = tells(view)
         return self._table_melds
 
-    def _tells(self, view: PlayerView) -> list[Tells]:
-        self._table(view)
-        return self._told
-
     @staticmethod
-    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld],
-                told: Tells = Tells()) -> Card | None:
-        """A card of ``free`` that the hand would not hold after a greedy turn: one it
-        would have laid on the table or in a meld, one that melds with a pile card it
-        passed up, one that partners a card it just threw."""
+    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld]
+                ) -> Card | None:
+        """A card of ``free`` that the hand would have played: on the table, or in a meld."""
         for card in free:
             if playable(card, table):
                 return card
-        if may_meld(hand):
-            for meld in candidate_melds(hand):
-                for card in meld.cards:
-                    if card in free:
-                        return card
-        for top in told.passed:
-            partners = [c for c in hand if NEAR[top.index] >> c.index & 1]
-            if len(partners) < 2 or not may_meld([*partners, top]):
-                continue
-            for meld in candidate_melds([*partners, top]):
-                if top in meld.cards:
-                    for card in meld.cards:
-                        if card in free:
-                            return card
-        for card in free:
-            if told.unpartnered >> card.index & 1:
-                return card
+        if not may_meld(hand):
+            return None
+        for meld in candidate_melds(hand):
+            for card in meld.cards:
+                if card in free:
+                    return card
         return None
 
     # -- rollouts -------------------------------------------------------------
