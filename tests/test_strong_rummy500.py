@@ -5,13 +5,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from remikit.actions import Discard
 from remikit.bots import make_bot
+from remikit.bots.greedy_rummy500 import has_partner, opens_call
 from remikit.bots.rummy500_plan import table_of
 from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.bots.strong.rummy500 import Rummy500Tactics, may_meld
 from remikit.cards import JOKER, Card, parse_cards
 from remikit.variants import find_variant
-from remikit.variants.rummy500_melds import candidate_melds, playable
+from remikit.variants.rummy500_melds import candidate_melds, card_points, playable
+from remikit.views import PlayerView
 
 
 def test_may_meld_never_misses_a_meld() -> None:
@@ -62,3 +65,41 @@ def test_refined_worlds_look_played() -> None:
             game.apply(seat, bots[seat].choose(view))
     assert misfits["refined"] * 5 < misfits["sampled"], misfits
 
+
+
+def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
+    """After the draw, the rollout policy plays a seat's turn as the greedy bot would:
+    the same melds and lay-offs, and a discard it ranks as high (safe, unpartnered,
+    highest value)."""
+
+    def rank(card: Card, view: PlayerView) -> tuple[bool, bool, bool, int]:
+        table = table_of(view)
+        return (not opens_call(card, view.discard_pile, table), not card.is_joker,
+                not has_partner(card, view.hand), card_points(card, "standard"))
+
+    info = find_variant("rummy500")
+    rng = random.Random(0)
+    turns = 0
+    for seed in range(6):
+        game = info.game(info.game.options_type.from_mapping({"players": 4}),
+                         rng=random.Random(seed))
+        bots = [make_bot("greedy", seed=s) for s in range(4)]
+        tactics = Rummy500Tactics()
+        while not game.over and turns < 300:
+            if game.needs_deal:
+                game.start_deal()
+            seat = game.to_play
+            deal = game.deal
+            assert seat is not None and deal is not None
+            view = game.view(seat)
+            action = bots[seat].choose(view)
+            if view.phase != "draw":
+                played = tactics.policy(deal, seat, rng)
+                if isinstance(action, Discard) and isinstance(played, Discard):
+                    # among cards the greedy bot ranks alike, either may go
+                    assert rank(played.card, view) == rank(action.card, view), view.log[-3:]
+                    turns += 1
+                else:
+                    assert played == action, view.log[-3:]
+            game.apply(seat, action)
+    assert turns >= 300

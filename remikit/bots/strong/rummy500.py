@@ -23,7 +23,8 @@ pile at any depth when the melds the take allows beat the values of the taken
 cards kept (deep takes are frequent and decide many hands), else draws from
 the stock, lays by the turn plan of :mod:`remikit.bots.rummy500_plan`
 (remembered across the worlds of one search) and discards as the greedy bot
-does (a card nobody can call Rummy on, without a partner, the highest). The
+does (a card nobody can call Rummy on, without a partner, the highest; ties
+may go another way). The
 rollouts play no Rummy calls, so no candidate discard opens one unless the
 greedy bot's own choice does.
 A rollout plays two rounds (every seat two turns); the estimate of the hand
