@@ -24,9 +24,8 @@ cards kept (deep takes are frequent and decide many hands), else draws from
 the stock, lays by the turn plan of :mod:`remikit.bots.rummy500_plan`
 (remembered across the worlds of one search) and discards as the greedy bot
 does (a card nobody can call Rummy on, without a partner, the highest; ties
-may go another way). The
-rollouts play no Rummy calls, so no candidate discard opens one unless the
-greedy bot's own choice does.
+may go another way). The rollouts play no Rummy calls, so no candidate
+discard opens one unless the greedy bot's own choice does.
 A rollout plays two rounds (every seat two turns); the estimate of the hand
 then is each seat's hand score if the hand ended there (points laid minus
 points held), fair to all as each seat has just laid what it could.
