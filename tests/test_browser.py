@@ -328,7 +328,9 @@ def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> Non
     page.click("#results-close")
     wait_text(page, "#deal-label", "Ronde 2", start=True)
     assert page.locator("#score-table tbody tr").count() == 1
-    assert page.is_visible("#score-chart polyline")
+    # the chart of totals, a line per seat (a seat still at 0 has a flat, zero-height line)
+    assert page.is_visible("#score-chart")
+    assert page.locator("#score-chart polyline").count() == 4
     person.no_page_errors()
     page.context.close()
 
