@@ -66,7 +66,6 @@ def test_refined_worlds_look_played() -> None:
     assert misfits["refined"] * 5 < misfits["sampled"], misfits
 
 
-
 def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
     """After the draw, the rollout policy plays a seat's turn as the greedy bot would:
     the same melds and lay-offs, and a discard it ranks as high (safe, unpartnered,

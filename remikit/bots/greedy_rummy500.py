@@ -153,13 +153,19 @@ def turn_plan(view: PlayerView) -> Plan | None:
     found = plan_turn(view.hand, table, rules, owed=view.must_meld, banned=banned)
     if found is None:
         return None
-    after = table_after(table, found.plays, view.seat or 0)
-    if after is None:
-        return found
+    return with_discard(found, table, view.discard_pile, view.seat or 0, rules, banned)
+
+
+def with_discard(found: Plan, table: Sequence[PlacedMeld], pile: Sequence[Card], seat: int,
+                 rules: Rules, banned: Card | None) -> Plan:
+    """``found`` with the discard :func:`choose_discard` picks among the cards it leaves,
+    on the table its plays make (a last card that may not go out is laid off instead)."""
     if found.discard is None:
         return found
-    discard = choose_discard(found.left, banned=banned, pile=view.discard_pile, table=after,
-                             rules=rules)
+    after = table_after(table, found.plays, seat)
+    if after is None:
+        return found
+    discard = choose_discard(found.left, banned=banned, pile=pile, table=after, rules=rules)
     if discard is None and len(found.left) == 1:
         # a last card that may not go out (it can be laid off): lay it off instead
         card = found.left[0]

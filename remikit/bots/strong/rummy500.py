@@ -36,7 +36,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
@@ -52,6 +51,7 @@ from remikit.bots.greedy_rummy500 import (
     stock_plan,
     takes,
     turn_plan,
+    with_discard,
 )
 from remikit.bots.rummy500_plan import Plan as TurnPlan
 from remikit.bots.rummy500_plan import Rules, plan_turn, table_after, table_of
@@ -164,7 +164,7 @@ class Rummy500Tactics:
         plays = [a for a in actions if not isinstance(a, Discard)]
         if greedy.discard is not None and self.effort >= QUICK:
             # the rollouts play no Rummy calls: a discard that opens one is no candidate
-            after = table_after(table_of(view), greedy.plays, view.seat or 0) or []
+            after = table_after(self._table(view), greedy.plays, view.seat or 0) or []
             others = [c for c in dict.fromkeys(greedy.left) if c is not greedy.discard
                       and c is not just_taken(view)
                       and not opens_call(c, view.discard_pile, after)]
@@ -191,7 +191,7 @@ class Rummy500Tactics:
         rules = Rules.of(view)
         banned = just_taken(view)
         discard = choose_discard(hand, banned=banned, pile=view.discard_pile,
-                                 table=table_of(view), rules=rules)
+                                 table=self._table(view), rules=rules)
         if discard is None:
             return None
         return (*kept, Discard(discard))
@@ -270,27 +270,13 @@ class Rummy500Tactics:
                                   table=deal.table, rules=rules)
             return Discard(card) if card is not None else deal.legal_actions(seat)[0]
         plan = self._plan(hand, deal.table, rules, deal.must_meld, banned)
-        if plan is not None and plan.discard is not None and len(plan.left) > 1:
-            plan = self._greedy_discard(plan, deal, seat, rules, banned)
+        if plan is not None:
+            plan = with_discard(plan, deal.table, deal.discard_pile, seat, rules, banned)
         actions = tuple(plan.actions()) if plan is not None else ()
         if actions:
             self._queue[deal] = ((seat, len(deal.log) + 1), actions[1:])
             return actions[0]
         return deal.legal_actions(seat)[0]
-
-    @staticmethod
-    def _greedy_discard(plan: TurnPlan, deal: Rummy500Deal, seat: int, rules: Rules,
-                        banned: Card | None) -> TurnPlan:
-        """The plan with the greedy bot's discard among the cards it leaves (the safe
-        card without a partner first, :func:`choose_discard`), as the greedy seats play."""
-        after = table_after(deal.table, plan.plays, seat) if plan.plays else deal.table
-        if after is None:
-            return plan
-        card = choose_discard(plan.left, banned=banned, pile=deal.discard_pile, table=after,
-                              rules=rules)
-        if card is None or card is plan.discard:
-            return plan
-        return replace(plan, discard=card)
 
     def _take(self, deal: Rummy500Deal, seat: int, rules: Rules) -> Draw | None:
         """The greedy bot's take from the pile, at any depth (R5-3): the one whose melds
