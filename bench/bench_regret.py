@@ -11,11 +11,11 @@ value minus its own (points of the search's objective).
 
 Per phase it prints the mean regret (with its standard error) and the share
 of decisions that chose the best candidate, for the favourite (the candidate
-listed first, the greedy bot's choice) and for the strong search at each
-``--sims`` (with strong's own sampling of the hidden cards). The values are
-the search's model, so perfect information would give a regret near 0: what
-more rollouts remove is noise, what stays is the cost of the hidden cards.
-A change to the sampling or the candidates can be judged here in minutes,
+listed first, the greedy bot's choice) and for the search at each
+``--sims``, as strong runs it (sampling the hidden cards) and as the cheater
+does (seeing them). The cheater's regret is what that many rollouts leave
+(noise, in the true values too); strong's beyond it is what the hidden cards
+cost. A change to the sampling or the candidates can be judged here in minutes,
 where an arena match needs a thousand hands to tell 3 points apart.
 
 Only Rummy 500 is measured: its candidates carry no prior, so the rollouts
@@ -50,9 +50,11 @@ HANDS = 4  # a game gives positions from its first hands only
 
 @dataclass(frozen=True)
 class Position:
-    """A decision of the strong seat: its view, the candidates, their true values."""
+    """A decision of the strong seat: its view, the true deal, the candidates and their
+    true values."""
 
     view: PlayerView
+    truth: Determinization
     candidates: tuple[Plan, ...]
     values: tuple[float, ...]
 
@@ -106,27 +108,35 @@ def true_values(game: Game, view: PlayerView, strong: StrongBot, worlds: int,
     if len(candidates) < 2:
         return None
     table = table_game(view)
+    truth = Determinization(tuple(tuple(h) for h in deal.hands), tuple(deal.stock))
     sums = [0.0] * len(candidates)
     for _ in range(worlds):
-        stock = list(deal.stock)
-        rng.shuffle(stock)
-        world = Determinization(tuple(tuple(h) for h in deal.hands), tuple(stock))
+        world = shuffled(truth, rng)
         seed = rng.getrandbits(64)
         for i, plan in enumerate(candidates):
             copy = table.resume_deal(view, hands=world.hands, stock=world.stock)
             sums[i] += rollout(copy, view.seat or 0, plan, tactics, random.Random(seed))
-    return Position(view, candidates, tuple(s / worlds for s in sums))
+    return Position(view, truth, candidates, tuple(s / worlds for s in sums))
 
 
-def searched(task: tuple[Position, int, int]) -> float | None:
-    """The regret of strong's search of one position with ``sims`` rollouts (None: the
+def shuffled(truth: Determinization, rng: random.Random) -> Determinization:
+    """The true hands, the stock shuffled (its order is what nobody knows)."""
+    stock = list(truth.stock)
+    rng.shuffle(stock)
+    return Determinization(truth.hands, tuple(stock))
+
+
+def searched(task: tuple[Position, int, int, bool]) -> float | None:
+    """The regret of the search of one position with ``sims`` rollouts, sampling the
+    hidden cards as strong does or (``peek``) seeing them as the cheater does (None: the
     candidates came out differently, which never happens)."""
-    position, sims, seed = task
+    position, sims, seed, peek = task
     view = position.view
     strong = StrongBot(seed=seed, sims=sims)
     tactics = TACTICS[view.variant]()
-    decision = search(view, tactics, strong.sampler(view, tactics), random.Random(seed),
-                      sims=sims)
+    sampler = ((lambda _, rng: shuffled(position.truth, rng)) if peek
+               else strong.sampler(view, tactics))
+    decision = search(view, tactics, sampler, random.Random(seed), sims=sims)
     if decision.candidates != position.candidates:
         return None
     return position.regret(decision.plan)
@@ -157,16 +167,18 @@ def main() -> None:
               f"{args.games} games, each candidate valued on {args.worlds} true deals")
         results = {}
         for sims in (int(s) for s in args.sims.split(",")):
-            tasks = [(p, sims, i) for i, p in enumerate(found)]
-            results[sims] = pool.map(searched, tasks)
+            for peek in (False, True):
+                tasks = [(p, sims, i, peek) for i, p in enumerate(found)]
+                label = f"{'cheater' if peek else 'strong'} {sims}"
+                results[label] = pool.map(searched, tasks)
     for phase in sorted({p.view.phase for p in found}):
         mine = [i for i, p in enumerate(found) if p.view.phase == phase]
         print(f" {phase}: {len(mine)} decisions")
         favourite = [found[i].regret(found[i].candidates[0]) for i in mine]
         print(summary("favourite", favourite, sum(r == 0 for r in favourite)))
-        for sims, regrets in results.items():
+        for label, regrets in results.items():
             kept = [r for r in (regrets[i] for i in mine) if r is not None]
-            print(summary(f"search {sims}", kept, sum(r == 0 for r in kept)))
+            print(summary(label, kept, sum(r == 0 for r in kept)))
 
 
 if __name__ == "__main__":
