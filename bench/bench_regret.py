@@ -126,10 +126,9 @@ def shuffled(truth: Determinization, rng: random.Random) -> Determinization:
     return Determinization(truth.hands, tuple(stock))
 
 
-def searched(task: tuple[Position, int, int, bool]) -> float | None:
+def searched(task: tuple[Position, int, int, bool]) -> float:
     """The regret of the search of one position with ``sims`` rollouts, sampling the
-    hidden cards as strong does or (``peek``) seeing them as the cheater does (None: the
-    candidates came out differently, which never happens)."""
+    hidden cards as strong does or (``peek``) seeing them as the cheater does."""
     position, sims, seed, peek = task
     view = position.view
     strong = StrongBot(seed=seed, sims=sims)
@@ -137,8 +136,6 @@ def searched(task: tuple[Position, int, int, bool]) -> float | None:
     sampler = ((lambda _, rng: shuffled(position.truth, rng)) if peek
                else strong.sampler(view, tactics))
     decision = search(view, tactics, sampler, random.Random(seed), sims=sims)
-    if decision.candidates != position.candidates:
-        return None
     return position.regret(decision.plan)
 
 
@@ -177,8 +174,8 @@ def main() -> None:
         favourite = [found[i].regret(found[i].candidates[0]) for i in mine]
         print(summary("favourite", favourite, sum(r == 0 for r in favourite)))
         for label, regrets in results.items():
-            kept = [r for r in (regrets[i] for i in mine) if r is not None]
-            print(summary(label, kept, sum(r == 0 for r in kept)))
+            chosen = [regrets[i] for i in mine]
+            print(summary(label, chosen, sum(r == 0 for r in chosen)))
 
 
 if __name__ == "__main__":
