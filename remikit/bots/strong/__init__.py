@@ -9,10 +9,11 @@ tactics object per variant.
 
 Thinking time. ``strong@B`` thinks about ``B`` seconds per decision (1 s by
 default). So that a seeded game gives the same moves on any machine and under
-any load, the budget is turned into a fixed number of rollouts:
-``round(B * rate)``, at least :data:`MIN_SIMS` and at most the variant's
-``max_sims`` (where more was measured to play no better), where the rate is the
-variant tactics' ``sims_per_second``, measured once on the development machine.
+any load, the budget is turned into a fixed effort, in rollouts:
+``round(B * rate)``, at least :data:`MIN_SIMS`, where the rate is the variant
+tactics' ``sims_per_second``, measured once on the development machine. A
+variant whose rollouts stop helping caps them (``max_rollouts``) and spends
+the rest of the effort on rating its candidates.
 ``StrongBot(timed=True)`` also stops at the wall-clock budget, for a table
 where the answer must come in time more than it must be reproducible: ``remi
 play`` and the web table make their bots so (``make_bot(..., timed=True)``),
@@ -67,12 +68,10 @@ class StrongBot(Bot):
         return variant in TACTICS
 
     def simulations(self, variant: str) -> int:
-        """Rollouts per decision: ``sims`` when given, else the budget's worth."""
+        """A decision's effort in rollouts: ``sims`` when given, else the budget's worth."""
         if self.sims is not None:
             return self.sims
-        tactics = self._tactics(variant)
-        sims = max(MIN_SIMS, round(self.budget * tactics.sims_per_second))
-        return sims if tactics.max_sims is None else min(sims, tactics.max_sims)
+        return max(MIN_SIMS, round(self.budget * self._tactics(variant).sims_per_second))
 
     def sampler(self, view: PlayerView, tactics: Tactics) -> Sampler:
         """How this bot fills in the cards it cannot see: sampled from its view, then

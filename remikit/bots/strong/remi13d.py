@@ -14,6 +14,11 @@ What matters at this table (RULES.md §1):
   is rated by how far it is from a close (:func:`shortfall`), what the next
   stock card promises it (the chance to close, and the shortfall it is expected
   to save: :func:`draw_gain`), and not by the points it holds.
+* Thinking time beyond the rollouts' cap (:attr:`Remi13DTactics.max_rollouts`)
+  looks further: over futures sampled from the unseen cards, the seat draws its
+  next :data:`FUTURE_STEPS` stock cards, discarding as the fast policy does, and
+  a close at a later draw counts as a close at the next one discounted by
+  :data:`LATER` a turn (the others may close first): :func:`later_close`.
 
 The fast policy works on card bit masks: a card is "useful" by how it joins
 cards of its rank (a set) and of its suit (a run), with no solver call;
@@ -142,6 +147,9 @@ NO_CLOSER = 3  # shortfall of a hand with no ace or joker to close with
 GAIN_WILDS = 1  # extra jokers in the shortfall that :func:`draw_gain` follows
 DRAW_GAIN = 5.0  # points of deal score per card of shortfall the next stock card saves
 CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
+FUTURE_STEPS = 4  # own stock draws a sampled future follows
+LATER = 0.7  # a close one turn later is worth this much of a close now
+SIMS_PER_FUTURE = 4  # effort one sampled future costs
 
 
 def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
@@ -194,6 +202,24 @@ def draw_gain(hand: Sequence[Card], unseen: Counter[Card]) -> float:
     return gain / total if total else 0.0
 
 
+def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]]) -> float:
+    """The chance to close at a later draw than the next, each turn later discounted by
+    :data:`LATER`, over sampled futures (the seat's next stock cards; it discards as
+    :func:`lite_discard` between them)."""
+    if not futures:
+        return 0.0
+    total = 0.0
+    for future in futures:
+        cards = list(hand)
+        for turn, card in enumerate(future):
+            cards.append(card)
+            if best_close(cards) is not None:
+                total += LATER ** turn if turn else 0.0
+                break
+            cards.remove(lite_discard(cards, None))
+    return total / len(futures)
+
+
 def pure_run_lack(hand: Sequence[Card]) -> int:
     """Natural cards a pure run of four still lacks (0: the hand holds one)."""
     rows, _, _ = masks(hand)
@@ -225,11 +251,12 @@ class Remi13DTactics:
     horizon = 4  # through the seat's next turn
     # rollouts run at about 6000 a second; rating the candidates (draw gains, chances
     # to close) takes a fixed share of a decision, so at 0.1 s the decision's CPU p95
-    # stays in budget with 100 rollouts. More do not help: at 1 s (4600 rollouts) strong
-    # won 33.0% of 200 games [26.9%, 39.8%], against 41.5% at 0.1 s, probably as the rollouts'
-    # short view overrules the closing-speed rating more often.
+    # stays in budget with 100 rollouts. More rollouts do not help: at 1 s (4600) strong
+    # won 33.0% of 200 games [26.9%, 39.8%], against 41.5% at 0.1 s, probably as the
+    # rollouts' short view overrules the closing-speed rating more often. The effort
+    # beyond them goes to sampled futures (:func:`later_close`).
     sims_per_second = 1000
-    max_sims: int | None = 100
+    max_rollouts: int | None = 100
     effort = 0
 
     # -- the real decision ------------------------------------------------------
@@ -241,9 +268,24 @@ class Remi13DTactics:
         return -SHORTFALL_POINTS * shortfall(hand, wilds)
 
     @staticmethod
-    def outlook(hand: Sequence[Card], unseen: Counter[Card]) -> float:
-        """What the next stock card promises a 13-card hand: a close, or a shorter way to one."""
-        return CLOSE_CHANCE * close_chance(hand, unseen) + DRAW_GAIN * draw_gain(hand, unseen)
+    def outlook(hand: Sequence[Card], unseen: Counter[Card],
+                futures: Sequence[Sequence[Card]] = ()) -> float:
+        """What the next stock card promises a 13-card hand: a close, or a shorter way to one;
+        and with sampled ``futures``, a close at a later draw."""
+        close = close_chance(hand, unseen) + later_close(hand, futures)
+        return CLOSE_CHANCE * close + DRAW_GAIN * draw_gain(hand, unseen)
+
+    def futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
+        """The seat's next ``steps`` stock cards, sampled from the unseen cards: as many
+        samples as the effort beyond the rollouts buys (none at 100 or less), the same
+        ones for every candidate."""
+        count = (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE
+        unseen = list(knowledge(view).unseen)
+        if count <= 0 or len(unseen) < steps:
+            return []
+        rng = random.Random(hash((view.deal_number, len(view.log),
+                                  tuple(c.index for c in view.hand))))
+        return [rng.sample(unseen, steps) for _ in range(count)]
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         legal = view.legal_actions
@@ -262,14 +304,15 @@ class Remi13DTactics:
             return [((Discard(c),), p) for p, c in rated[:2]]
         rated = rated[:TOP_DISCARDS]
         unseen = Counter(knowledge(view).unseen)
-        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen), c)
+        futures = self.futures(view, FUTURE_STEPS)
+        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen, futures), c)
                         for p, c in rated), key=lambda pc: pc[0], reverse=True)
         return [((Discard(c),), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
         """Take the discard when it closes, or when the best hand after it, with what its
-        next stock card promises (:meth:`outlook`), beats the hand held with the promise of
-        this stock card and the next; otherwise the stock."""
+        next stock cards promise (:meth:`outlook`), beats the hand held with the promise of
+        this stock card and the next ones; otherwise the stock."""
         forced = forced_draw(view)
         if forced is not None:
             return forced
@@ -285,10 +328,14 @@ class Remi13DTactics:
         rated = sorted(((self.prior(_without(with_top, c)), c) for c in dict.fromkeys(with_top)
                         if c is not kept), key=lambda pc: pc[0], reverse=True)
         unseen = Counter(knowledge(view).unseen)
-        after = max(p + self.outlook(_without(with_top, c), unseen)
+        futures = self.futures(view, FUTURE_STEPS + 1)
+        after = max(p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures])
                     for p, c in rated[:DRAW_DISCARDS])
-        # the stock card promises as much now as the hand's next one will
-        now = self.prior(view.hand) + 2 * self.outlook(view.hand, unseen)
+        # the stock card now: the outlook of the hand held, and the next card's draw gain
+        # with its chance to close (sampled in the futures, if any, among the later draws)
+        hand = view.hand
+        now = self.prior(hand) + self.outlook(hand, unseen, futures) + (
+            DRAW_GAIN * draw_gain(hand, unseen) if futures else self.outlook(hand, unseen))
         return Draw("discard") if after > now else Draw("stock")
 
     # -- sampled worlds ---------------------------------------------------------

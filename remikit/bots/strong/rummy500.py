@@ -113,7 +113,7 @@ class Rummy500Tactics:
 
     horizon = 8  # two rounds of four seats (the estimate follows)
     sims_per_second = 500
-    max_sims: int | None = None
+    max_rollouts: int | None = None
     effort = 0
 
     def __init__(self) -> None:

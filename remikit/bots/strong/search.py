@@ -54,12 +54,12 @@ class Tactics(Protocol):
     ``bench/bench_strength.py --calibrate`` on the development machine, a 2-core container,
     so that a decision's 95th percentile CPU time stays within its budget there."""
 
-    max_sims: int | None
-    """The rollouts beyond which more thinking was measured to play no better (None: no
-    such limit); a decision stops there, however large its budget."""
+    max_rollouts: int | None
+    """The most rollouts a decision plays (None: as many as its effort buys); where more
+    were measured to play no better, the effort beyond them is for :meth:`candidates`."""
 
     effort: int
-    """Rollouts the search means to play for this decision (set before
+    """Rollouts' worth of thinking this decision may take (set before
     :meth:`candidates`): with very few, the tactics think less about candidates
     (below :data:`QUICK`)."""
 
@@ -137,7 +137,8 @@ def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Ran
 
 def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Random, *,
            sims: int, deadline: float | None = None) -> Decision:
-    """Choose among ``tactics.candidates(view)`` with about ``sims`` rollouts in all.
+    """Choose among ``tactics.candidates(view)`` with about ``sims`` rollouts in all (at
+    most ``tactics.max_rollouts``; the tactics may spend the rest on the candidates).
 
     With ``deadline`` (a :func:`time.perf_counter` time) the search also stops
     when that time has come, after at least one world.
@@ -152,7 +153,8 @@ def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Ran
         return Decision(candidates[0], tuple(candidates))
     game = table_game(view)
     n = len(candidates)
-    worlds = max(1, sims // n)
+    rollouts = sims if tactics.max_rollouts is None else min(sims, tactics.max_rollouts)
+    worlds = max(1, rollouts // n)
     sums = [0.0] * n
     diff_sums = [0.0] * n
     diff_squares = [0.0] * n
