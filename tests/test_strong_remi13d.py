@@ -8,11 +8,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from remikit.actions import Discard, Draw
+from remikit.bots.strong.determinize import knowledge
 from remikit.bots.strong.remi13d import (
+    LATER,
     NO_CLOSER,
+    SIMS_PER_FUTURE,
     Remi13DTactics,
     best_close,
     draw_gain,
+    later_close,
     masks,
     shortfall,
     shortfall14,
@@ -78,3 +82,27 @@ def test_the_draw_takes_a_discard_that_closes_and_leaves_one_that_does_not(
     tactics.effort = QUICK
     assert tactics.draw(_seat1_to_draw(stacked, "Ah").view(1)) == Draw("discard")
     assert tactics.draw(_seat1_to_draw(stacked, "Qs").view(1)) == Draw("stock")
+
+
+def test_a_later_close_counts_less_for_each_turn_it_waits_R13_7() -> None:
+    hand = parse_cards(READY)
+    ace, two, nine = Card.parse("Ah"), Card.parse("2h"), Card.parse("9d")
+    assert later_close(hand, [[ace, two], [two, nine]]) == 0  # the next draw is not later
+    assert later_close(hand, [[two, ace, nine]]) == LATER
+    assert later_close(hand, [[two, nine, ace], [two, nine, nine]]) == LATER ** 2 / 2
+    assert later_close(hand, []) == 0
+
+
+def test_futures_are_the_unseen_cards_and_only_the_effort_beyond_the_rollouts_buys_them(
+        stacked: Stacked) -> None:
+    view = _seat1_to_draw(stacked, "Qs").view(1)
+    tactics = Remi13DTactics()
+    tactics.effort = 100  # 0.1 s: the rollouts take it all, the choice is as without
+    assert tactics.max_rollouts == 100 and tactics.futures(view, 4) == []
+    tactics.effort = 1000
+    futures = tactics.futures(view, 4)
+    assert len(futures) == 900 // SIMS_PER_FUTURE
+    unseen = Counter(knowledge(view).unseen)
+    for future in futures:
+        assert len(future) == 4 and not Counter(future) - unseen
+    assert futures == tactics.futures(view, 4)  # the same for every candidate
