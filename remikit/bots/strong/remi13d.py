@@ -149,7 +149,7 @@ DRAW_GAIN = 5.0  # points of deal score per card of shortfall the next stock car
 CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
 FUTURE_STEPS = 4  # own stock draws a sampled future follows
 LATER = 0.7  # a close one turn later is worth this much of a close now
-SIMS_PER_FUTURE = 4  # effort one sampled future costs
+SIMS_PER_FUTURE = 4  # effort per sampled future: 225 at 1 s (600 played no better)
 
 
 def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
