@@ -247,8 +247,8 @@ def test_a_timed_bot_stops_at_its_budget_not_at_its_rollouts() -> None:
     assert isinstance(bot, StrongBot) and bot.timed
     plain = make_bot("strong@0.05", seed=1)
     assert isinstance(plain, StrongBot) and not plain.timed
-    bot.sims = 10**9  # only the clock can end this search
-    game = new_game("remi13d", 3)
+    bot.sims = 10**9  # only the clock can end this search (Rummy 500 caps no rollouts)
+    game = new_game("rummy500", 3)
     seat = game.to_play
     assert seat is not None
     game.apply(seat, game.legal_actions(seat)[0])

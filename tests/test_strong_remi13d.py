@@ -11,6 +11,7 @@ from remikit.actions import Discard, Draw
 from remikit.bots.strong.determinize import knowledge
 from remikit.bots.strong.remi13d import (
     LATER,
+    MAX_FUTURES,
     NO_CLOSER,
     SIMS_PER_FUTURE,
     Remi13DTactics,
@@ -106,3 +107,5 @@ def test_futures_are_the_unseen_cards_and_only_the_effort_beyond_the_rollouts_bu
     for future in futures:
         assert len(future) == 4 and not Counter(future) - unseen
     assert futures == tactics.futures(view, 4)  # the same for every candidate
+    tactics.effort = 10**9
+    assert len(tactics.futures(view, 4)) == MAX_FUTURES

@@ -149,7 +149,8 @@ DRAW_GAIN = 5.0  # points of deal score per card of shortfall the next stock car
 CLOSE_CHANCE = 200.0  # points of deal score per unit of chance to close at the next draw
 FUTURE_STEPS = 4  # own stock draws a sampled future follows
 LATER = 0.7  # a close one turn later is worth this much of a close now
-SIMS_PER_FUTURE = 4  # effort per sampled future: 225 at 1 s (600 played no better)
+SIMS_PER_FUTURE = 4  # effort per sampled future: 225 at 1 s
+MAX_FUTURES = 600  # the most a decision samples (600 played no better than 225)
 
 
 def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
@@ -277,9 +278,10 @@ class Remi13DTactics:
 
     def futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
         """The seat's next ``steps`` stock cards, sampled from the unseen cards: as many
-        samples as the effort beyond the rollouts buys (none at 100 or less), the same
-        ones for every candidate."""
-        count = (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE
+        samples as the effort beyond the rollouts buys (none at 100 or less, at most
+        :data:`MAX_FUTURES`), the same ones for every candidate."""
+        count = min(MAX_FUTURES,
+                    (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE)
         unseen = list(knowledge(view).unseen)
         if count <= 0 or len(unseen) < steps:
             return []
