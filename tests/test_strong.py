@@ -230,7 +230,7 @@ def _play_rounds(game: Game, bots: list[Bot], deals: int) -> None:
                 break
 
 
-def test_the_budget_is_a_fixed_number_of_rollouts() -> None:
+def test_the_budget_is_a_fixed_effort_in_rollouts() -> None:
     bot = StrongBot(seed=1, budget=0.1)
     for variant, tactics in TACTICS.items():
         rules = tactics()
