@@ -234,3 +234,13 @@ def determinize(view: PlayerView, rng: random.Random, *,
         hands.append(tuple(cards))
     rng.shuffle(stock)
     return Determinization(tuple(hands), tuple(stock))
+
+
+def own_draws(view: PlayerView, steps: int, count: int) -> list[list[Card]]:
+    """``count`` sampled futures of the seat's next ``steps`` stock cards (at most as many as
+    it has not seen), drawn from the cards it has not seen; the same for the same view."""
+    unseen = list(knowledge(view).unseen)
+    rng = random.Random(hash((view.deal_number, len(view.log),
+                              tuple(c.index for c in view.hand))))
+    steps = min(steps, len(unseen))
+    return [rng.sample(unseen, steps) for _ in range(count)]

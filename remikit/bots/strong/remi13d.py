@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from remikit.actions import Action, Close, Discard, Draw
-from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
+from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
@@ -282,12 +282,7 @@ class Remi13DTactics:
         :data:`MAX_FUTURES`), the same ones for every candidate."""
         count = min(MAX_FUTURES,
                     (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE)
-        unseen = list(knowledge(view).unseen)
-        if count <= 0 or len(unseen) < steps:
-            return []
-        rng = random.Random(hash((view.deal_number, len(view.log),
-                                  tuple(c.index for c in view.hand))))
-        return [rng.sample(unseen, steps) for _ in range(count)]
+        return own_draws(view, steps, count) if count > 0 else []
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         legal = view.legal_actions

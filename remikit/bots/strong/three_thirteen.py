@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from remikit.actions import Action, Discard, Draw
-from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge
+from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
@@ -251,12 +251,7 @@ class ThreeThirteenTactics:
     def _futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
         """The stock cards of the seat's next ``steps`` draws, sampled from the unseen cards
         (as many samples as the effort buys; the same ones for every candidate)."""
-        unseen = list(knowledge(view).unseen)
-        rng = random.Random(hash((view.deal_number, len(view.log),
-                                  tuple(c.index for c in view.hand))))
-        count = max(1, self.effort // SIMS_PER_SAMPLE)
-        steps = min(steps, len(unseen))
-        return [rng.sample(unseen, steps) for _ in range(count)]
+        return own_draws(view, steps, max(1, self.effort // SIMS_PER_SAMPLE))
 
     def draw(self, view: PlayerView, round_no: int, ace: AceMode) -> Action:
         """Take the discard when the hand's outlook with it is better than with the stock."""
