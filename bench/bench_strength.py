@@ -77,11 +77,17 @@ SUITES.update({f"cheater-{k}": Suite(s.variant, "cheater", s.options, s.deals_pe
                for k, s in list(SUITES.items())})
 
 
+Timing = list[tuple[float, float]]
+"""Decision times: (wall-clock, CPU) seconds."""
+Outs = tuple[int | None, ...]
+"""Per deal of a game, the seat that went out."""
+
+
 class Timed(Bot):
     """A bot with a stopwatch around each decision (calls included): wall-clock and CPU
     seconds (the CPU time is what the decision costs on a machine busy with other work)."""
 
-    def __init__(self, inner: Bot, times: list[tuple[float, float]]) -> None:
+    def __init__(self, inner: Bot, times: Timing) -> None:
         self.inner = inner
         self.name = inner.name
         self.times = times
@@ -103,20 +109,48 @@ class Timed(Bot):
         return self.inner.plays(variant)
 
 
-def play_timed(task: GameTask) -> tuple[GameOutcome, list[tuple[float, float]]]:
-    """:func:`remikit.cli.arena.play_task`, with the first-named bot timed."""
+def play_timed(task: GameTask) -> tuple[GameOutcome, Timing, Outs]:
+    """:func:`remikit.cli.arena.play_task`, with the first-named bot timed; also, per deal,
+    the seat that went out (emptied its hand), if any."""
     info = find_variant(task.variant)
     options = info.game.options_type.from_mapping(task.options)
     game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
-    times: list[tuple[float, float]] = []
+    times: Timing = []
     bots: list[Bot] = []
     for j in seats:
         bot = make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
         bots.append(Timed(bot, times) if j == 0 else bot)
     play_game(game, bots)
-    deals = tuple(d.summary.points for d in game.deals if d.summary is not None)
-    return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals), times
+    finished = [d for d in game.deals if d.summary is not None]
+    deals = tuple(d.summary.points for d in finished if d.summary is not None)
+    outs = tuple(next((s for s, hand in enumerate(d.hands) if not hand), None)
+                 for d in finished)
+    return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals), times, outs
+
+
+def endings(outcomes: Sequence[GameOutcome], outs: Sequence[Outs], tested: str
+            ) -> list[dict[str, Any]]:
+    """How the deals someone ended by going out went for the tested bot (first) and for
+    the greedy bots (together): the share of them it went out in, and its share of deals
+    won on points when it went out and when another seat did."""
+    counts = [[0] * 4 for _ in range(2)]  # out, won when out, another out, won then
+    for outcome, deal_outs in zip(outcomes, outs, strict=True):
+        for points, out in zip(outcome.deals, deal_outs, strict=True):
+            if out is None:
+                continue
+            best = max(points)
+            for seat, bot in enumerate(outcome.seats):
+                row = counts[min(bot, 1)]
+                won = points[seat] == best and points.count(best) == 1
+                first = 0 if out == seat else 2
+                row[first] += 1
+                row[first + 1] += won
+    return [{"bot": who, "went_out": out / (out + other) if out + other else 0.0,
+             "won_when_out": won_out / out if out else 0.0,
+             "won_when_another_out": won_other / other if other else 0.0}
+            for who, (out, won_out, other, won_other) in zip((tested, "greedy"), counts,
+                                                             strict=True)]
 
 
 def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dict[str, Any]:
@@ -128,12 +162,14 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
     tasks = arena.tasks()
     start = time.perf_counter()
     outcomes: list[GameOutcome] = []
-    times: list[tuple[float, float]] = []
+    times: Timing = []
+    outs: list[Outs] = []
     done = 0
     with multiprocessing.Pool(max(1, jobs)) as pool:
-        for outcome, decision_times in pool.imap(play_timed, tasks, chunksize=1):
+        for outcome, decision_times, deal_outs in pool.imap(play_timed, tasks, chunksize=1):
             outcomes.append(outcome)
             times += decision_times
+            outs.append(deal_outs)
             done += 1
             if done % max(1, games // 20) == 0:
                 print(f"  {name}: {done}/{games} games, {time.perf_counter() - start:.0f} s",
@@ -161,6 +197,8 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
               "seed": seed, "jobs": jobs, "games": games, "seconds": seconds, "bots": rows,
               "decision_time": timing}
     result["target"] = judge(suite, rows)
+    if suite.variant == "rummy500":
+        result["endings"] = endings(outcomes, outs, tested)
     return result
 
 
@@ -197,6 +235,10 @@ def report(result: dict[str, Any]) -> None:
           f"{t['median']:.3f} s, p95 {t['p95']:.3f} s, max {t['max']:.3f} s "
           f"(budget {t['budget']:g} s); CPU median {t['cpu_median']:.3f} s, "
           f"p95 {t['cpu_p95']:.3f} s")
+    for e in result.get("endings", ()):
+        print(f"  {e['bot']}: went out in {e['went_out']:.1%} of its hands, won "
+              f"{e['won_when_out']:.1%} of those and {e['won_when_another_out']:.1%} of the "
+              "hands another seat went out in")
     target = result["target"]
     print(f"  target: {target['text']}: {'MET' if target['met'] else 'NOT MET'} "
           f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})")
@@ -231,7 +273,7 @@ def calibrate(variant: str, budget: float, games: int) -> tuple[float, float]:
     that would bring that p95 to the budget."""
     info = find_variant(variant)
     options = {"remi13d": {"games": 1}, "rummy500": {"players": 4}}.get(variant, {})
-    times: list[tuple[float, float]] = []
+    times: Timing = []
     for i in range(games):
         game = info.game(info.game.options_type.from_mapping(options), rng=random.Random(i))
         bots: list[Bot] = [make_bot("greedy", seed=s) for s in range(game.players)]
