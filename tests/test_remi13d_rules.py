@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from remikit.scoring import remi13d as scoring
 from remikit.variants import find_variant
 from remikit.variants.remi13d import Remi13DGame, Remi13DOptions, draw_seats
 from remikit.views import DealSummary, SeatResult
+from tests.stacked import Stacked, act, deal_stacked, snapshot
 
 FULL = make_deck(decks=2, jokers=4)
 CLOSER = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kh Ks Jk"  # R13-7 example, K set with the joker
@@ -25,24 +25,10 @@ SEAT1 = "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs"  # R13-12 example: 25
 SEAT2 = "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc"
 SEAT3 = "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s"
 
-Stacked = Callable[..., list[Card]]
-
-
 def new_game(stacked: Stacked, hands: list[str], *, stock: str = "", games: int = 1,
              dealer: int = 3, **options: object) -> Remi13DGame:
     game = Remi13DGame(Remi13DOptions.from_mapping({"games": games, **options}), auto_deal=False)
-    game.start_deal(stacked(FULL, hands, dealer=dealer, stock=stock), dealer=dealer)
-    return game
-
-
-def act(game: Remi13DGame, *lines: str) -> None:
-    for line in lines:
-        seat, text = line.split(maxsplit=1)
-        game.apply(int(seat[1:]), parse_action(text))
-
-
-def snapshot(game: Remi13DGame) -> tuple[object, ...]:
-    return (json.dumps(game.record()), tuple(game.view(s) for s in range(4)), tuple(game.totals))
+    return deal_stacked(game, stacked, hands, dealer=dealer, stock=stock)
 
 
 def test_R13_1_two_decks_with_jokers_and_exactly_four_players() -> None:

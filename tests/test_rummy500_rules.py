@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,9 +19,7 @@ from remikit.variants import find_variant
 from remikit.variants.rummy500 import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.variants.rummy500_melds import hand_points
 from remikit.views import TableMeld
-
-Stacked = Callable[..., list[Card]]
-
+from tests.stacked import Stacked, act, deal_stacked, snapshot
 
 # -- helpers -----------------------------------------------------------------------------
 
@@ -61,28 +59,15 @@ def new_game(stacked: Stacked, hands: list[str], *, up: str, stock: str = "",
              dealer: int | None = None, **values: object) -> Rummy500Game:
     """Hand 1 of a game whose deck deals ``hands`` (by seat), then ``up``, then ``stock``."""
     opts = options(players=len(hands), **values)
-    game = Rummy500Game(opts, auto_deal=False)
     dealer = opts.players - 1 if dealer is None else dealer
-    game.start_deal(stacked(game.full_deck(), hands, dealer=dealer, up=up, stock=stock),
-                    dealer=dealer)
-    return game
-
-
-def act(game: Rummy500Game, *lines: str) -> None:
-    for line in lines:
-        seat, text = line.split(maxsplit=1)
-        game.apply(int(seat[1:]), parse_action(text))
+    return deal_stacked(Rummy500Game(opts, auto_deal=False), stacked, hands, dealer=dealer,
+                        up=up, stock=stock)
 
 
 def deal_of(game: Rummy500Game) -> Rummy500Deal:
     deal = game.deal
     assert isinstance(deal, Rummy500Deal)
     return deal
-
-
-def snapshot(game: Rummy500Game) -> tuple[object, ...]:
-    views = tuple(game.view(s) for s in [*range(game.players), None])
-    return (json.dumps(game.record()), views, tuple(game.totals), game.over, game.winner)
 
 
 def refused(game: Rummy500Game, line: str, key: str) -> IllegalAction:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,8 @@ from remikit.variants.three_thirteen import (
     ThreeThirteenOptions,
     reshuffle_seed,
 )
+from tests.stacked import Stacked, act, deal_stacked, snapshot
 
-Stacked = Callable[..., list[Card]]
 WILD_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
@@ -40,28 +40,15 @@ def new_game(stacked: Stacked, hands: list[str], *, up: str, stock: str = "",
              dealer: int | None = None, **values: object) -> ThreeThirteenGame:
     """Round 1 of a game whose deck deals ``hands`` (by seat), then ``up``, then ``stock``."""
     opts = options(players=len(hands), **values)
-    game = ThreeThirteenGame(opts, auto_deal=False)
     dealer = opts.players - 1 if dealer is None else dealer
-    game.start_deal(stacked(game.full_deck(), hands, dealer=dealer, up=up, stock=stock),
-                    dealer=dealer)
-    return game
-
-
-def act(game: ThreeThirteenGame, *lines: str) -> None:
-    for line in lines:
-        seat, text = line.split(maxsplit=1)
-        game.apply(int(seat[1:]), parse_action(text))
+    return deal_stacked(ThreeThirteenGame(opts, auto_deal=False), stacked, hands,
+                        dealer=dealer, up=up, stock=stock)
 
 
 def deal_of(game: ThreeThirteenGame) -> ThreeThirteenDeal:
     deal = game.deal
     assert isinstance(deal, ThreeThirteenDeal)
     return deal
-
-
-def snapshot(game: ThreeThirteenGame) -> tuple[object, ...]:
-    views = tuple(game.view(s) for s in [*range(game.players), None])
-    return (json.dumps(game.record()), views, tuple(game.totals), game.over, game.winner)
 
 
 def fill_deck(full: Sequence[Card], players: int, dealer: int, size: int,

@@ -44,7 +44,6 @@ from .table import (
     hand_table,
     meld_tokens_text,
     pile_text,
-    scores_table,
     sorted_hand,
     token_text,
 )
@@ -388,15 +387,6 @@ class Rummy500UI(VariantUI):
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:
-        lang = session.lang
-        summaries = self.summaries(session)
-        columns = [t("play.col_player", lang)]
-        columns += [t("play.r5_col_hand", lang, number=s.number) for s in summaries]
-        columns.append(t("play.col_total", lang))
-        rows = []
-        for seat in session.seat_order():
-            rows.append([self.player_cell(session, seat, " · "),
-                         *(s.points[seat] for s in summaries), session.game.totals[seat]])
-        title = t("play.r5_game_scores", lang, target=self.options(session)["target"])
-        return [scores_table(title, columns, rows), self.winner_line(session)]
+        title = t("play.r5_game_scores", session.lang, target=self.options(session)["target"])
+        return self.scores_by_deal(session, "play.r5_col_hand", title)
 

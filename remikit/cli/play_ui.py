@@ -220,6 +220,19 @@ class VariantUI(ABC):
     def summaries(self, session: Session) -> list[DealSummary]:
         return [d.summary for d in session.game.deals if d.summary is not None]
 
+    def scores_by_deal(self, session: Session, deal_key: str, title: str
+                       ) -> list[RenderableType]:
+        """The game's scores: a row per seat, a column per deal (headed by ``deal_key``
+        with its number), the totals; then the winner."""
+        lang = session.lang
+        summaries = self.summaries(session)
+        columns = [t("play.col_player", lang)]
+        columns += [t(deal_key, lang, number=s.number) for s in summaries]
+        columns.append(t("play.col_total", lang))
+        rows = [[self.player_cell(session, seat, " · "), *(s.points[seat] for s in summaries),
+                 session.game.totals[seat]] for seat in session.seat_order()]
+        return [scores_table(title, columns, rows), self.winner_line(session)]
+
     winner_key = "play.winner"
 
     def winner_line(self, session: Session) -> str:
@@ -396,17 +409,7 @@ class Remi13DUI(VariantUI):
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:
-        lang = session.lang
-        summaries = self.summaries(session)
-        columns = [t("play.col_player", lang)]
-        columns += [t("play.col_game", lang, number=s.number) for s in summaries]
-        columns.append(t("play.col_total", lang))
-        rows = []
-        for seat in session.seat_order():
-            rows.append([self.player_cell(session, seat, " · "),
-                         *(s.points[seat] for s in summaries), session.game.totals[seat]])
-        table = scores_table(t("play.match_scores", lang), columns, rows)
-        return [table, self.winner_line(session)]
+        return self.scores_by_deal(session, "play.col_game", t("play.match_scores", session.lang))
 
 
 # -- Three-Thirteen -------------------------------------------------------------------
