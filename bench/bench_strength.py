@@ -236,9 +236,9 @@ def report(result: dict[str, Any]) -> None:
           f"(budget {t['budget']:g} s); CPU median {t['cpu_median']:.3f} s, "
           f"p95 {t['cpu_p95']:.3f} s")
     for e in result.get("endings", ()):
-        print(f"  {e['bot']}: went out in {e['went_out']:.1%} of its hands, won "
-              f"{e['won_when_out']:.1%} of those and {e['won_when_another_out']:.1%} of the "
-              "hands another seat went out in")
+        print(f"  {e['bot']}: of the hands ended by going out, went out in "
+              f"{e['went_out']:.1%}, won {e['won_when_out']:.1%} of those and "
+              f"{e['won_when_another_out']:.1%} of the hands another seat went out in")
     target = result["target"]
     print(f"  target: {target['text']}: {'MET' if target['met'] else 'NOT MET'} "
           f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})")
