@@ -25,6 +25,7 @@ SEAT1 = "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs"  # R13-12 example: 25
 SEAT2 = "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc"
 SEAT3 = "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s"
 
+
 def new_game(stacked: Stacked, hands: list[str], *, stock: str = "", games: int = 1,
              dealer: int = 3, **options: object) -> Remi13DGame:
     game = Remi13DGame(Remi13DOptions.from_mapping({"games": games, **options}), auto_deal=False)
