@@ -328,11 +328,14 @@ class Remi13DTactics:
         futures = self.futures(view, FUTURE_STEPS + 1)
         after = max(p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures])
                     for p, c in rated[:DRAW_DISCARDS])
-        # the stock card now: the outlook of the hand held, and the next card's draw gain
-        # with its chance to close (sampled in the futures, if any, among the later draws)
+        # the stock card now: the outlook of the hand held (:meth:`outlook`, each part worked
+        # out once), then the next card's draw gain and, unless the futures sample it among
+        # the later draws, its chance to close
         hand = view.hand
-        now = self.prior(hand) + self.outlook(hand, unseen, futures) + (
-            DRAW_GAIN * draw_gain(hand, unseen) if futures else self.outlook(hand, unseen))
+        chance = close_chance(hand, unseen)
+        gain = DRAW_GAIN * draw_gain(hand, unseen)
+        held = CLOSE_CHANCE * (chance + later_close(hand, futures)) + gain
+        now = self.prior(hand) + held + (gain if futures else CLOSE_CHANCE * chance + gain)
         return Draw("discard") if after > now else Draw("stock")
 
     # -- sampled worlds ---------------------------------------------------------
