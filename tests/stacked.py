@@ -4,11 +4,12 @@ the state a refused move must leave alone."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from remikit.actions import parse_action
-from remikit.cards import Card
+from remikit.cards import Card, parse_cards
 from remikit.engine import Game
 
 Stacked = Callable[..., list[Card]]
@@ -37,3 +38,27 @@ def snapshot(game: Game) -> tuple[object, ...]:
     """All there is to see of a game: its record, every view, totals, end and winner."""
     views = tuple(game.view(s) for s in [*range(game.players), None])
     return (json.dumps(game.record()), views, tuple(game.totals), game.over, game.winner)
+
+
+def fill_deck(full: Sequence[Card], players: int, dealer: int, size: int,
+              hands: dict[int, str], up: str = "", stock: str = "") -> list[Card]:
+    """A deck dealing ``hands`` (by seat; ``size`` cards each, ``dealer`` dealing), then
+    ``up``, then ``stock``; seats missing from ``hands`` get the first cards of ``full``
+    nobody else is given."""
+    rest = Counter(full)
+    fixed = {seat: parse_cards(text) for seat, text in hands.items()}
+    for cards in [*fixed.values(), parse_cards(up), parse_cards(stock)]:
+        rest.subtract(Counter(cards))
+    assert all(n >= 0 for n in rest.values()), f"more cards than the deck has: {-rest}"
+    spare = []
+    for card in full:
+        if rest[card] > 0:
+            spare.append(card)
+            rest[card] -= 1
+    for seat in range(players):
+        if seat not in fixed:
+            fixed[seat], spare = spare[:size], spare[size:]
+    assert all(len(h) == size for h in fixed.values())
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    deck = [fixed[seat][i] for i in range(size) for seat in order]
+    return deck + parse_cards(up) + parse_cards(stock) + spare

@@ -19,7 +19,7 @@ from remikit.variants import find_variant
 from remikit.variants.rummy500 import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.variants.rummy500_melds import hand_points
 from remikit.views import TableMeld
-from tests.stacked import Stacked, act, deal_stacked, snapshot
+from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
 
 # -- helpers -----------------------------------------------------------------------------
 
@@ -30,29 +30,6 @@ def C(text: str) -> Card:
 
 def options(**values: object) -> Rummy500Options:
     return Rummy500Options.from_mapping(values)
-
-
-def fill_deck(full: Sequence[Card], players: int, dealer: int, size: int,
-              hands: dict[int, str], up: str = "", stock: str = "") -> list[Card]:
-    """A deck dealing ``hands`` (by seat), then ``up``, then ``stock``; seats missing
-    from ``hands`` get the first cards of ``full`` nobody else is given."""
-    rest = Counter(full)
-    fixed = {seat: parse_cards(text) for seat, text in hands.items()}
-    for cards in [*fixed.values(), parse_cards(up), parse_cards(stock)]:
-        rest.subtract(Counter(cards))
-    assert all(n >= 0 for n in rest.values()), f"more cards than the deck has: {-rest}"
-    spare = []
-    for card in full:
-        if rest[card] > 0:
-            spare.append(card)
-            rest[card] -= 1
-    for seat in range(players):
-        if seat not in fixed:
-            fixed[seat], spare = spare[:size], spare[size:]
-    assert all(len(h) == size for h in fixed.values())
-    order = [(dealer + 1 + i) % players for i in range(players)]
-    deck = [fixed[seat][i] for i in range(size) for seat in order]
-    return deck + parse_cards(up) + parse_cards(stock) + spare
 
 
 def new_game(stacked: Stacked, hands: list[str], *, up: str, stock: str = "",

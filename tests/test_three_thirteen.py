@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from remikit.variants.three_thirteen import (
     ThreeThirteenOptions,
     reshuffle_seed,
 )
-from tests.stacked import Stacked, act, deal_stacked, snapshot
+from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
 
 WILD_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -49,29 +48,6 @@ def deal_of(game: ThreeThirteenGame) -> ThreeThirteenDeal:
     deal = game.deal
     assert isinstance(deal, ThreeThirteenDeal)
     return deal
-
-
-def fill_deck(full: Sequence[Card], players: int, dealer: int, size: int,
-              hands: dict[int, str], up: str = "", stock: str = "") -> list[Card]:
-    """Like the ``stacked`` fixture, but seats missing from ``hands`` get the
-    first cards of ``full`` that nobody else is given."""
-    rest = Counter(full)
-    fixed = {seat: parse_cards(text) for seat, text in hands.items()}
-    for cards in [*fixed.values(), parse_cards(up), parse_cards(stock)]:
-        rest.subtract(Counter(cards))
-    assert all(n >= 0 for n in rest.values()), f"more cards than the deck has: {-rest}"
-    spare = []
-    for card in full:
-        if rest[card] > 0:
-            spare.append(card)
-            rest[card] -= 1
-    for seat in range(players):
-        if seat not in fixed:
-            fixed[seat], spare = spare[:size], spare[size:]
-    assert all(len(h) == size for h in fixed.values())
-    order = [(dealer + 1 + i) % players for i in range(players)]
-    deck = [fixed[seat][i] for i in range(size) for seat in order]
-    return deck + parse_cards(up) + parse_cards(stock) + spare
 
 
 HEARTS = [Card.parse(f"{r}h") for r in "A23456789TJQK"]
