@@ -122,10 +122,10 @@ def play_timed(task: GameTask) -> tuple[GameOutcome, Timing, Outs]:
         bot = make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
         bots.append(Timed(bot, times) if j == 0 else bot)
     play_game(game, bots)
-    finished = [d for d in game.deals if d.summary is not None]
-    deals = tuple(d.summary.points for d in finished if d.summary is not None)
-    outs = tuple(next((s for s, hand in enumerate(d.hands) if not hand), None)
-                 for d in finished)
+    finished = [(d.summary, d.hands) for d in game.deals if d.summary is not None]
+    deals = tuple(summary.points for summary, _ in finished)
+    outs = tuple(next((s for s, hand in enumerate(hands) if not hand), None)
+                 for _, hands in finished)
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals), times, outs
 
 
