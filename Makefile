@@ -22,6 +22,7 @@ test: lint
 lint: $(INSTALLED_DEV)
 	$(BIN)/ruff check remikit tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(INSTALLED)
 	for script in bench/bench_*.py; do $(BIN)/python "$$script" || exit 1; done

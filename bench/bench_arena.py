@@ -22,7 +22,7 @@ import time
 from remikit.actions import Action
 from remikit.bots import Bot, make_bot, play_game
 from remikit.cli.arena import derive_seed, make_arena, seat_order
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.views import PlayerView
 
 BOTS = "greedy,greedy,greedy,greedy"

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from remikit.bots import Bot, make_bot
 from remikit.bots.runner import ask_bot_to_call, call_order
-from remikit.bots.strong import TACTICS, StrongBot
+from remikit.bots.strong import StrongBot, tactics_for
 from remikit.bots.strong.determinize import Determinization, table_game
 from remikit.bots.strong.search import Plan, rollout, search
 from remikit.engine import Game
@@ -102,7 +102,7 @@ def true_values(game: Game, view: PlayerView, strong: StrongBot, worlds: int,
     """The candidates of ``view`` valued on copies of the true deal (None: one candidate)."""
     deal = game.deal
     assert deal is not None
-    tactics = TACTICS[view.variant]()
+    tactics = tactics_for(view.variant)
     tactics.effort = strong.simulations(view.variant)
     candidates = tuple(plan for plan, _ in tactics.candidates(view))
     if len(candidates) < 2:
@@ -132,7 +132,7 @@ def searched(task: tuple[Position, int, int, bool]) -> float:
     position, sims, seed, peek = task
     view = position.view
     strong = StrongBot(seed=seed, sims=sims)
-    tactics = TACTICS[view.variant]()
+    tactics = tactics_for(view.variant)
     sampler = ((lambda _, rng: shuffled(position.truth, rng)) if peek
                else strong.sampler(view, tactics))
     decision = search(view, tactics, sampler, random.Random(seed), sims=sims)

@@ -32,8 +32,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from remikit.cards import JOKER, NATURALS, Card, make_deck
-from remikit.scoring import remi13d, three_thirteen
 from remikit.solver import Solver
+from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.three_thirteen import scoring as three_thirteen
 
 TARGET_US = 2000
 NATURALS_2DECKS = list(NATURALS) * 2

@@ -46,7 +46,7 @@ from remikit.actions import Action, CallRummy
 from remikit.bots import Bot, make_bot, play_game
 from remikit.bots.cheater import make_arena_bot
 from remikit.bots.runner import ask_bot_to_call, call_order
-from remikit.bots.strong import TACTICS, StrongBot
+from remikit.bots.strong import StrongBot, tactics_for
 from remikit.cli.arena import (
     Arena,
     GameOutcome,
@@ -289,7 +289,7 @@ def calibrate(variant: str, budget: float, games: int) -> tuple[float, float]:
                     break
     ordered = sorted(cpu for _, cpu in times) or [0.0]
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    rate = TACTICS[variant]().sims_per_second
+    rate = tactics_for(variant).sims_per_second
     return p95, rate * budget / p95 if p95 else 0.0
 
 
@@ -319,7 +319,7 @@ def main() -> None:
         for variant in ("remi13d", "three-thirteen", "rummy500"):
             p95, rate = calibrate(variant, args.budget, games=4)
             print(f"{variant}: decision CPU p95 {p95:.3f} s at {args.budget:g} s; "
-                  f"sims_per_second {TACTICS[variant]().sims_per_second}, for a p95 at the "
+                  f"sims_per_second {tactics_for(variant).sims_per_second}, for a p95 at the "
                   f"budget: {rate:.0f}")
         return
     results = []

@@ -111,6 +111,11 @@ def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
 class Deal(ABC):
     """One deal, from the deck to the scores."""
 
+    opens_pile: ClassVar[bool] = True
+    """Whether the card after the deal starts the discard pile (public: bots rely on it)."""
+    refills_stock: ClassVar[bool] = False
+    """Whether an empty stock is refilled from the discard pile (R3-5)."""
+
     def __init__(self, *, number: int, players: int, dealer: int, first: int,
                  deck: Sequence[Card], options: Options) -> None:
         self.number = number
@@ -128,7 +133,7 @@ class Deal(ABC):
                 self.hands[seat].append(cards[pos])
                 pos += 1
         self.discard_pile: list[Card] = []
-        if self.opens_discard_pile():
+        if self.opens_pile:
             self.discard_pile.append(cards[pos])
             pos += 1
         self.stock: list[Card] = cards[pos:][::-1]  # top of the stock is the end of the list
@@ -145,10 +150,6 @@ class Deal(ABC):
     @abstractmethod
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
-
-    def opens_discard_pile(self) -> bool:
-        """Whether the card after the deal starts the discard pile."""
-        return True
 
     @abstractmethod
     def variant_actions(self, seat: int) -> list[Action]:
@@ -312,6 +313,7 @@ class Game(ABC):
 
     name: ClassVar[str]
     options_type: ClassVar[type[Options]]
+    deal_type: ClassVar[type[Deal]]
     lower_is_better: ClassVar[bool] = False
     """True where scores count against a player (deadwood) and the lowest total wins."""
 
@@ -341,8 +343,9 @@ class Game(ABC):
     def full_deck(self) -> list[Card]:
         """The unshuffled deck a deal uses."""
 
-    @abstractmethod
-    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal: ...
+    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
+        return self.deal_type(number=number, players=self.players, dealer=dealer, first=first,
+                              deck=deck, options=self.options)
 
     @abstractmethod
     def next_dealer(self) -> int:

@@ -179,7 +179,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "meld.set": {"id": "kartu {size}", "en": "set of {size}"},
     "meld.royal": {"id": "royal flush", "en": "royal flush"},
     "meld.wild": {"id": "kartu wild", "en": "wild cards"},
-    # -- remi play, remi arena, bots (cli/play.py, cli/arena.py, cli/table.py) --
+    # -- remi play, remi arena, bots (cli/play.py, cli/tui/, cli/arena.py) --
     "arena.help": {
         "id": "adu bot melawan bot dan hitung tingkat menangnya",
         "en": "play bots against bots and report their win rates",
@@ -706,7 +706,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "Kartu jadinya:",
         "en": "Their melds:",
     },
-    # remi play rummy500 (cli/play_rummy500.py, the call pause in cli/play.py)
+    # remi play rummy500 (variants/rummy500/tui.py, the call pause in cli/tui/session.py)
     "play.help_players": {
         "id": "Rummy 500: jumlah pemain 2–8 (Anda dan N−1 bot; bawaan 3)",
         "en": "Rummy 500: number of players, 2–8 (you and N−1 bots; default 3)",

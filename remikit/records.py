@@ -16,7 +16,7 @@ from remikit.actions import ActionSyntaxError, parse_seat_action
 from remikit.cards import CardError, parse_cards
 from remikit.engine import Game, OptionError
 from remikit.errors import IllegalAction
-from remikit.variants import find_variant
+from remikit.variants import find_playable
 
 
 class RecordError(ValueError):
@@ -72,8 +72,8 @@ def new_game(record: Mapping[str, Any]) -> Game:
     if not isinstance(options, dict):
         raise RecordError("options must be an object")
     try:
-        info = find_variant(variant)
-        return info.game(info.game.options_type.from_mapping(options), auto_deal=False)
+        game = find_playable(variant).game_class()
+        return game(game.options_type.from_mapping(options), auto_deal=False)
     except (ValueError, OptionError) as exc:
         raise RecordError(str(exc)) from None
 

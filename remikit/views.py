@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from remikit.actions import Action
+from remikit.actions import Action, Discard
 from remikit.cards import Card
 
 
@@ -84,3 +84,9 @@ class PlayerView:
     @property
     def top_discard(self) -> Card | None:
         return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def kept_card(self) -> Card | None:
+        """The card in hand that may not be discarded now (just taken from the discard)."""
+        allowed = {a.card for a in self.legal_actions if isinstance(a, Discard)}
+        return next((card for card in self.hand if card not in allowed), None)

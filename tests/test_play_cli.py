@@ -16,10 +16,12 @@ from remikit.bots import make_bot
 from remikit.cards import Card, format_cards, parse_cards
 from remikit.cli import play
 from remikit.cli.main import build_parser
-from remikit.cli.play_ui import Remi13DUI
-from remikit.cli.table import sorted_hand
+from remikit.cli.tui.commands import parse_command
+from remikit.cli.tui.session import Session
+from remikit.cli.tui.table import sorted_hand
 from remikit.records import load_record, replay
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.tui import Remi13DUI
 
 Stack = Callable[..., list[Card]]
 PROMPT_LIMIT = 5_000
@@ -142,7 +144,7 @@ def seat_person(stacked: Stack, hand: str, stock: str, script: Sequence[str]
     others = [format_cards(spare[i * 13:(i + 1) * 13]) for i in range(3)]
     game.start_deal(stacked(full, [hand, *others], dealer=3, stock=stock))
     console, buffer = make_console()
-    session = play.Session(ui=Remi13DUI(), game=game,
+    session = Session(ui=Remi13DUI(), game=game,
                            bots={s: make_bot("greedy", seed=s) for s in (1, 2, 3)},
                            names={0: "Ana", 1: "Budi", 2: "Sari", 3: "Wayan"}, person=0,
                            console=console, input_fn=Person(buffer, script), lang="en")
@@ -178,31 +180,31 @@ def test_commands_are_read_like_a_person_types_them() -> None:
     game = Remi13DGame(Remi13DOptions(games=1), auto_deal=False)
     game.start_deal(game.full_deck())
     view = game.view(0)
-    assert play.parse_command("s", view, "en").action == Draw("stock")
-    assert play.parse_command("stock", view, "en").action == Draw("stock")
-    assert play.parse_command("d", view, "en").action == Draw("discard")
-    assert play.parse_command("ambil", view, "en").action == Draw("discard")
-    assert play.parse_command("draw stock", view, "en").action == Draw("stock")
-    assert play.parse_command("p0 draw discard", view, "en").action == Draw("discard")
-    assert play.parse_command("p1 draw stock", view, "en").kind == "error"
-    assert play.parse_command("", view, "en").kind == "show"
-    assert play.parse_command("?", view, "en").kind == "help"
-    assert play.parse_command("keluar", view, "en").kind == "quit"
-    assert play.parse_command("hello", view, "en").kind == "error"
+    assert parse_command("s", view, "en").action == Draw("stock")
+    assert parse_command("stock", view, "en").action == Draw("stock")
+    assert parse_command("d", view, "en").action == Draw("discard")
+    assert parse_command("ambil", view, "en").action == Draw("discard")
+    assert parse_command("draw stock", view, "en").action == Draw("stock")
+    assert parse_command("p0 draw discard", view, "en").action == Draw("discard")
+    assert parse_command("p1 draw stock", view, "en").kind == "error"
+    assert parse_command("", view, "en").kind == "show"
+    assert parse_command("?", view, "en").kind == "help"
+    assert parse_command("keluar", view, "en").kind == "quit"
+    assert parse_command("hello", view, "en").kind == "error"
     game.apply(0, Draw("stock"))
     view = game.view(0)
     shown = sorted_hand(view.hand)
-    assert play.parse_command("b 3", view, "en").action == Discard(shown[2])
-    assert play.parse_command("buang 10h", view, "en").action == Discard(Card.parse("Th"))
-    assert play.parse_command("discard 7h", view, "en").action == Discard(Card.parse("7h"))
-    assert play.parse_command("7h", view, "en").action == Discard(Card.parse("7h"))
-    assert play.parse_command("14", view, "en").action == Discard(shown[13])
-    assert play.parse_command("t ah", view, "en").action == Close(Card.parse("Ah"))
-    assert play.parse_command("close Jk", view, "en").action == Close(Card.parse("Jk"))
-    assert play.parse_command("t", view, "en").kind == "close_best"
-    bad = play.parse_command("b 15", view, "en")
+    assert parse_command("b 3", view, "en").action == Discard(shown[2])
+    assert parse_command("buang 10h", view, "en").action == Discard(Card.parse("Th"))
+    assert parse_command("discard 7h", view, "en").action == Discard(Card.parse("7h"))
+    assert parse_command("7h", view, "en").action == Discard(Card.parse("7h"))
+    assert parse_command("14", view, "en").action == Discard(shown[13])
+    assert parse_command("t ah", view, "en").action == Close(Card.parse("Ah"))
+    assert parse_command("close Jk", view, "en").action == Close(Card.parse("Jk"))
+    assert parse_command("t", view, "en").kind == "close_best"
+    bad = parse_command("b 15", view, "en")
     assert bad.kind == "error" and "pick 1 to 14" in bad.message
-    assert "not a card" in play.parse_command("b zz", view, "en").message
+    assert "not a card" in parse_command("b zz", view, "en").message
 
 
 def test_a_whole_three_thirteen_game_through_the_terminal(tmp_path: Path) -> None:

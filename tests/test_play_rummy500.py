@@ -15,10 +15,12 @@ from remikit.bots import Bot
 from remikit.cards import JOKER, Card
 from remikit.cli import play
 from remikit.cli.main import build_parser
-from remikit.cli.play_ui import ui_for
-from remikit.cli.table import sorted_hand
+from remikit.cli.tui.commands import parse_command
+from remikit.cli.tui.session import Session
+from remikit.cli.tui.table import sorted_hand
 from remikit.records import load_record, replay
-from remikit.variants.rummy500 import Rummy500Game, Rummy500Options
+from remikit.variants import find_variant
+from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.test_play_cli import EndOfInput, make_console, run_play
 from tests.test_rummy500_rules import Stacked, new_game
@@ -89,13 +91,13 @@ PERSON = [
 
 
 def scripted_session(stacked: Stacked, script: Sequence[str], *, lang: str = "en",
-                     **options: object) -> tuple[play.Session, Typist, Rummy500Game]:
+                     **options: object) -> tuple[Session, Typist, Rummy500Game]:
     game = new_game(stacked, HANDS, up="Js", stock=STOCK, **options)
     console, buffer = make_console()
     typist = Typist(buffer, script)
-    ui = ui_for("rummy500")
+    ui = find_variant("rummy500").part("tui")()
     assert ui is not None
-    session = play.Session(ui=ui, game=game,
+    session = Session(ui=ui, game=game,
                            bots={1: ScriptBot(LEFT, LEFT_CALLS), 2: ScriptBot(RIGHT, [None])},
                            names={0: "Ana", 1: "Budi", 2: "Sari"}, person=0, console=console,
                            input_fn=typist, lang=lang)
@@ -175,11 +177,11 @@ def test_warn_playable_asks_before_a_playable_discard(stacked: Stacked) -> None:
 def test_commands_are_short() -> None:
     game = Rummy500Game(Rummy500Options(), auto_deal=False)
     game.start_deal(game.full_deck())
-    ui = ui_for("rummy500")
+    ui = find_variant("rummy500").part("tui")()
     view = game.view(0)
 
     def parsed(text: str) -> object:
-        command = play.parse_command(text, view, "en", ui)
+        command = parse_command(text, view, "en", ui)
         return command.action if command.kind == "action" else command.kind
 
     assert parsed("s") == Draw("stock")

@@ -14,7 +14,7 @@ import pytest
 from remikit.bots import make_bot
 from remikit.cards import make_deck
 from remikit.engine import Phase
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from tests.hidden import blind_view
 
 FULL = Counter(make_deck(decks=2, jokers=4))

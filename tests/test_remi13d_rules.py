@@ -13,9 +13,9 @@ from remikit.cards import JOKER, Card, make_deck, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
-from remikit.scoring import remi13d as scoring
 from remikit.variants import find_variant
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions, draw_seats
+from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions, draw_seats
 from remikit.views import DealSummary, SeatResult
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 

@@ -23,7 +23,7 @@ from remikit.cards import Card
 from remikit.cli.arena import ArenaError, make_arena
 from remikit.engine import Game
 from remikit.variants import find_variant
-from remikit.variants.rummy500 import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.test_rummy500_random import check_invariants
 from tests.test_rummy500_rules import (

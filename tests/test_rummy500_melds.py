@@ -10,7 +10,7 @@ import pytest
 from remikit.actions import LayOff, MeldCards
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.errors import IllegalAction
-from remikit.variants.rummy500_melds import (
+from remikit.variants.rummy500.melds import (
     PlacedMeld,
     can_place,
     candidate_layoffs,

@@ -19,8 +19,8 @@ from remikit.actions import CallRummy, Discard
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
-from remikit.variants.rummy500 import Rummy500Deal, Rummy500Game, Rummy500Options
-from remikit.variants.rummy500_melds import PlacedMeld, hand_points, resolve_meld
+from remikit.variants.rummy500.melds import PlacedMeld, hand_points, resolve_meld
+from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from tests.hidden import blind_view
 
 GAMES = 1000

@@ -16,8 +16,8 @@ from remikit.engine import OptionError
 from remikit.errors import REASONS, IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
-from remikit.variants.rummy500 import Rummy500Deal, Rummy500Game, Rummy500Options
-from remikit.variants.rummy500_melds import hand_points
+from remikit.variants.rummy500.melds import hand_points
+from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.views import TableMeld
 from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
 

@@ -27,7 +27,7 @@ from remikit.server.hub import Hub, build_game
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
 from remikit.storage.testing import ENV_VAR, scratch_database
-from remikit.variants.rummy500 import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

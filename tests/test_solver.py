@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from remikit.cards import JOKER, Card, Rank, make_deck, parse_cards
 from remikit.melds import AceMode, Arrangement, Meld, card_at
-from remikit.scoring import remi13d, three_thirteen
 from remikit.solver import NEG, Goal
+from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.three_thirteen import scoring as three_thirteen
 
 IMPOSSIBLE = None
 ACES: list[AceMode] = ["low", "high"]

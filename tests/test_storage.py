@@ -24,7 +24,7 @@ from remikit.server.hub import build_game
 from remikit.server.writer import Writer
 from remikit.storage import Store, StoredTable, default_database_url
 from remikit.storage.testing import ENV_VAR, scratch_database
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 
 
 def postgres_admin_url() -> str:

@@ -20,12 +20,12 @@ import pytest
 from remikit.actions import Action, CallRummy, Discard, LayOff, MeldCards
 from remikit.bots import LEVELS, Bot, check_bot, make_bot, play_game
 from remikit.bots.cheater import ARENA_LEVELS, CheaterBot, check_arena_bot, make_arena_bot
-from remikit.bots.strong import TACTICS, StrongBot
+from remikit.bots.strong import StrongBot, tactics_for
 from remikit.bots.strong.determinize import determinize, full_deck, knowledge
 from remikit.bots.strong.search import QUICK
 from remikit.cli.main import main
 from remikit.engine import Deal, Game
-from remikit.variants import find_variant
+from remikit.variants import find_variant, playable
 from remikit.views import PlayerView
 
 VARIANTS = {
@@ -232,9 +232,9 @@ def _play_rounds(game: Game, bots: list[Bot], deals: int) -> None:
 
 def test_the_budget_is_a_fixed_effort_in_rollouts() -> None:
     bot = StrongBot(seed=1, budget=0.1)
-    for variant, tactics in TACTICS.items():
-        rules = tactics()
-        sims = max(8, round(0.1 * rules.sims_per_second))
+    for spec in playable():
+        variant = spec.name
+        sims = max(8, round(0.1 * tactics_for(variant).sims_per_second))
         assert bot.simulations(variant) == sims
     assert StrongBot(seed=1, budget=1.0).simulations("remi13d") == 1000
     assert StrongBot(seed=1, sims=3).simulations("remi13d") == 3

@@ -9,7 +9,10 @@ from collections.abc import Callable
 
 from remikit.actions import Discard, Draw
 from remikit.bots.strong.determinize import knowledge
-from remikit.bots.strong.remi13d import (
+from remikit.bots.strong.search import QUICK
+from remikit.cards import Card, make_deck, parse_cards
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
+from remikit.variants.remi13d.tactics import (
     LATER,
     MAX_FUTURES,
     NO_CLOSER,
@@ -23,9 +26,6 @@ from remikit.bots.strong.remi13d import (
     shortfall14,
     usefulness,
 )
-from remikit.bots.strong.search import QUICK
-from remikit.cards import Card, make_deck, parse_cards
-from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
 
 FULL = make_deck(decks=2, jokers=4)
 READY = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Ks"  # 13 cards in melds, a pure run: no closer

@@ -7,13 +7,13 @@ from collections import Counter
 
 from remikit.actions import Discard
 from remikit.bots import make_bot
-from remikit.bots.greedy_rummy500 import has_partner, opens_call
-from remikit.bots.rummy500_plan import table_of
 from remikit.bots.strong.determinize import determinize, knowledge
-from remikit.bots.strong.rummy500 import Rummy500Tactics, may_meld
 from remikit.cards import JOKER, Card, parse_cards
 from remikit.variants import find_variant
-from remikit.variants.rummy500_melds import candidate_melds, card_points, playable
+from remikit.variants.rummy500.hints import has_partner, opens_call
+from remikit.variants.rummy500.melds import candidate_melds, card_points, playable
+from remikit.variants.rummy500.plan import table_of
+from remikit.variants.rummy500.tactics import Rummy500Tactics, may_meld
 from remikit.views import PlayerView
 
 

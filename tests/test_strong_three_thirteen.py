@@ -9,9 +9,9 @@ import pytest
 
 from remikit.actions import Discard, Draw
 from remikit.bots import make_bot
-from remikit.bots.strong.three_thirteen import STEPS, ThreeThirteenTactics, ending, outlook
 from remikit.cards import parse_cards
 from remikit.variants import find_variant
+from remikit.variants.three_thirteen.tactics import STEPS, ThreeThirteenTactics, ending, outlook
 from remikit.views import PlayerView
 
 

@@ -15,9 +15,9 @@ from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import REASONS, IllegalAction
 from remikit.records import load_record, replay
-from remikit.scoring import three_thirteen as scoring
 from remikit.variants import find_variant
-from remikit.variants.three_thirteen import (
+from remikit.variants.three_thirteen import scoring
+from remikit.variants.three_thirteen.rules import (
     ThreeThirteenDeal,
     ThreeThirteenGame,
     ThreeThirteenOptions,

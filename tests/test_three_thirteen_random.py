@@ -26,8 +26,8 @@ from remikit.actions import Action, Discard
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
-from remikit.scoring import three_thirteen as scoring
-from remikit.variants.three_thirteen import (
+from remikit.variants.three_thirteen import scoring
+from remikit.variants.three_thirteen.rules import (
     ThreeThirteenDeal,
     ThreeThirteenGame,
     ThreeThirteenOptions,

@@ -35,7 +35,7 @@ from remikit.bots import GameStuck, play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, Options
 from remikit.i18n import default_lang, t
-from remikit.variants import VariantInfo, find_variant
+from remikit.variants import VariantSpec, find_playable
 
 DEFAULT_GAMES = 100
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
@@ -99,9 +99,9 @@ class GameOutcome:
 
 def play_task(task: GameTask) -> GameOutcome:
     """Play one arena game."""
-    info = find_variant(task.variant)
-    options = info.game.options_type.from_mapping(task.options)
-    game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
+    info = find_playable(task.variant)
+    options = info.game_class().options_type.from_mapping(task.options)
+    game = info.game_class()(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
     bots = [make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
             for j in seats]
@@ -193,7 +193,7 @@ class ArenaResult:
 class Arena:
     """A checked arena: variant, options, bots, games, seed."""
 
-    info: VariantInfo
+    info: VariantSpec
     options: Options
     bots: tuple[str, ...]
     games: int
@@ -214,7 +214,7 @@ class Arena:
                 on_game(outcome)
         seconds = time.perf_counter() - start
         stats = tally(outcomes, self.bots, per_deal=per_deal,
-                      lower_is_better=self.info.game.lower_is_better)
+                      lower_is_better=self.info.game_class().lower_is_better)
         deals = sum(len(o.deals) for o in outcomes)
         return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
 
@@ -233,7 +233,7 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
                options: Sequence[str] = (), lang: str = "en") -> Arena:
     """Check the arguments of ``remi arena`` and build the arena."""
     try:
-        info = find_variant(variant)
+        info = find_playable(variant)
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
     names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
@@ -247,18 +247,18 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
     if games < 1:
         raise ArenaError(t("arena.bad_games", lang, games=games))
     values: dict[str, Any] = parse_options(options, lang)
-    option_type = info.game.options_type
+    option_type = info.game_class().options_type
     try:
         parsed = option_type.from_mapping(values)
         if "players" not in values and "players" in parsed.as_dict():
             # one seat per bot, when the table allows that many
             with contextlib.suppress(OptionError):
                 parsed = option_type.from_mapping({**values, "players": len(names)})
-        players = info.game(parsed, auto_deal=False).players
+        players = info.game_class()(parsed, auto_deal=False).players
     except OptionError as exc:
         raise ArenaError(str(exc)) from None
     if players != len(names):
-        raise ArenaError(t("arena.bot_count", lang, variant=info.title.get(lang, info.name),
+        raise ArenaError(t("arena.bot_count", lang, variant=info.title(lang),
                            players=players, bots=len(names)))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -337,9 +337,9 @@ def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> 
 def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
     """The human report: one row per bot in the order given."""
     title = t("arena.title_deals" if result.per_deal else "arena.title", lang,
-              variant=arena.info.title.get(lang, arena.info.name), games=result.games,
+              variant=arena.info.title(lang), games=result.games,
               deals=result.deals, seed=result.seed, seconds=f"{result.seconds:.1f}")
-    lower = arena.info.game.lower_is_better
+    lower = arena.info.game_class().lower_is_better
     key = "arena.caption_lower" if lower else "arena.caption_higher"
     caption = t(key + ("_deal" if result.per_deal else ""), lang)
     table = Table(title=title, caption=caption)

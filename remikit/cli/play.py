@@ -1,453 +1,31 @@
-"""``remi play``: one person against bots at the terminal.
-
-The session is generic; what differs between variants (the seat draw, the
-status line, closing, melds on the table, the score tables) lives in a
-renderer per variant (:mod:`remikit.cli.play_ui`). Input and output are
-injectable: a Rich ``Console`` and an ``input`` callable, so a test can
-script a whole game.
-
-Rummy calls (R5-10): after every discard while calls are open, the seats
-but the discarder are asked in priority order, as the bot runner does
-(:mod:`remikit.bots.runner`). The person is asked at every discard of
-another player, with the same prompt whether or not a call is possible, so
-the table never gives away that one is.
-"""
+"""``remi play``: one person against bots at the terminal (the table is
+:mod:`remikit.cli.tui`)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from rich.console import Console, RenderableType
-from rich.markup import escape
+from rich.console import Console
 from rich.rule import Rule
-from rich.table import Table
 
-from remikit.actions import (
-    Action,
-    ActionSyntaxError,
-    CallRummy,
-    Close,
-    Decline,
-    Discard,
-    Draw,
-    parse_action,
-)
-from remikit.bots import Bot, check_bot, make_bot
-from remikit.bots.runner import ask_bot_to_call, call_order
-from remikit.cards import Card, CardError
+from remikit.bots import check_bot, make_bot
 from remikit.cli.arena import ArenaError, parse_options
-from remikit.engine import Deal, Game, OptionError
-from remikit.errors import IllegalAction
+from remikit.cli.tui.session import InputFn, Session
+from remikit.cli.tui.ui import VariantUI
+from remikit.engine import OptionError
 from remikit.i18n import default_lang, t
-from remikit.variants import find_variant
-from remikit.views import PlayerView
-
-from . import play_ui
-from .table import POSITION_ORDER, hand_table, sorted_hand
+from remikit.variants import find_playable
 
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
-YES = frozenset({"y", "ya", "yes", "iya"})
 
-T = TypeVar("T")
-InputFn = Callable[[str], str]
 
 
 class PlayError(ValueError):
     """Arguments that name no game to play; the message is in the user's language."""
-
-
-class Quit(Exception):
-    """The person left the table."""
-
-
-@dataclass(frozen=True)
-class Command:
-    """What the person typed: an action, or one of ``help``, ``melds``, ``quit``, ``show``,
-    ``close_best``, or ``error`` with a message."""
-
-    kind: str
-    action: Action | None = None
-    message: str = ""
-
-
-STOCK_WORDS = frozenset({"s", "stock", "stok", "tumpukan"})
-TAKE_WORDS = frozenset({"d", "take", "ambil", "discard"})
-DISCARD_WORDS = frozenset({"b", "buang", "discard"})
-CLOSE_WORDS = frozenset({"t", "tutup", "close"})
-MELD_WORDS = frozenset({"m", "melds", "jadi"})
-HELP_WORDS = frozenset({"h", "help", "?", "bantuan"})
-QUIT_WORDS = frozenset({"q", "quit", "exit", "keluar"})
-RUMMY_WORDS = frozenset({"r", "rummy", "remi"})
-TABLE_WORDS = frozenset({"t", "table", "meja"})
-RECORD_VERBS = frozenset({"draw", "meld", "layoff", "rummy", "decline"})
-
-
-def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
-    """A card named by its text (``7h``, ``10h``, ``jk``) or by its number in the shown hand."""
-    if token.isdigit():
-        number = int(token)
-        if not 1 <= number <= len(hand):
-            raise ValueError(t("play.bad_number", lang, number=number, count=len(hand)))
-        return hand[number - 1]
-    try:
-        return Card.parse(token)
-    except CardError:
-        raise ValueError(t("score.bad_card", lang, token=token)) from None
-
-
-def parse_command(text: str, view: PlayerView, lang: str,
-                  ui: play_ui.VariantUI | None = None) -> Command:
-    """Read one line typed at the table (see ``h`` for the commands); ``ui`` reads the
-    variant's own commands first."""
-    words = text.strip().split()
-    if not words:
-        return Command("show")
-    verb, args = words[0].lower(), words[1:]
-    hand = sorted_hand(view.hand)
-    try:
-        if ui is not None:
-            action = ui.parse_action(verb, args, view, lang)
-            if action is not None:
-                return Command("action", action)
-        if verb in HELP_WORDS and not args:
-            return Command("help")
-        if verb in QUIT_WORDS and not args:
-            return Command("quit")
-        if verb in MELD_WORDS and not args:
-            return Command("melds")
-        if verb in STOCK_WORDS and not args:
-            return Command("action", Draw("stock"))
-        if verb in TAKE_WORDS and not args:
-            return Command("action", Draw("discard"))
-        if verb in DISCARD_WORDS and len(args) == 1:
-            return Command("action", Discard(parse_card_arg(args[0], hand, lang)))
-        if verb in CLOSE_WORDS and not args:
-            return Command("close_best")
-        if verb in CLOSE_WORDS and len(args) == 1:
-            return Command("action", Close(parse_card_arg(args[0], hand, lang)))
-        if verb in RECORD_VERBS or (verb.startswith("p") and verb[1:].isdigit()):
-            return Command("action", _record_action(words, view))
-        if len(words) == 1 and view.phase == "discard" and _names_card(verb):
-            return Command("action", Discard(parse_card_arg(verb, hand, lang)))
-    except (ValueError, ActionSyntaxError) as exc:
-        return Command("error", message=str(exc))
-    return Command("error", message=t("play.unknown_command", lang, text=text.strip()))
-
-
-def _names_card(token: str) -> bool:
-    if token.isdigit():
-        return True
-    try:
-        Card.parse(token)
-    except CardError:
-        return False
-    return True
-
-
-def _record_action(words: list[str], view: PlayerView) -> Action:
-    """Record notation, with or without the seat: ``draw stock``, ``p2 discard 7h``."""
-    if words[0].lower().startswith("p") and words[0][1:].isdigit():
-        if int(words[0][1:]) != view.seat:
-            raise ActionSyntaxError(f"you play seat p{view.seat}, not {words[0]}")
-        words = words[1:]
-    return parse_action(" ".join(words))
-
-
-def record_json(record: dict[str, Any]) -> str:
-    """A game record as JSON text, one line per deal."""
-    head = {k: v for k, v in record.items() if k != "hands"}
-    lines = [json.dumps(head)[:-1] + ', "hands": [']
-    hands = [json.dumps(h) for h in record.get("hands", [])]
-    lines += [f" {h}," for h in hands[:-1]] + [f" {h}" for h in hands[-1:]]
-    return "\n".join(lines) + "\n]}\n"
-
-
-# -- the session ------------------------------------------------------------------
-
-
-class Session:
-    """One person (at ``person``) against bots, from the seat draw to the final scores."""
-
-    def __init__(self, *, ui: play_ui.VariantUI, game: Game, bots: dict[int, Bot],
-                 names: dict[int, str], person: int, console: Console, input_fn: InputFn,
-                 lang: str, record: Path | None = None, warn_playable: bool = False) -> None:
-        self.ui = ui
-        self.game = game
-        self.bots = bots
-        self.names = names
-        self.person = person
-        self.console = console
-        self.input_fn = input_fn
-        self.lang = lang
-        self.record_path = record
-        self.warn_playable = warn_playable
-        self.where = play_ui.positions_for(ui, person, game.players)
-        self.shown_deals = 0
-        self.news: list[str] = []  # what happened since the person's last turn
-        self.started: dict[int, list[play_ui.Step]] = {}  # a caller's turn so far
-        self.called_on: dict[int, int] = {}  # caller → the discarder it called on
-        self.new_cards: tuple[Card, ...] = ()  # cards the person's call just took
-        self.offered: tuple[int, int] | None = None  # the last discard calls were offered on
-
-    # -- names ---------------------------------------------------------------
-
-    def position(self, seat: int) -> str:
-        return t(f"play.pos.{self.where[seat]}", self.lang)
-
-    def who(self, seat: int) -> str:
-        """``Left (Budi)`` for a bot, the person's name for the person (markup-escaped)."""
-        if seat == self.person:
-            return escape(self.names[seat])
-        return f"{self.position(seat)} ({escape(self.names[seat])})"
-
-    def seat_order(self) -> list[int]:
-        """Seats as shown: from the person's left round to their right, then the person."""
-        return sorted(self.where, key=lambda s: POSITION_ORDER.index(self.where[s]))
-
-    # -- input/output --------------------------------------------------------
-
-    def say(self, *items: RenderableType) -> None:
-        for item in items:
-            self.console.print(item)
-
-    def ask(self, prompt: str) -> str:
-        self.console.print(prompt, end="")
-        try:
-            return self.input_fn("")
-        except EOFError:
-            self.console.print()
-            raise Quit from None
-
-    def confirm(self, question: str) -> bool:
-        answer = self.ask(question + " ")
-        return answer.strip().lower() in YES
-
-    def confirm_quit(self) -> bool:
-        return self.confirm(t("play.confirm_quit", self.lang))
-
-    def save_record(self) -> None:
-        if self.record_path is None:
-            return
-        self.record_path.write_text(record_json(self.game.record()), encoding="utf-8")
-        self.say(t("play.record_saved", self.lang, path=escape(str(self.record_path))))
-
-    # -- the game ------------------------------------------------------------
-
-    def play(self) -> int:
-        """Play to the end (or until the person quits); the exit status."""
-        try:
-            self.loop()
-        except Quit:
-            self.say(t("play.bye", self.lang))
-            self.save_record()
-            return 0
-        except KeyboardInterrupt:
-            self.save_record()
-            raise
-        self.say(*self.ui.game_result(self))
-        self.save_record()
-        return 0
-
-    def loop(self) -> None:
-        announced = 0
-        while not self.game.over:
-            deal = self.game.deal
-            assert deal is not None
-            if deal.number > announced:
-                announced = deal.number
-                self.say(Rule(self.ui.deal_title(self, deal)), self.ui.deal_intro(self, deal))
-            seat = self.game.to_play
-            assert seat is not None
-            if seat == self.person:
-                self.person_turn(deal)
-            else:
-                self.bot_turn(seat, deal)
-            if deal.summary is None:
-                self.offer_calls(deal)
-            if deal.summary is not None:
-                self.show_news()
-                self.say(*self.ui.deal_result(self, deal))
-                if not self.game.over:
-                    self.ask(t("play.next_deal", self.lang) + " ")
-
-    def bot_turn(self, seat: int, deal: Deal) -> None:
-        """Let the bot at ``seat`` play (the rest of) its turn, and note what it did."""
-        bot = self.bots[seat]
-        steps = self.started.pop(seat, [])
-        while self.game.to_play == seat and self.game.deal is deal and not deal.is_over:
-            view = self.game.view(seat)
-            action = self.think(seat, partial(bot.choose, view))
-            taken = play_ui.taken_by(action, view)
-            self.game.apply(seat, action)
-            steps.append((action, taken))
-            if isinstance(action, Discard | Close | Decline):
-                break
-        if steps:
-            self.news.append(self.ui.narrate(self, seat, steps, deal))
-
-    def think(self, seat: int, decide: Callable[[], T]) -> T:
-        """Run a bot's decision; on a terminal a spinner says the bot is thinking."""
-        if not self.console.is_terminal:
-            return decide()
-        text = t("play.thinking", self.lang, name=self.who(seat))
-        with self.console.status(text, spinner="dots"):
-            return decide()
-
-    def offer_calls(self, deal: Deal) -> None:
-        """After a discard, while calls are open (R5-10): ask every seat but the discarder,
-        nearest after the discarder first; the first call is made at once."""
-        order = call_order(self.game)
-        stamp = (deal.number, len(deal.log))
-        if not order or self.offered == stamp:
-            return
-        self.offered = stamp
-        for seat in order:
-            if seat == self.person:
-                if self.person_call():
-                    return
-                continue
-            call = self.think(seat, partial(ask_bot_to_call, self.game, seat, self.bots[seat]))
-            if call is not None:
-                view = self.game.view(seat)
-                taken = play_ui.taken_by(call, view)
-                self.game.apply(seat, call)
-                self.called_on[seat] = (order[0] - 1) % self.game.players
-                self.started[seat] = [(call, taken)]
-                return
-
-    def person_call(self) -> bool:
-        """The pause after another player's discard: the same prompt whether or not a
-        call is possible. True when the person called."""
-        self.show_news()
-        view = self.game.view(self.person)
-        self.say(self.ui.pile_line(self, view))
-        while True:
-            words = self.ask(t("play.call_prompt", self.lang) + " ").strip().lower().split()
-            if not words:
-                return False
-            verb, args = words[0], words[1:]
-            if verb in RUMMY_WORDS and len(args) <= 1:
-                if args and not args[0].isdigit():
-                    self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
-                    continue
-                call = CallRummy(int(args[0]) if args else 1)
-                before = self.game.view(self.person)
-                try:
-                    self.game.apply(self.person, call)
-                except IllegalAction as exc:
-                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
-                    continue
-                deal = self.game.deal
-                assert deal is not None
-                self.new_cards = self.ui.after_person_action(self, call, before, deal)
-                return True
-            if verb in TABLE_WORDS and not args:
-                self.say(self.table_view(self.game.view(self.person)))
-            elif verb in HELP_WORDS and not args:
-                self.say(t("play.call_help", self.lang))
-            elif verb in QUIT_WORDS and not args:
-                if self.confirm_quit():
-                    raise Quit
-            else:
-                self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
-
-    def show_news(self) -> None:
-        for line in self.news:
-            self.say(line)
-        self.news.clear()
-
-    def person_turn(self, deal: Deal) -> None:
-        self.show_news()
-        view = self.game.view(self.person)
-        new, self.new_cards = self.new_cards, ()
-        self.say(self.table_view(view, new=new))
-        while self.game.deal is deal and self.game.to_play == self.person and not deal.is_over:
-            view = self.game.view(self.person)
-            command = parse_command(self.ask(self.ui.prompt(self, view) + " "), view, self.lang,
-                                    self.ui)
-            if command.kind == "show":
-                self.say(self.table_view(view, new=new))
-            elif command.kind == "help":
-                self.say(self.help_table())
-            elif command.kind == "melds":
-                self.say(*self.ui.melds(self, view))
-            elif command.kind == "quit":
-                if self.confirm_quit():
-                    raise Quit
-            elif command.kind == "error":
-                self.say(f"[red]{escape(command.message)}[/red]")
-            else:
-                action = command.action
-                if command.kind == "close_best":
-                    action = self.ui.best_close(self, view)
-                    if action is None:
-                        continue
-                assert action is not None
-                try:
-                    self.game.verify(self.person, action)
-                except IllegalAction as exc:
-                    self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
-                    continue
-                if isinstance(action, Discard) and self.warn_playable:
-                    warning = self.ui.discard_warning(self, view, action.card)
-                    if warning and not self.confirm(warning):
-                        continue
-                self.game.apply(self.person, action)
-                new = self.ui.after_person_action(self, action, view, deal) or new
-
-    # -- what the person sees ------------------------------------------------
-
-    def table_view(self, view: PlayerView, *, new: Sequence[Card] = ()) -> Table:
-        """The whole table: seats, the variant's status line, the hand."""
-        grid = Table.grid(padding=(0, 1))
-        grid.add_row(self.seats_table(view))
-        for line in self.ui.status(self, view):
-            grid.add_row(line)
-        key = "play.your_hand_one" if len(view.hand) == 1 else "play.your_hand"
-        grid.add_row(t(key, self.lang, count=len(view.hand)))
-        grid.add_row(hand_table(sorted_hand(view.hand), new=new, wild=self.ui.wild(view)))
-        return grid
-
-    def seats_table(self, view: PlayerView) -> Table:
-        lang = self.lang
-        table = Table(box=None, header_style="bold", pad_edge=False,
-                      caption=t("play.marks", lang), caption_justify="left",
-                      caption_style="dim")
-        table.add_column("")
-        table.add_column(t("play.col_position", lang))
-        table.add_column(t("play.col_player", lang))
-        table.add_column(t("play.col_cards", lang), justify="right")
-        extra = self.ui.seat_columns(self, view)
-        for title, _ in extra:
-            table.add_column(title, justify="right")
-        table.add_column(t("play.col_total", lang), justify="right")
-        for seat in self.seat_order():
-            marks = ("▶" if seat == view.to_play else " ") + ("D" if seat == view.dealer else " ")
-            name = escape(self.names[seat])
-            if seat in self.bots:
-                name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
-            style = "bold" if seat == self.person else ""
-            table.add_row(marks, self.position(seat), name, str(view.hand_sizes[seat]),
-                          *(values[seat] for _, values in extra), str(view.totals[seat]),
-                          style=style)
-        return table
-
-    def help_table(self) -> Table:
-        lang = self.lang
-        table = Table(title=t("play.help_title", lang), box=None, show_header=False)
-        table.add_column(style="bold cyan")
-        table.add_column()
-        for command, key in self.ui.help_entries():
-            table.add_row(command, t(key, lang))
-        return table
 
 
 # -- the command ------------------------------------------------------------------
@@ -495,13 +73,14 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
                  lang: str) -> Session:
     """Check the arguments and seat the players."""
     try:
-        info = find_variant(args.variant)
+        info = find_playable(args.variant)
     except ValueError as exc:
         raise PlayError(str(exc)) from None
-    ui = play_ui.ui_for(info.name)
-    if ui is None:
-        raise PlayError(t("play.no_ui", lang, variant=info.title.get(lang, info.name)))
-    title = info.title.get(lang, info.name)
+    title = info.title(lang)
+    if info.game is None or not info.has("tui"):
+        raise PlayError(t("play.no_ui", lang, variant=title))
+    game_type = info.game_class()
+    ui: VariantUI = info.part("tui")()
     try:
         values: dict[str, Any] = parse_options(args.option, lang)
     except ArenaError as exc:
@@ -511,7 +90,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     if getattr(args, "players", None) is not None:
         values["players"] = args.players
     try:
-        options = info.game.options_type.from_mapping(values)
+        options = game_type.options_type.from_mapping(values)
     except OptionError as exc:
         message = str(exc)
         if "unknown option 'games'" in message and args.games is not None:
@@ -519,7 +98,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
         elif "unknown option 'players'" in message:
             message = t("play.fixed_players", lang, variant=title)
         raise PlayError(message) from None
-    players = info.game(options, auto_deal=False).players
+    players = game_type(options, auto_deal=False).players
     if not ui.seats(players):
         raise PlayError(t("play.four_players", lang, players=players))
     levels = bot_levels(args.bots, lang, info.name, players - 1)
@@ -528,7 +107,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     person_name = args.name or t("play.you", lang)
     player_names = [person_name, *BOT_NAMES[:players - 1]]
     seats, intro = ui.seat_players(rng, player_names, lang)  # seats[player] = seat
-    game = info.game(options, rng=rng)
+    game = game_type(options, rng=rng)
     person = seats[0]
     names = {seats[p]: player_names[p] for p in range(len(player_names))}
     bots = {}

@@ -3,7 +3,7 @@
 >>> import json
 >>> request = Request("remi13d", parse_hand("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk", "en"),
 ...                   closing=parse_hand("Ah", "en")[0])
->>> json.dumps(score(request, "en").as_json())  # doctest: +ELLIPSIS
+>>> json.dumps(as_json(score(request)))  # doctest: +ELLIPSIS
 '{"variant": "remi13d", "points": 135, "can_close": true, "melds": [...], "dead": []}'
 """
 
@@ -15,22 +15,13 @@ import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, cast
 
 from remikit.cards import JOKER, Card, CardError
 from remikit.i18n import default_lang, t
-from remikit.melds import AceMode, Meld
-from remikit.scoring import gin, remi13d, three_thirteen
-from remikit.solver import NEG, Goal
-
-VARIANTS = {
-    "remi13d": "remi13d", "13d": "remi13d", "remi-13d": "remi13d",
-    "three-thirteen": "three-thirteen", "3-13": "three-thirteen", "313": "three-thirteen",
-    "threethirteen": "three-thirteen", "three_thirteen": "three-thirteen",
-    "gin": "gin", "gin-rummy": "gin", "ginrummy": "gin",
-}
-COPIES = 2  # two decks (R13-1, R3-1)
-JOKERS = 4
+from remikit.melds import Meld
+from remikit.variants import find_variant
+from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
 
 class InputError(ValueError):
@@ -45,43 +36,41 @@ class Request:
     hand: list[Card]
     closing: Card | None = None
     round_no: int | None = None
-    ace: AceMode = "low"
+    ace: str | None = None
 
 
-@dataclass(frozen=True)
-class Result:
-    """A scored hand: ``points`` is None for a refused close, with ``reason`` saying why."""
-
-    variant: str
-    points: int | None
-    can_close: bool
-    melds: tuple[Meld, ...] = ()
-    dead: tuple[Card, ...] = ()
-    reason: str | None = None
-    title: str = ""
-
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "variant": self.variant,
-            "points": self.points,
-            "can_close": self.can_close,
-            "melds": [m.tokens() for m in self.melds],
-            "dead": [str(c) for c in self.dead],
-        }
-        if self.reason is not None:
-            out["reason"] = self.reason
-        return out
+def as_json(result: Scored) -> dict[str, object]:
+    """The ``--json`` object of CONTRACT.md."""
+    out: dict[str, object] = {
+        "variant": result.variant,
+        "points": result.points,
+        "can_close": result.can_close,
+        "melds": [m.tokens() for m in result.melds],
+        "dead": [str(c) for c in result.dead],
+    }
+    if result.refusal is not None:
+        out["reason"] = result.refusal.en
+    return out
 
 
 # -- reading input --------------------------------------------------------
 
 
 def variant_name(text: str, lang: str) -> str:
-    """The canonical name of a variant or alias."""
-    name = VARIANTS.get(text.strip().lower())
-    if name is None:
+    """The canonical name of a variant or alias that ``remi score`` scores."""
+    try:
+        spec = find_variant(text)
+    except ValueError:
+        raise InputError(t("score.unknown_variant", lang, variant=text)) from None
+    if spec.scorer is None:
         raise InputError(t("score.unknown_variant", lang, variant=text))
-    return name
+    return spec.name
+
+
+def scorer(variant: str) -> Scorer:
+    found = find_variant(variant).scorer
+    assert found is not None
+    return found
 
 
 def parse_hand(cards: str | Iterable[str], lang: str) -> list[Card]:
@@ -97,35 +86,16 @@ def parse_hand(cards: str | Iterable[str], lang: str) -> list[Card]:
     return hand
 
 
-def parse_round(value: object, lang: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 11:
-        raise InputError(t("score.bad_round", lang, round=value))
-    return value
-
-
-def parse_ace(value: object, lang: str) -> AceMode:
-    if value not in ("low", "high"):
-        raise InputError(t("score.bad_ace", lang, ace=value))
-    return value
-
-
 def check(request: Request, lang: str) -> None:
     """Refuse hands of the wrong size, or with more copies of a card than the decks hold."""
-    count = len(request.hand)
-    if request.variant == "remi13d" and count != remi13d.HAND_SIZE:
-        raise InputError(t("score.remi13d_count", lang, count=count))
-    if request.variant == "three-thirteen":
-        assert request.round_no is not None
-        size = three_thirteen.hand_size(request.round_no)
-        if count != size:
-            raise InputError(t("score.t13_count", lang, round=request.round_no, size=size,
-                               count=count))
-    if request.variant == "gin" and count not in (gin.HAND_SIZE, gin.HAND_SIZE + 1):
-        raise InputError(t("score.gin_count", lang, count=count))
-    copies, jokers = (1, 0) if request.variant == "gin" else (COPIES, JOKERS)
+    rules = scorer(request.variant)
+    try:
+        rules.check_size(request.hand, round_no=request.round_no)
+    except ScoreInputError as exc:
+        raise InputError(t(exc.key, lang, **exc.params)) from None
     extra = [request.closing] if request.closing is not None else []
     for card, n in Counter(request.hand + extra).items():
-        limit = jokers if card is JOKER else copies
+        limit = rules.jokers if card is JOKER else rules.copies
         if n > limit:
             raise InputError(t("score.too_many_copies", lang, count=n, card=card, limit=limit))
 
@@ -160,80 +130,34 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
                  round_no: object, ace: object, lang: str) -> Request:
     """A checked request from the parts of a command line or a batch line."""
     hand = parse_hand(cards, lang)
-    if variant == "remi13d":
-        if round_no is not None or ace is not None:
-            raise InputError(t("score.round_not_here", lang))
-        closing_card = None
-        if closing is not None:
-            parsed = parse_hand(closing, lang)
-            if len(parsed) != 1:
-                raise InputError(t("score.bad_card", lang, token=closing))
-            closing_card = parsed[0]
-        request = Request(variant, hand, closing=closing_card)
-    elif variant == "gin":
-        if closing is not None or round_no is not None or ace is not None:
-            raise InputError(t("score.gin_options", lang))
-        request = Request(variant, hand)
-    else:
-        if closing is not None:
-            raise InputError(t("score.closing_not_here", lang))
-        if round_no is None:
-            raise InputError(t("score.need_round", lang))
-        request = Request(variant, hand, round_no=parse_round(round_no, lang),
-                          ace=parse_ace("low" if ace is None else ace, lang))
+    closing_card = None
+    if closing is not None:
+        parsed = parse_hand(closing, lang)
+        if len(parsed) != 1:
+            raise InputError(t("score.bad_card", lang, token=closing))
+        closing_card = parsed[0]
+    try:
+        scorer(variant).check_keywords(closing=closing_card, round_no=round_no, ace=ace)
+    except ScoreInputError as exc:
+        raise InputError(t(exc.key, lang, **exc.params)) from None
+    request = Request(variant, hand, closing=closing_card, round_no=cast(int | None, round_no),
+                      ace=cast(str | None, ace))
     check(request, lang)
     return request
 
 
-# -- scoring --------------------------------------------------------------
-
-
-def score(request: Request, lang: str) -> Result:
-    """Score a checked request (R13-11 / R13-12, R3-7, or Gin deadwood)."""
-    if request.variant == "remi13d":
-        return _score_remi13d(request, lang)
-    if request.variant == "gin":
-        found_gin = gin.deadwood(request.hand)
-        title = t("score.title_gin", lang, discard=(
-            t("score.gin_discard", lang, card=found_gin.discard.symbol())
-            if found_gin.discard is not None else ""))
-        return Result("gin", found_gin.points, found_gin.points == 0, found_gin.melds,
-                      found_gin.dead, title=title)
-    assert request.round_no is not None
-    found = three_thirteen.deadwood(request.hand, round_no=request.round_no, ace=request.ace)
-    wild = three_thirteen.wild_rank(request.round_no)
-    title = t("score.title_t13", lang, round=request.round_no, wild=wild.label,
-              ace=t(f"ace.{request.ace}", lang))
-    return Result("three-thirteen", found.points, found.points == 0, found.melds, found.dead,
-                  title=title)
-
-
-def _score_remi13d(request: Request, lang: str) -> Result:
-    hand, closing = request.hand, request.closing
-    if closing is None:
-        got = remi13d.hand_score(hand)
-        full = remi13d.SOLVER.value(hand, goal=Goal(all_melded=True, need_pure=True))
-        return Result("remi13d", got.points, full > NEG // 2, got.melds, got.dead,
-                      title=t("score.title_hand", lang))
-    try:
-        got = remi13d.close_score(hand, closing)
-    except remi13d.CloseRefused as refused:
-        return Result("remi13d", None, False, reason=refused.reason.text(lang))
-    bonus_name = "Remi Joker" if closing is JOKER else "Remi As"
-    title = t("score.title_close", lang, card=closing.symbol(), bonus_name=bonus_name,
-              bonus=got.bonus)
-    return Result("remi13d", got.points, True, got.melds, got.dead, title=title)
+def score(request: Request) -> Scored:
+    """Score a checked request with its variant's scorer."""
+    return scorer(request.variant).score(request.hand, closing=request.closing,
+                                         round_no=request.round_no, ace=request.ace)
 
 
 # -- output ---------------------------------------------------------------
 
 
-def render(result: Result, lang: str) -> list[str]:
+def render(result: Scored, lang: str) -> list[str]:
     """The human report: title, melds with their kind (and points), dead cards, total."""
-    lines = [result.title]
-    is_remi = result.variant == "remi13d"
-    if is_remi and not result.melds:
-        lines.append(t("score.no_pure", lang))
+    lines = [result.title.text(lang), *(t(note, lang) for note in result.notes)]
     if result.melds:
         lines.append(f"{t('score.melds', lang)}:")
         width = max(len(m.symbols()) for m in result.melds)
@@ -241,12 +165,12 @@ def render(result: Result, lang: str) -> list[str]:
         kind_width = max(len(k) for k in kinds)
         for meld, kind in zip(result.melds, kinds, strict=True):
             line = f"  {meld.symbols():<{width}}  {kind:<{kind_width}}"
-            lines.append(f"{line}  {meld.points:>3}" if is_remi else line.rstrip())
+            lines.append(f"{line}  {meld.points:>3}" if result.shows_points else line.rstrip())
     dead = " ".join(c.symbol() for c in result.dead) or t("score.none", lang)
-    if is_remi and result.dead:
-        dead += f"  ({remi13d.dead_points(result.dead)})"
+    if result.dead and result.dead_points is not None:
+        dead += f"  ({result.dead_points})"
     lines.append(f"{t('score.dead', lang)}: {dead}")
-    label = "score.points" if is_remi else "score.deadwood"
+    label = "score.points" if result.shows_points else "score.deadwood"
     lines.append(f"{t(label, lang)}: {result.points}")
     return lines
 
@@ -264,7 +188,7 @@ def run_batch(lines: Iterable[str], out: TextIO, lang: str) -> int:
         if not line.strip():
             continue
         try:
-            result = score(request_from_line(line, lang), lang).as_json()
+            result = as_json(score(request_from_line(line, lang)))
         except InputError as exc:
             status = 1
             result = {"error": t("score.line_error", lang, line=number, error=exc)}
@@ -309,13 +233,13 @@ def run(args: argparse.Namespace) -> int:
                                ace=args.ace, lang=lang)
     except InputError as exc:
         return _fail(str(exc))
-    result = score(request, lang)
+    result = score(request)
     if args.json:
-        print(json.dumps(result.as_json()))
+        print(json.dumps(as_json(result)))
     elif result.points is not None:
         print("\n".join(render(result, lang)))
-    if result.reason is not None:
-        print(t("score.refused", lang, reason=result.reason), file=sys.stderr)
+    if result.refusal is not None:
+        print(t("score.refused", lang, reason=result.refusal.text(lang)), file=sys.stderr)
         return 1
     return 0
 

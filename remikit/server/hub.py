@@ -29,7 +29,7 @@ from remikit.server.settings import Settings
 from remikit.server.writer import Writer
 from remikit.storage import Store, StoredTable
 from remikit.storage.store import now
-from remikit.variants import VARIANTS, VariantInfo, find_variant
+from remikit.variants import VARIANTS, VariantSpec, find_playable, playable
 
 log = logging.getLogger("remikit.server")
 
@@ -61,8 +61,8 @@ def bot_seed(seed: str, seat: int) -> int:
 
 def build_game(stored: StoredTable, steps: int | None = None) -> Game:
     """The game of a stored table after its first ``steps`` actions (all by default)."""
-    info = find_variant(stored.variant)
-    game = info.game(info.game.options_type.from_mapping(stored.options),
+    info = find_playable(stored.variant)
+    game = info.game_class()(info.game_class().options_type.from_mapping(stored.options),
                      rng=deal_rng(stored.seed))
     actions = stored.actions if steps is None else stored.actions[:steps]
     for index, text in enumerate(actions):
@@ -99,14 +99,14 @@ def bot_levels(variant: str) -> list[str]:
 def variants_json() -> list[dict[str, Any]]:
     """Each variant with its options (name, type, default) and the bot levels that play it."""
     out = []
-    for info in VARIANTS.values():
-        defaults = info.game.options_type()
+    for info in playable():
+        defaults = info.game_class().options_type()
         options = []
         for name, value in defaults.as_dict().items():
             kind = "boolean" if isinstance(value, bool) else (
                 "integer" if isinstance(value, int) else "string")
             options.append({"name": name, "type": kind, "default": value})
-        out.append({"name": info.name, "aliases": list(info.aliases), "title": info.title,
+        out.append({"name": info.name, "aliases": list(info.aliases), "title": info.titles,
                     "options": options, "bots": bot_levels(info.name),
                     "default_bot": default_bot(info.name)})
     return out
@@ -162,7 +162,7 @@ class Hub:
         self.store.close()
 
     def _live(self, stored: StoredTable) -> LiveTable:
-        info = find_variant(stored.variant)
+        info = find_playable(stored.variant)
         game = build_game(stored)
         seats = [SeatConfig.from_stored(s) for s in stored.seats]
         if len(seats) != game.players:
@@ -225,18 +225,18 @@ class Hub:
                 >= self.settings.max_open_tables:
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
         try:
-            info = find_variant(variant)
+            info = find_playable(variant)
         except ValueError as exc:
             raise Problem("bad_variant", "server.bad_variant", detail=str(exc),
                           variant=variant, variants=", ".join(sorted(VARIANTS))) from None
         try:
-            parsed = info.game.options_type.from_mapping(options)
+            parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
             raise Problem("bad_option", "server.bad_option", why=str(exc)) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
-        game = info.game(parsed, rng=deal_rng(seed))
+        game = info.game_class()(parsed, rng=deal_rng(seed))
         configs = self._seat_configs(info, game.players, seats)
-        clean_title = (title or "").strip()[:TITLE_MAX] or info.title["en"]
+        clean_title = (title or "").strip()[:TITLE_MAX] or info.titles["en"]
         code = new_table_code()
         while code in self.tables or await asyncio.to_thread(self.store.exists, code):
             code = new_table_code()
@@ -250,7 +250,7 @@ class Hub:
         return live
 
     @staticmethod
-    def _seat_configs(info: VariantInfo, players: int,
+    def _seat_configs(info: VariantSpec, players: int,
                       seats: Sequence[Mapping[str, Any]] | None) -> list[SeatConfig]:
         if seats is None:
             level = default_bot(info.name)

@@ -38,7 +38,7 @@ from remikit.server.problems import Problem
 from remikit.server.serialize import view_json
 from remikit.storage import Store
 from remikit.storage.store import now
-from remikit.variants import VariantInfo
+from remikit.variants import VariantSpec
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ class TableHost(Protocol):
 class LiveTable:
     """One table: its game rebuilt from configuration + seed + actions, and who is at it."""
 
-    def __init__(self, host: TableHost, *, table_id: str, variant: VariantInfo, game: Game,
+    def __init__(self, host: TableHost, *, table_id: str, variant: VariantSpec, game: Game,
                  seed: str, seats: list[SeatConfig], title: str, created_at: datetime,
                  actions: list[str], bots: dict[int, Bot],
                  finished_at: datetime | None = None) -> None:
@@ -220,7 +220,7 @@ class LiveTable:
         return {
             "id": self.id,
             "variant": self.variant.name,
-            "variant_title": self.variant.title,
+            "variant_title": self.variant.titles,
             "title": self.title,
             "options": self.game.options.as_dict(),
             "players": self.game.players,

@@ -2,7 +2,7 @@
 actions as record text (``"discard 7h"``, ``"rummy 2"``).
 
 >>> import random
->>> from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+>>> from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 >>> game = Remi13DGame(Remi13DOptions(), rng=random.Random(1))
 >>> data = view_json(game.view(0))
 >>> len(data["hand"]), data["hand_sizes"], data["legal_actions"]

@@ -1,43 +1,63 @@
-"""The registry of variants, found by name or alias."""
+"""The registry of variants, found by name or alias.
+
+Each variant lives in its own package and declares a
+:class:`~remikit.variants.spec.VariantSpec`; adding a variant is its folder and
+one line below.
+
+>>> find_variant("3-13").name
+'three-thirteen'
+>>> [spec.name for spec in playable()]
+['remi13d', 'three-thirteen', 'rummy500']
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from remikit.variants.spec import VariantSpec
 
-from remikit.engine import Game
-from remikit.variants.remi13d import Remi13DGame
-from remikit.variants.rummy500 import Rummy500Game
-from remikit.variants.three_thirteen import ThreeThirteenGame
+__all__ = ["VARIANTS", "VariantSpec", "find_playable", "find_variant", "playable", "register"]
 
-
-@dataclass(frozen=True)
-class VariantInfo:
-    name: str
-    aliases: tuple[str, ...]
-    game: type[Game]
-    title: dict[str, str]
+VARIANTS: dict[str, VariantSpec] = {}
+"""Every registered variant by its canonical name, in the order registered."""
 
 
-VARIANTS: dict[str, VariantInfo] = {}
+def register(spec: VariantSpec) -> None:
+    """Add a variant; its name and aliases must be new."""
+    taken = {n for other in VARIANTS.values() for n in other.names()}
+    clash = taken.intersection(spec.names())
+    if clash:
+        raise ValueError(f"variant names already taken: {', '.join(sorted(clash))}")
+    VARIANTS[spec.name] = spec
 
 
-def register(info: VariantInfo) -> None:
-    VARIANTS[info.name] = info
-
-
-def find_variant(name: str) -> VariantInfo:
+def find_variant(name: str) -> VariantSpec:
     """The variant called ``name`` (any alias, any letter case)."""
     key = name.strip().lower()
-    for info in VARIANTS.values():
-        if key == info.name or key in info.aliases:
-            return info
-    names = ", ".join(sorted(VARIANTS))
+    for spec in VARIANTS.values():
+        if key in spec.names():
+            return spec
+    names = ", ".join(VARIANTS)
     raise ValueError(f"unknown variant {name!r}; variants: {names}")
 
 
-register(VariantInfo("remi13d", ("13d", "remi-13d", "remi13", "r13"), Remi13DGame,
-                     {"en": "Remi 13 D", "id": "Remi 13 D"}))
-register(VariantInfo("three-thirteen", ("3-13", "313", "three_thirteen", "threethirteen", "t13"),
-                     ThreeThirteenGame, {"en": "Three-Thirteen", "id": "Three-Thirteen"}))
-register(VariantInfo("rummy500", ("500", "rummy-500", "r500"), Rummy500Game,
-                     {"en": "Rummy 500", "id": "Remi 500"}))
+def find_playable(name: str) -> VariantSpec:
+    """The variant called ``name`` that tables play (ValueError for one scored only)."""
+    spec = find_variant(name)
+    if not spec.playable:
+        names = ", ".join(s.name for s in playable())
+        raise ValueError(f"unknown variant {name!r} for a table; variants: {names}")
+    return spec
+
+
+def playable() -> list[VariantSpec]:
+    """The variants that tables can play (those with a game)."""
+    return [spec for spec in VARIANTS.values() if spec.playable]
+
+
+def _register_all() -> None:
+    from remikit.variants import gin, remi13d, rummy500, three_thirteen
+
+    for package in (remi13d, three_thirteen, rummy500, gin):
+        register(package.SPEC)
+
+
+_register_all()

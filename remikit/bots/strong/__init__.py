@@ -25,28 +25,27 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from remikit.actions import Action, CallRummy, LayOff, MeldCards
 from remikit.bots.base import Bot, check_view
 from remikit.bots.strong.determinize import determinize, knowledge
-from remikit.bots.strong.remi13d import Remi13DTactics
-from remikit.bots.strong.rummy500 import Rummy500Tactics
 from remikit.bots.strong.search import QUICK, Decision, Plan, Sampler, Tactics, search
-from remikit.bots.strong.three_thirteen import ThreeThirteenTactics
 from remikit.cards import Card
+from remikit.variants import find_variant
 from remikit.views import PlayerView
 
 DEFAULT_BUDGET = 1.0
 EXPERT_FACTOR = 3.0
 MIN_SIMS = 8
 
-TACTICS: dict[str, Callable[[], Tactics]] = {
-    "remi13d": Remi13DTactics,
-    "three-thirteen": ThreeThirteenTactics,
-    "rummy500": Rummy500Tactics,
-}
-"""The strong bot's knowledge of each variant, by the variant's name."""
+def tactics_for(variant: str) -> Tactics:
+    """New tactics of ``variant`` (the ``tactics`` part of its spec)."""
+    spec = find_variant(variant)
+    if not spec.has("tactics"):
+        raise ValueError(f"the strong bot does not play {variant}")
+    tactics: Tactics = spec.part("tactics")()
+    return tactics
 
 
 class StrongBot(Bot):
@@ -65,7 +64,7 @@ class StrongBot(Bot):
         self._plan: tuple[object, Plan] | None = None
 
     def plays(self, variant: str) -> bool:
-        return variant in TACTICS
+        return find_variant(variant).has("tactics")
 
     def simulations(self, variant: str) -> int:
         """A decision's effort in rollouts: ``sims`` when given, else the budget's worth."""
@@ -84,10 +83,7 @@ class StrongBot(Bot):
     def _tactics(self, variant: str) -> Tactics:
         tactics = self.tactics.get(variant)
         if tactics is None:
-            if variant not in TACTICS:
-                raise ValueError(f"the strong bot does not play {variant}; "
-                                 f"it plays {', '.join(sorted(TACTICS))}")
-            tactics = self.tactics[variant] = TACTICS[variant]()
+            tactics = self.tactics[variant] = tactics_for(variant)
         return tactics
 
     @staticmethod
@@ -150,4 +146,4 @@ def make_expert(name: str, seed: int | None, budget: float | None) -> Bot:
     return StrongBot(seed=seed, budget=base * EXPERT_FACTOR, name=name)
 
 
-__all__ = ["TACTICS", "StrongBot", "determinize", "make_expert", "make_strong"]
+__all__ = ["StrongBot", "determinize", "make_expert", "make_strong", "tactics_for"]

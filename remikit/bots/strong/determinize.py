@@ -14,7 +14,7 @@ stock, keeping
   were reshuffled into it.
 
 >>> import random
->>> from remikit.variants.remi13d import Remi13DGame, Remi13DOptions
+>>> from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 >>> game = Remi13DGame(Remi13DOptions(games=1), rng=random.Random(1))
 >>> world = determinize(game.view(0), random.Random(2))
 >>> [len(h) for h in world.hands], len(world.stock)
@@ -34,24 +34,9 @@ from typing import Any
 
 from remikit.actions import CallRummy, Discard, Draw, LayOff, MeldCards, parse_seat_action
 from remikit.cards import Card
-from remikit.engine import Game
+from remikit.engine import Deal, Game
 from remikit.variants import find_variant
 from remikit.views import PlayerView
-
-
-@dataclass(frozen=True)
-class PileRules:
-    """Public facts about a variant's piles that the log alone does not tell."""
-
-    opens_pile: bool = True  # the card after the deal starts the discard pile
-    refills_stock: bool = False  # an empty stock is refilled from the discard pile (R3-5)
-
-
-PILE_RULES: dict[str, PileRules] = {
-    "remi13d": PileRules(opens_pile=False),  # R13-4
-    "three-thirteen": PileRules(refills_stock=True),  # R3-2, R3-5
-    "rummy500": PileRules(),  # R5-2
-}
 
 
 @dataclass(frozen=True)
@@ -92,14 +77,20 @@ def _options_key(options: Mapping[str, Any]) -> OptionsKey:
 @cache
 def _game(variant: str, options: OptionsKey) -> Game:
     """A game of the variant with these options, dealt nothing: a factory of deals."""
-    info = find_variant(variant)
-    return info.game(info.game.options_type.from_mapping(dict(options)), rng=random.Random(0),
+    game = find_variant(variant).game_class()
+    return game(game.options_type.from_mapping(dict(options)), rng=random.Random(0),
                      auto_deal=False)
 
 
 @cache
 def _full_deck(variant: str, options: OptionsKey) -> tuple[Card, ...]:
     return tuple(_game(variant, options).full_deck())
+
+
+def deal_type(view: PlayerView) -> type[Deal]:
+    """The view's kind of deal: its public facts about the piles."""
+    game = find_variant(view.variant).game_class()
+    return game.deal_type
 
 
 def table_game(view: PlayerView) -> Game:
@@ -129,7 +120,7 @@ def knowledge(view: PlayerView) -> Knowledge:
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator has no hand to sample around")
-    rules = PILE_RULES.get(view.variant, PileRules())
+    rules = deal_type(view)
     players = view.players
     held: list[Counter[Card]] = [Counter() for _ in range(players)]
     taken = iter(view.taken_from_discard)

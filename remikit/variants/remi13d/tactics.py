@@ -39,8 +39,8 @@ from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import Scoring
-from remikit.scoring import remi13d as scoring
 from remikit.solver import Solver
+from remikit.variants.remi13d import scoring
 from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index

@@ -29,7 +29,7 @@ from remikit.engine import (
 )
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
-from remikit.scoring import three_thirteen as scoring
+from remikit.variants.three_thirteen import scoring
 from remikit.views import DealSummary, PlayerView, SeatResult
 
 DECKS = 2  # R3-1: two decks of 52
@@ -90,6 +90,7 @@ class ThreeThirteenDeal(Deal):
     """
 
     options: ThreeThirteenOptions
+    refills_stock: ClassVar[bool] = True  # R3-5
 
     def __init__(self, *, number: int, players: int, dealer: int, first: int,
                  deck: Sequence[Card], options: ThreeThirteenOptions) -> None:
@@ -201,15 +202,12 @@ class ThreeThirteenGame(Game):
 
     name: ClassVar[str] = "three-thirteen"
     options_type: ClassVar[type[Options]] = ThreeThirteenOptions
+    deal_type: ClassVar[type[Deal]] = ThreeThirteenDeal
     lower_is_better: ClassVar[bool] = True  # deadwood (R3-7)
     options: ThreeThirteenOptions
 
     def full_deck(self) -> list[Card]:
         return make_deck(decks=DECKS, jokers=self.options.jokers)  # R3-1
-
-    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
-        return ThreeThirteenDeal(number=number, players=self.players, dealer=dealer, first=first,
-                                 deck=deck, options=self.options)
 
     def next_dealer(self) -> int:
         """R3-2: the last seat deals round 1 (seat 0 plays first); then the deal passes on."""

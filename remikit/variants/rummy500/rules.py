@@ -4,7 +4,7 @@ A hand (:class:`Rummy500Deal`) deals 13 cards each to two players, 7 to
 more, and turns up the next card to start the spread discard pile (R5-2). A
 turn is a draw (phase ``draw``), then any melds and lay-offs and one discard
 (phase ``discard``). Table-meld logic lives in
-:mod:`remikit.variants.rummy500_melds`.
+:mod:`remikit.variants.rummy500.melds`.
 
 Decisions where RULES.md leaves room:
 
@@ -42,7 +42,7 @@ from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, OptionError, Options, Phase, check_choice, check_range
 from remikit.errors import IllegalAction, Reason
-from remikit.variants.rummy500_melds import (
+from remikit.variants.rummy500.melds import (
     SCORINGS,
     PlacedMeld,
     can_place,
@@ -112,7 +112,7 @@ class Rummy500Deal(Deal):
         not to play gets its calls only); lay-offs and new melds after it.
 
         Every lay-off is listed (a joker with each identity it may declare);
-        new melds are those of :func:`~remikit.variants.rummy500_melds.candidate_melds`,
+        new melds are those of :func:`~remikit.variants.rummy500.melds.candidate_melds`,
         where jokers only fill positions the hand has no natural card for.
         """
         out: list[Action] = []
@@ -351,15 +351,12 @@ class Rummy500Game(Game):
 
     name: ClassVar[str] = "rummy500"
     options_type: ClassVar[type[Options]] = Rummy500Options
+    deal_type: ClassVar[type[Deal]] = Rummy500Deal
     options: Rummy500Options
 
     def full_deck(self) -> list[Card]:
         decks = self.options.decks  # R5-1
         return make_deck(decks=decks, jokers=2 * decks if self.options.jokers else 0)
-
-    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
-        return Rummy500Deal(number=number, players=self.players, dealer=dealer, first=first,
-                            deck=deck, options=self.options)
 
     def next_dealer(self) -> int:
         """R5-2: the last seat deals the first hand (seat 0 plays first); then the next seat."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from remikit.cards import Card
 from remikit.melds import Meld, MeldRules, Scoring
 from remikit.solver import Goal, Solver
+from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
 HAND_SIZE = 10
 
@@ -39,3 +40,26 @@ def deadwood(hand: Sequence[Card]) -> Deadwood:
     best = SOLVER.solve(hand, goal=Goal(discard=len(hand) > HAND_SIZE))
     assert best is not None
     return Deadwood(-best.value, best.melds, best.dead, best.discard)
+
+
+class GinScorer(Scorer):
+    """``remi score gin``: 10 cards, or 11 and the best discard (RULES.md §4)."""
+
+    copies = 1
+    jokers = 0
+
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+        if closing is not None or round_no is not None or ace is not None:
+            raise ScoreInputError("score.gin_options")
+
+    def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
+        if len(hand) not in (HAND_SIZE, HAND_SIZE + 1):
+            raise ScoreInputError("score.gin_count", count=len(hand))
+
+    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
+              ace: str | None) -> Scored:
+        found = deadwood(hand)
+        discard = (message("score.gin_discard", card=found.discard.symbol())
+                   if found.discard is not None else "")
+        return Scored("gin", found.points, found.points == 0, found.melds, found.dead,
+                      title=message("score.title_gin", discard=discard))

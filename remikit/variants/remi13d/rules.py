@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +10,7 @@ from remikit.actions import Action, Close
 from remikit.cards import JOKER, Card, Rank, make_deck
 from remikit.engine import Deal, Game, Options, Phase, check_range
 from remikit.errors import IllegalAction, Reason
-from remikit.scoring import remi13d as scoring
+from remikit.variants.remi13d import scoring
 from remikit.views import DealSummary, SeatResult
 
 PLAYERS = 4  # R13-1
@@ -32,13 +31,11 @@ class Remi13DDeal(Deal):
     """One game of a match: deal 13 each, play until a close or the stock runs out."""
 
     options: Remi13DOptions
+    opens_pile: ClassVar[bool] = False  # R13-4: no initial face-up card
     closing_card: Card | None = None
 
     def hand_size(self) -> int:
         return scoring.HAND_SIZE  # R13-4
-
-    def opens_discard_pile(self) -> bool:
-        return False  # R13-4: no initial face-up card
 
     def after_draw_hint(self) -> Reason:
         return Reason(" or close", " atau tutup")
@@ -105,14 +102,11 @@ class Remi13DGame(Game):
 
     name: ClassVar[str] = "remi13d"
     options_type: ClassVar[type[Options]] = Remi13DOptions
+    deal_type: ClassVar[type[Deal]] = Remi13DDeal
     options: Remi13DOptions
 
     def full_deck(self) -> list[Card]:
         return make_deck(decks=2, jokers=4)  # R13-1
-
-    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
-        return Remi13DDeal(number=number, players=PLAYERS, dealer=dealer, first=first,
-                           deck=deck, options=self.options)
 
     def next_dealer(self) -> int:
         """R13-2: the lowest seat-draw card (seat 3) deals first; R13-3: then the loser deals."""

@@ -21,7 +21,7 @@ they can, so their sampled hands hold nothing that would have been laid.
 The rollout policy plays every seat like the greedy bot: it takes from the
 pile at any depth when the melds the take allows beat the values of the taken
 cards kept (deep takes are frequent and decide many hands), else draws from
-the stock, lays by the turn plan of :mod:`remikit.bots.rummy500_plan`
+the stock, lays by the turn plan of :mod:`remikit.variants.rummy500.plan`
 (remembered across the worlds of one search) and discards as the greedy bot
 does (a card nobody can call Rummy on, without a partner, the highest; ties
 may go another way). The rollouts play no Rummy calls, so no candidate
@@ -39,10 +39,13 @@ from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
 from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
-from remikit.bots.greedy_rummy500 import (
+from remikit.bots.strong.determinize import Determinization, Knowledge
+from remikit.bots.strong.search import QUICK, Plan
+from remikit.cards import Card
+from remikit.engine import Deal, Phase
+from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
+from remikit.variants.rummy500.hints import (
     NEAR,
-    Rummy500Strategy,
-    action_cards,
     assess_take,
     choose_discard,
     just_taken,
@@ -53,14 +56,7 @@ from remikit.bots.greedy_rummy500 import (
     turn_plan,
     with_discard,
 )
-from remikit.bots.rummy500_plan import Plan as TurnPlan
-from remikit.bots.rummy500_plan import Rules, plan_turn, table_after, table_of
-from remikit.bots.strong.determinize import Determinization, Knowledge
-from remikit.bots.strong.search import QUICK, Plan
-from remikit.cards import Card
-from remikit.engine import Deal, Phase
-from remikit.variants.rummy500 import Rummy500Deal
-from remikit.variants.rummy500_melds import (
+from remikit.variants.rummy500.melds import (
     PlacedMeld,
     can_place,
     candidate_layoffs,
@@ -69,6 +65,9 @@ from remikit.variants.rummy500_melds import (
     hand_points,
     playable,
 )
+from remikit.variants.rummy500.plan import Plan as TurnPlan
+from remikit.variants.rummy500.plan import Rules, plan_turn, table_after, table_of
+from remikit.variants.rummy500.rules import Rummy500Deal
 from remikit.views import PlayerView
 
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares

@@ -16,6 +16,7 @@ from functools import cache
 from remikit.cards import Card, Rank
 from remikit.melds import AceMode, Meld, MeldRules, Scoring
 from remikit.solver import Goal, Solver
+from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
 ROUNDS = 11
 UNUSED_WILD_RANK = 15
@@ -74,3 +75,34 @@ def deadwood_points(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low"
     """:func:`deadwood` points only."""
     goal = Goal(discard=discard, keep=keep)
     return -solver(ace).value(hand, wild_rank=wild_rank(round_no), goal=goal)
+
+
+class ThreeThirteenScorer(Scorer):
+    """``remi score three-thirteen --round N [--ace low|high]``: the minimum deadwood."""
+
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+        if closing is not None:
+            raise ScoreInputError("score.closing_not_here")
+        if round_no is None:
+            raise ScoreInputError("score.need_round")
+        if isinstance(round_no, bool) or not isinstance(round_no, int) \
+                or not 1 <= round_no <= ROUNDS:
+            raise ScoreInputError("score.bad_round", round=round_no)
+        if ace is not None and ace not in ("low", "high"):
+            raise ScoreInputError("score.bad_ace", ace=ace)
+
+    def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
+        assert round_no is not None
+        size = hand_size(round_no)
+        if len(hand) != size:
+            raise ScoreInputError("score.t13_count", round=round_no, size=size, count=len(hand))
+
+    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
+              ace: str | None) -> Scored:
+        assert round_no is not None
+        mode: AceMode = "high" if ace == "high" else "low"
+        found = deadwood(hand, round_no=round_no, ace=mode)
+        title = message("score.title_t13", round=round_no, wild=wild_rank(round_no).label,
+                        ace=message(f"ace.{mode}"))
+        return Scored("three-thirteen", found.points, found.points == 0, found.melds,
+                      found.dead, title=title)

@@ -27,17 +27,9 @@ from remikit.actions import (
     LayOff,
     MeldCards,
 )
-from remikit.bots.greedy_rummy500 import Rummy500Strategy, opens_call, stock_plan, turn_plan
-from remikit.bots.rummy500_plan import table_of
 from remikit.cards import Card
-from remikit.engine import Deal
-from remikit.i18n import t
-from remikit.variants.rummy500_melds import hand_points, layoff_options, placed_meld
-from remikit.views import PlayerView, TableMeld
-
-from .play import parse_card_arg
-from .play_ui import Step, VariantUI, join_parts
-from .table import (
+from remikit.cli.tui.commands import parse_card_arg
+from remikit.cli.tui.table import (
     card_markup,
     cards_markup,
     cards_text,
@@ -47,9 +39,16 @@ from .table import (
     sorted_hand,
     token_text,
 )
+from remikit.cli.tui.ui import Step, VariantUI, join_parts
+from remikit.engine import Deal
+from remikit.i18n import t
+from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
+from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
+from remikit.variants.rummy500.plan import table_of
+from remikit.views import PlayerView, TableMeld
 
 if TYPE_CHECKING:
-    from .play import Session
+    from remikit.cli.tui.session import Session
 
 TAKE_WORDS = frozenset({"d", "take", "ambil"})
 MELD_WORDS = frozenset({"m", "meld", "turun"})
@@ -300,7 +299,7 @@ class Rummy500UI(VariantUI):
         lang = session.lang
         if view.phase == "draw":
             out: list[RenderableType] = []
-            choice = Rummy500Strategy().draw(view)
+            choice = best_draw(view)
             if isinstance(choice, CallRummy) and Draw("discard", choice.depth) in \
                     view.legal_actions:
                 choice = Draw("discard", choice.depth)  # a hint never tells of a call

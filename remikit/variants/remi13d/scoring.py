@@ -18,6 +18,7 @@ from remikit.cards import JOKER, Card, Rank
 from remikit.errors import Reason
 from remikit.melds import Meld, MeldRules, Scoring
 from remikit.solver import NEG, Goal, Solver
+from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
 HAND_SIZE = 13
 CLOSING_BONUS = {"ace": 50, "joker": 75}  # R13-11: "Remi As", "Remi Joker"
@@ -166,3 +167,34 @@ def best_close(hand14: Sequence[Card]) -> Score | None:
         if best is None or points > best.points:
             best = close_score(rest, closing)
     return best
+
+
+class Remi13DScorer(Scorer):
+    """``remi score remi13d``: a hand that did not close (R13-12), or a close (R13-11)."""
+
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+        if round_no is not None or ace is not None:
+            raise ScoreInputError("score.round_not_here")
+
+    def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
+        if len(hand) != HAND_SIZE:
+            raise ScoreInputError("score.remi13d_count", count=len(hand))
+
+    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
+              ace: str | None) -> Scored:
+        if closing is None:
+            got = hand_score(hand)
+            full = SOLVER.value(hand, goal=CLOSE_GOAL)
+            return Scored("remi13d", got.points, full > NEG // 2, got.melds, got.dead,
+                          title=message("score.title_hand"), shows_points=True,
+                          notes=() if got.melds else ("score.no_pure",),
+                          dead_points=dead_points(got.dead))
+        try:
+            got = close_score(hand, closing)
+        except CloseRefused as refused:
+            return Scored("remi13d", None, False, refusal=refused.reason)
+        bonus_name = "Remi Joker" if closing is JOKER else "Remi As"
+        title = message("score.title_close", card=closing.symbol(), bonus_name=bonus_name,
+                        bonus=got.bonus)
+        return Scored("remi13d", got.points, True, got.melds, got.dead, title=title,
+                      shows_points=True, dead_points=dead_points(got.dead))

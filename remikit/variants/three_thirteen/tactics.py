@@ -44,9 +44,9 @@ from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import AceMode
-from remikit.scoring import three_thirteen as scoring
 from remikit.solver import Goal
-from remikit.variants.three_thirteen import ThreeThirteenDeal
+from remikit.variants.three_thirteen import scoring
+from remikit.variants.three_thirteen.rules import ThreeThirteenDeal
 from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index

@@ -37,7 +37,7 @@ from remikit.actions import Action, Discard, LayOff, MeldCards
 from remikit.cards import JOKER, Card
 from remikit.errors import IllegalAction
 from remikit.melds import card_at
-from remikit.variants.rummy500_melds import (
+from remikit.variants.rummy500.melds import (
     ACE_HIGH,
     ACE_LOW,
     JOKER_POINTS,

@@ -1,1 +1,0 @@
-"""How each variant scores a hand, built on the shared solver."""

@@ -1,0 +1,18 @@
+"""Remi 13 D, the 4-player, 108-card competition game (RULES.md §1)."""
+
+from remikit.variants.remi13d.rules import Remi13DGame
+from remikit.variants.remi13d.scoring import Remi13DScorer
+from remikit.variants.spec import VariantSpec
+
+SPEC = VariantSpec(
+    name="remi13d",
+    aliases=("13d", "remi-13d", "remi13", "r13"),
+    titles={"en": "Remi 13 D", "id": "Remi 13 D"},
+    game=Remi13DGame,
+    scorer=Remi13DScorer(),
+    parts={
+        "greedy": "remikit.variants.remi13d.greedy:Remi13DStrategy",
+        "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",
+        "tui": "remikit.variants.remi13d.tui:Remi13DUI",
+    },
+)

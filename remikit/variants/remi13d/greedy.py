@@ -1,0 +1,99 @@
+"""The greedy Remi 13 D strategy: the best arrangement one draw ahead (R13-7, R13-12)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from remikit.actions import Action, Close, Draw
+from remikit.bots.greedy import Rating, best_single_discard, draw_choice
+from remikit.cards import Card
+from remikit.solver import NEG, Goal
+from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.hints import may_hold_pure_run
+from remikit.views import PlayerView
+
+PLAN_LIMIT = 4096
+
+
+def _hand_key(hand: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(sorted(c.index for c in hand))
+
+
+class Remi13DStrategy:
+    """Greedy Remi 13 D.
+
+    A 13-card hand is rated by ``(has a pure run, points)``: with a pure run
+    of 4+ (or the royal flush) the points are the R13-12 score; without one
+    R13-12 makes every card dead, which would only say "throw away the
+    jokers and aces" (the closing cards), so such hands are rated by the
+    melds they hold, as if the pure run were already there, and rank below
+    every hand that has one.
+    """
+
+    def __init__(self) -> None:
+        # best discards found while deciding to take a discard, by the hand
+        self._plans: dict[tuple[int, ...], Card | None] = {}
+
+    def rate(self, hand: Sequence[Card]) -> Rating:
+        if may_hold_pure_run(hand):
+            value = remi13d.SOLVER.value(hand, goal=Goal(need_pure=True))
+            if value > NEG // 2:
+                return (1, value)
+        return (0, remi13d.SOLVER.value(hand))
+
+    def best_discard(self, hand14: Sequence[Card], keep: Card | None
+                     ) -> tuple[Rating, Card | None]:
+        """The rating after the best discard, and that discard (None: the solver left a joker)."""
+        if may_hold_pure_run(hand14):
+            goal = Goal(discard=True, need_pure=True, keep=keep)
+            found = remi13d.SOLVER.solve(hand14, goal=goal)
+            if found is not None:
+                return (1, found.value), found.discard
+        found = remi13d.SOLVER.solve(hand14, goal=Goal(discard=True, keep=keep))
+        assert found is not None
+        return (0, found.value), found.discard
+
+    def rate_after_discard(self, hand14: Sequence[Card]) -> Rating:
+        """The rating after the best discard of any card (the value of :meth:`best_discard`)."""
+        if may_hold_pure_run(hand14):
+            value = remi13d.SOLVER.value(hand14, goal=Goal(discard=True, need_pure=True))
+            if value > NEG // 2:
+                return (1, value)
+        return (0, remi13d.SOLVER.value(hand14, goal=Goal(discard=True)))
+
+    def draw(self, view: PlayerView) -> Action:
+        top = view.top_discard
+        if top is None or Draw("discard") not in view.legal_actions:
+            return draw_choice(view, False)
+        with_top = [*view.hand, top]
+        if may_hold_pure_run(with_top) and remi13d.best_close(with_top) is not None:
+            return draw_choice(view, True)
+        # Rating the best discard of any card (the taken one too) gives the same
+        # answer as forbidding the taken card, and shares the solver's memo
+        # across turns: discarding it again leaves the hand as it is, so any
+        # strictly better discard is another card, which the discard phase
+        # then finds in the plan instead of searching again.
+        after, discard = self.best_discard(with_top, None)
+        take = after > self.rate(view.hand)
+        if take:
+            self._plan(with_top, discard)
+        return draw_choice(view, take)
+
+    def _plan(self, hand14: Sequence[Card], discard: Card | None) -> None:
+        if len(self._plans) >= PLAN_LIMIT:
+            self._plans.clear()
+        self._plans[_hand_key(hand14)] = discard
+
+    def discard(self, view: PlayerView) -> Action:
+        closes = [a for a in view.legal_actions if isinstance(a, Close)]
+        if closes:
+            best = remi13d.best_close(view.hand)
+            if best is not None and best.closing is not None and Close(best.closing) in closes:
+                return Close(best.closing)
+            return closes[0]
+        key = _hand_key(view.hand)
+        if key in self._plans:
+            found = self._plans.pop(key)
+        else:
+            _, found = self.best_discard(view.hand, view.kept_card)
+        return best_single_discard(view, found, self.rate)

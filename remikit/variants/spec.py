@@ -1,0 +1,141 @@
+"""What remikit knows about one variant, in one place.
+
+A :class:`VariantSpec` is declared in the variant's own package
+(``remikit/variants/<name>/__init__.py``) and registered once. It holds the
+core parts directly (the :class:`~remikit.engine.Game` class and the scorer
+``remi score`` and :func:`remikit.score` call) and names the front-end parts
+(greedy strategy, strong tactics, terminal UI) by import string, so that
+importing a variant never imports a bot, ``rich`` or a web framework.
+
+>>> from remikit.variants import find_variant
+>>> spec = find_variant("500")
+>>> spec.name, spec.title("id")
+('rummy500', 'Remi 500')
+>>> spec.part("greedy").__name__
+'Rummy500Strategy'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Literal
+
+from remikit.cards import Card
+from remikit.errors import Reason
+from remikit.i18n import t
+from remikit.melds import Meld
+
+if TYPE_CHECKING:
+    from remikit.engine import Game
+
+Part = Literal["greedy", "tactics", "tui"]
+"""The front-end parts a playable variant names by import string."""
+
+PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui")
+
+
+class ScoreInputError(ValueError):
+    """A hand or keyword a scorer cannot take; ``key`` and ``params`` name the message
+    (``score.*`` in :mod:`remikit.i18n`) that says why, in either language."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A scored hand. ``points`` is None for a close the rules refuse, with ``refusal``
+    saying why.
+
+    ``title`` heads the report; ``notes`` (message keys of :mod:`remikit.i18n`) follow
+    it. Where ``shows_points``, the report gives each meld's points and the dead
+    cards' (``dead_points``), and ``points`` is a score; otherwise it is deadwood.
+    """
+
+    variant: str
+    points: int | None
+    can_close: bool
+    melds: tuple[Meld, ...] = ()
+    dead: tuple[Card, ...] = ()
+    refusal: Reason | None = None
+    title: Reason = field(default_factory=Reason)
+    notes: tuple[str, ...] = ()
+    shows_points: bool = False
+    dead_points: int | None = None
+
+
+class Scorer:
+    """How ``remi score`` scores a variant: which keywords it takes and the score."""
+
+    copies: int = 2
+    """How many copies of a natural card the decks hold."""
+    jokers: int = 4
+    """How many jokers the decks hold."""
+
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+        """Raise :class:`ScoreInputError` for a keyword this variant does not take."""
+
+    def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
+        """Raise :class:`ScoreInputError` unless the hand has a size this variant scores."""
+
+    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
+              ace: str | None) -> Scored:
+        """The score of a checked hand."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant: its names, its game, its scorer and its front-end parts."""
+
+    name: str
+    aliases: tuple[str, ...]
+    titles: dict[str, str]
+    game: type[Game] | None = None
+    """The game class, or None for a variant ``remi score`` scores but no table plays."""
+    scorer: Scorer | None = None
+    parts: dict[str, str] = field(default_factory=dict)
+    """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI."""
+
+    def title(self, lang: str) -> str:
+        return self.titles.get(lang, self.titles["en"])
+
+    @property
+    def playable(self) -> bool:
+        return self.game is not None
+
+    def game_class(self) -> type[Game]:
+        """The game class; ValueError for a variant no table plays."""
+        if self.game is None:
+            raise ValueError(f"{self.name} is scored only (remi score); no table plays it")
+        return self.game
+
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    def part(self, part: Part) -> Any:
+        """The front-end part ``part`` (imported on first use)."""
+        target = self.parts.get(part)
+        if target is None:
+            raise LookupError(f"{self.name} has no {part}")
+        module, _, attribute = target.partition(":")
+        return getattr(import_module(module), attribute)
+
+    def has(self, part: Part) -> bool:
+        return part in self.parts
+
+
+def message(key: str, **params: object) -> Reason:
+    """The message ``key`` of :mod:`remikit.i18n` in both languages, worked out when read;
+    a parameter that is itself a :class:`Reason` is put in the same language."""
+
+    def explain() -> Reason:
+        texts = [t(key, lang, **{k: v.text(lang) if isinstance(v, Reason) else v
+                                 for k, v in params.items()}) for lang in ("en", "id")]
+        return Reason(*texts)
+
+    return Reason(explain=explain)

@@ -1,0 +1,18 @@
+"""Three-Thirteen: eleven rounds of 3 to 13 cards with a wild rank (RULES.md §3)."""
+
+from remikit.variants.spec import VariantSpec
+from remikit.variants.three_thirteen.rules import ThreeThirteenGame
+from remikit.variants.three_thirteen.scoring import ThreeThirteenScorer
+
+SPEC = VariantSpec(
+    name="three-thirteen",
+    aliases=("3-13", "313", "three_thirteen", "threethirteen", "t13"),
+    titles={"en": "Three-Thirteen", "id": "Three-Thirteen"},
+    game=ThreeThirteenGame,
+    scorer=ThreeThirteenScorer(),
+    parts={
+        "greedy": "remikit.variants.three_thirteen.greedy:ThreeThirteenStrategy",
+        "tactics": "remikit.variants.three_thirteen.tactics:ThreeThirteenTactics",
+        "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
+    },
+)

@@ -1,0 +1,65 @@
+"""The variant registry: every registered variant's parts resolve, names are unique, and
+the core imports no front end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from remikit.engine import Game
+from remikit.variants import VARIANTS, find_playable, find_variant, playable, register
+from remikit.variants.spec import PARTS, Scorer, VariantSpec
+
+
+@pytest.mark.parametrize("spec", list(VARIANTS.values()), ids=lambda s: s.name)
+def test_every_part_of_every_variant_resolves(spec: VariantSpec) -> None:
+    assert set(spec.titles) == {"en", "id"}
+    assert spec.scorer is None or isinstance(spec.scorer, Scorer)
+    assert set(spec.parts) <= set(PARTS)
+    if spec.playable:
+        game = spec.game_class()
+        assert issubclass(game, Game) and game.name == spec.name
+        assert set(spec.parts) == set(PARTS), f"{spec.name} lacks a front-end part"
+    for part in spec.parts:
+        assert callable(spec.part(part)), f"{spec.name}: {part} does not resolve"
+    for name in spec.names():
+        assert find_variant(name.upper()) is spec
+
+
+def test_a_missing_part_fails_loudly() -> None:
+    spec = VariantSpec("x", (), {"en": "X", "id": "X"},
+                       parts={"greedy": "remikit.variants.remi13d.greedy:NoSuchStrategy"})
+    with pytest.raises(AttributeError):
+        spec.part("greedy")
+    with pytest.raises(LookupError):
+        spec.part("tactics")
+
+
+def test_names_and_aliases_are_unique() -> None:
+    with pytest.raises(ValueError, match="already taken: 500"):
+        register(VariantSpec("other", ("500",), {"en": "Other", "id": "Lain"}))
+    assert "other" not in VARIANTS
+
+
+def test_a_scored_only_variant_plays_at_no_table() -> None:
+    assert find_variant("gin").scorer is not None
+    assert "gin" not in [s.name for s in playable()]
+    with pytest.raises(ValueError, match="for a table"):
+        find_playable("gin")
+
+
+def test_the_core_imports_no_front_end() -> None:
+    """Importing the engine, every variant and the records loads no bot, terminal, server,
+    storage, Rich, FastAPI or SQLAlchemy module (import-linter checks the modules; this
+    checks the variant packages' own ``__init__``)."""
+    code = (
+        "import sys, remikit, remikit.variants, remikit.records, remikit.engine\n"
+        "bad = ('remikit.bots', 'remikit.cli', 'remikit.server', 'remikit.storage',"
+        " 'rich', 'fastapi', 'sqlalchemy')\n"
+        "print([m for m in sys.modules if m.startswith(bad)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
