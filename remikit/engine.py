@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Self
@@ -45,13 +45,35 @@ class OptionError(ValueError):
     """A table option with an unknown name or a value it cannot take."""
 
 
+def option(default: Any, *, choices: Sequence[Any] | None = None, low: int | None = None,
+           high: int | None = None) -> Any:
+    """A table option field: its default and the values it may take (``choices``, or
+    whole numbers from ``low`` to ``high``). :meth:`Options.check` enforces them and
+    :meth:`Options.describe` tells clients."""
+    meta = {"choices": tuple(choices) if choices is not None else None, "low": low,
+            "high": high}
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """What a client needs to offer one option: its kind, default and allowed values."""
+
+    name: str
+    kind: str  # "boolean", "integer" or "string"
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class Options:
-    """Table options (CONTRACT.md names); variants subclass with their fields
-    (and their own default number of ``players``)."""
+    """Table options (CONTRACT.md names); variants subclass with their fields, declared
+    with :func:`option` (and their own default number of ``players``)."""
 
-    players: int = 4
-    discard_taken_card: bool = False
+    players: int = option(4, low=2, high=8)
+    discard_taken_card: bool = option(False)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Self:
@@ -67,8 +89,30 @@ class Options:
         options.check()
         return options
 
+    @classmethod
+    def describe(cls) -> tuple[OptionInfo, ...]:
+        """Every option with its kind, default and allowed values, in declaration order."""
+        defaults = cls()
+        out = []
+        for f in fields(cls):
+            value = getattr(defaults, f.name)
+            kind = "boolean" if isinstance(value, bool) else (
+                "integer" if isinstance(value, int) else "string")
+            out.append(OptionInfo(f.name, kind, value, f.metadata.get("choices"),
+                                  f.metadata.get("low"), f.metadata.get("high")))
+        return tuple(out)
+
     def check(self) -> None:
-        """Raise :class:`OptionError` if a value is out of range."""
+        """Raise :class:`OptionError` if a value is not one its field allows; variants
+        extend it with checks across options."""
+        for info in self.describe():
+            value = getattr(self, info.name)
+            if info.choices is not None:
+                check_choice(info.name, value, info.choices)
+            if info.low is not None or info.high is not None:
+                low = info.low if info.low is not None else value
+                high = info.high if info.high is not None else value
+                check_range(info.name, value, low, high)
 
     @cached_property
     def _as_dict(self) -> dict[str, Any]:

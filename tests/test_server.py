@@ -218,7 +218,9 @@ def test_health_pages_and_variants(client: TestClient) -> None:
     variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
     assert set(variants) >= {"remi13d", "rummy500", "three-thirteen"}
     options = {o["name"]: o for o in variants["rummy500"]["options"]}
-    assert options["target"] == {"name": "target", "type": "integer", "default": 500}
+    assert options["target"] == {"name": "target", "type": "integer", "default": 500,
+                                 "choices": None, "min": 1, "max": 10_000}
+    assert options["scoring"]["choices"] == ["standard", "5-10-15"]
     assert "random" in variants["rummy500"]["bots"]
 
 

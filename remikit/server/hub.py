@@ -100,12 +100,10 @@ def variants_json() -> list[dict[str, Any]]:
     """Each variant with its options (name, type, default) and the bot levels that play it."""
     out = []
     for info in playable():
-        defaults = info.game_class().options_type()
-        options = []
-        for name, value in defaults.as_dict().items():
-            kind = "boolean" if isinstance(value, bool) else (
-                "integer" if isinstance(value, int) else "string")
-            options.append({"name": name, "type": kind, "default": value})
+        options = [{"name": o.name, "type": o.kind, "default": o.default,
+                    "choices": list(o.choices) if o.choices is not None else None,
+                    "min": o.low, "max": o.high}
+                   for o in info.game_class().options_type.describe()]
         out.append({"name": info.name, "aliases": list(info.aliases), "title": info.titles,
                     "options": options, "bots": bot_levels(info.name),
                     "default_bot": default_bot(info.name)})

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from remikit.actions import Action, Close
 from remikit.cards import JOKER, Card, Rank, make_deck
-from remikit.engine import Deal, Game, Options, Phase, check_range
+from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.remi13d import scoring
 from remikit.views import DealSummary, SeatResult
@@ -19,12 +19,8 @@ DEFAULT_GAMES = 4  # R13-15 [interp]
 
 @dataclass(frozen=True, kw_only=True)
 class Remi13DOptions(Options):
-    players: int = PLAYERS
-    games: int = DEFAULT_GAMES
-
-    def check(self) -> None:
-        check_range("players", self.players, PLAYERS, PLAYERS)
-        check_range("games", self.games, 1, 100)
+    players: int = option(PLAYERS, low=PLAYERS, high=PLAYERS)
+    games: int = option(DEFAULT_GAMES, low=1, high=100)
 
 
 class Remi13DDeal(Deal):

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, OptionError, Options, Phase, check_choice, check_range
+from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.rummy500.melds import (
     SCORINGS,
@@ -59,6 +59,7 @@ from remikit.views import DealSummary, PlayerView, SeatResult
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
 DEFAULT_PLAYERS = 3
 DEFAULT_TARGET = 500  # R5-13
+MAX_TARGET = 10_000  # a game that could not end in an evening is refused
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,19 +68,13 @@ class Rummy500Options(Options):
     ``scoring`` (``standard`` or ``5-10-15``), ``rummy_calls``, ``floating``,
     ``unplayable_last_discard`` and the shared ``discard_taken_card``."""
 
-    players: int = DEFAULT_PLAYERS
-    jokers: bool = True
-    target: int = DEFAULT_TARGET
-    scoring: str = "standard"
-    rummy_calls: bool = True
-    floating: bool = False
-    unplayable_last_discard: bool = False
-
-    def check(self) -> None:
-        check_range("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        if self.target < 1:
-            raise OptionError(f"option target must be at least 1, not {self.target}")
-        check_choice("scoring", self.scoring, SCORINGS)
+    players: int = option(DEFAULT_PLAYERS, low=MIN_PLAYERS, high=MAX_PLAYERS)
+    jokers: bool = option(True)
+    target: int = option(DEFAULT_TARGET, low=1, high=MAX_TARGET)
+    scoring: str = option("standard", choices=SCORINGS)
+    rummy_calls: bool = option(True)
+    floating: bool = option(False)
+    unplayable_last_discard: bool = option(False)
 
     @property
     def decks(self) -> int:

@@ -18,15 +18,7 @@ from typing import Any, ClassVar, cast
 
 from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
-from remikit.engine import (
-    Deal,
-    Game,
-    OptionError,
-    Options,
-    Phase,
-    check_choice,
-    check_range,
-)
+from remikit.engine import Deal, Game, OptionError, Options, Phase, option
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring
@@ -50,14 +42,12 @@ class ThreeThirteenOptions(Options):
     foresee); eight players with 2 or 4 jokers are fine.
     """
 
-    players: int = DEFAULT_PLAYERS
-    jokers: int = 0
-    ace: str = "low"
+    players: int = option(DEFAULT_PLAYERS, low=MIN_PLAYERS, high=MAX_PLAYERS)
+    jokers: int = option(0, choices=JOKER_CHOICES)
+    ace: str = option("low", choices=ACE_CHOICES)
 
     def check(self) -> None:
-        check_range("players", self.players, MIN_PLAYERS, MAX_PLAYERS)
-        check_choice("jokers", self.jokers, JOKER_CHOICES)
-        check_choice("ace", self.ace, ACE_CHOICES)
+        super().check()
         needed = self.players * scoring.hand_size(scoring.ROUNDS) + 1
         if needed > self.deck_size:
             raise OptionError(
