@@ -6,6 +6,8 @@ Draw(source='discard', depth=3)
 'close Ah'
 >>> parse_seat_action("p2 discard 10h")
 (2, Discard(card=Card('Th')))
+>>> str(Play.parse("p1 pass"))
+'p1 pass'
 """
 
 from __future__ import annotations
@@ -93,7 +95,31 @@ class Decline:
         return "decline"
 
 
-Action = Draw | Discard | Close | MeldCards | LayOff | CallRummy | Decline
+@dataclass(frozen=True)
+class Pass:
+    """Rummy 500: answer a Rummy call window without calling (R5-10)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Draw | Discard | Close | MeldCards | LayOff | CallRummy | Decline | Pass
+
+
+@dataclass(frozen=True)
+class Play:
+    """One entry of a deal's log: ``seat`` took ``action`` (text ``p1 discard 7h``)."""
+
+    seat: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"p{self.seat} {self.action}"
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """Read a record line ``pN action``."""
+        return cls(*parse_seat_action(text))
 
 
 def _with_jokers(cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> str:
@@ -148,6 +174,8 @@ def parse_action(text: str) -> Action:
             return CallRummy(_count(args[0], "the discard position") if args else 1)
         elif verb == "decline" and not args:
             return Decline()
+        elif verb == "pass" and not args:
+            return Pass()
     except CardError as exc:
         raise ActionSyntaxError(str(exc)) from exc
     raise ActionSyntaxError(f"not an action: {text!r}")
@@ -162,10 +190,6 @@ def parse_seat_action(text: str) -> tuple[int, Action]:
     return int(words[0][1:]), parse_action(words[1])
 
 
-def format_seat_action(seat: int, action: Action) -> str:
-    return f"p{seat} {action}"
-
-
 __all__ = [
     "Action",
     "ActionSyntaxError",
@@ -176,7 +200,8 @@ __all__ = [
     "Draw",
     "LayOff",
     "MeldCards",
-    "format_seat_action",
+    "Pass",
+    "Play",
     "parse_action",
     "parse_seat_action",
 ]

@@ -19,25 +19,22 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Discard,
-    Draw,
-    format_seat_action,
-    parse_seat_action,
-)
+from remikit.actions import Action, CallRummy, Discard, Draw, Play
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
-from remikit.views import DealSummary, PlayerView
+from remikit.views import DealSummary, EndedBy, PlayerView
 
 MAX_ACTIONS_PER_DEAL = 5_000
-"""A cap on a deal's length, so a buggy loop of bots cannot run forever."""
+"""The most actions a deal takes: a deal still running then ends as if its stock had run
+out (RULES.md §0, endless deals), so no table can be kept going for ever."""
 
 
 class Phase(StrEnum):
+    """Where a deal stands; :attr:`Deal.phases` says which actions each one allows."""
+
     DRAW = "draw"
     DISCARD = "discard"
+    CALL = "call"  # Rummy 500: the seats after a discard answer, call or pass (R5-10)
     OVER = "over"
 
 
@@ -153,41 +150,58 @@ def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
 
 
 class Deal(ABC):
-    """One deal, from the deck to the scores."""
+    """One deal, from the deck to the scores.
+
+    A deal is made empty and then dealt (:meth:`deal`), or put in a position a
+    view shows (:meth:`resume`). Every action belongs to the seat ``to_play``
+    (in a call window: the seat asked) and to the phases :attr:`phases` gives
+    its kind; :meth:`verify` checks both once for every variant, then the
+    variant's own rules.
+    """
 
     opens_pile: ClassVar[bool] = True
     """Whether the card after the deal starts the discard pile (public: bots rely on it)."""
     refills_stock: ClassVar[bool] = False
     """Whether an empty stock is refilled from the discard pile (R3-5)."""
+    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+        Draw: frozenset({Phase.DRAW}),
+        Discard: frozenset({Phase.DISCARD}),
+    }
+    """The phases in which each kind of action may be taken (a variant adds its own)."""
 
     def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 deck: Sequence[Card], options: Options) -> None:
+                 options: Options) -> None:
         self.number = number
         self.players = players
         self.dealer = dealer
         self.options = options
-        self.deck = tuple(deck)
+        self.deck: tuple[Card, ...] = ()
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        order = [(dealer + 1 + i) % players for i in range(players)]
-        cards = list(deck)
-        size = self.hand_size()
-        pos = 0
-        for _ in range(size):
-            for seat in order:
-                self.hands[seat].append(cards[pos])
-                pos += 1
         self.discard_pile: list[Card] = []
-        if self.opens_pile:
-            self.discard_pile.append(cards[pos])
-            pos += 1
-        self.stock: list[Card] = cards[pos:][::-1]  # top of the stock is the end of the list
+        self.stock: list[Card] = []  # the top of the stock is the end of the list
         self.first = first
         self.to_play: int | None = first
         self.phase = Phase.DRAW
-        self.log: list[str] = []
+        self.log: list[Play] = []
         self.taken: list[tuple[int, Card]] = []  # (seat, card) per card taken from the discard
         self.just_taken: Card | None = None
         self.summary: DealSummary | None = None
+
+    def deal(self, deck: Sequence[Card]) -> None:
+        """Deal ``deck`` (top first): :meth:`hand_size` cards to each seat, one at a time
+        from the seat after the dealer; the next card starts the discard pile where the
+        variant opens one; the rest is the stock. Then :meth:`begin`."""
+        self.deck = tuple(deck)
+        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+        size = self.hand_size()
+        for pos, card in enumerate(deck[:size * self.players]):
+            self.hands[order[pos % self.players]].append(card)
+        pos = size * self.players
+        if self.opens_pile:
+            self.discard_pile.append(deck[pos])
+            pos += 1
+        self.stock = list(deck[pos:])[::-1]
+        self.begin()
 
     # -- hooks ------------------------------------------------------------
 
@@ -195,13 +209,18 @@ class Deal(ABC):
     def hand_size(self) -> int:
         """Cards dealt to each seat."""
 
+    def begin(self) -> None:
+        """Variant set-up once the cards are dealt."""
+        return None
+
     @abstractmethod
     def variant_actions(self, seat: int) -> list[Action]:
-        """Candidate actions beyond draw and discard (filtered by :meth:`verify`)."""
+        """Candidate actions beyond draw and discard for the seat to play (filtered by
+        :meth:`verify`)."""
 
     @abstractmethod
     def verify_variant(self, seat: int, action: Action) -> None:
-        """Verify an action that is not a plain draw or discard."""
+        """Verify an action that is not a plain draw or discard (turn and phase checked)."""
 
     @abstractmethod
     def apply_variant(self, seat: int, action: Action) -> None:
@@ -211,9 +230,36 @@ class Deal(ABC):
     def after_discard(self, seat: int) -> None:
         """End the turn after a discard: next seat, or the end of the deal."""
 
+    @abstractmethod
+    def exhaust(self) -> None:
+        """End the deal at :data:`MAX_ACTIONS_PER_DEAL` actions, scored as when the stock
+        runs out (RULES.md §0, endless deals), with ``ended_by`` :attr:`EndedBy.LIMIT`."""
+
     def after_draw_hint(self) -> Reason:
         """What else a player who has drawn may do, for the "already drawn" reason."""
         return Reason("", "")
+
+    def awaiting(self) -> list[int]:
+        """The seats whose actions the deal waits for, in the order it takes them: the seat
+        to play, or in a call window every seat still to answer."""
+        return [] if self.to_play is None else [self.to_play]
+
+    def implied_passes(self, seat: int, action: Action) -> list[Play]:
+        """The answers a record may leave out before ``seat`` takes ``action`` (see
+        :func:`remikit.records.apply_recorded`): none, unless a variant has a call window."""
+        return []
+
+    def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
+        """Why ``seat``, which is not the seat to play, may not take ``action``."""
+        return IllegalAction("not_your_turn", seat=self.to_play)
+
+    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+        """Why ``action``, allowed in ``phases``, may not be taken in this phase."""
+        if Phase.DISCARD in phases and self.phase is Phase.DRAW:
+            return IllegalAction("draw_first")
+        if Phase.DRAW in phases and self.phase is Phase.DISCARD:
+            return IllegalAction("already_drawn", or_close=self.after_draw_hint())
+        return IllegalAction("not_now", action=str(action))
 
     def verify_draw(self, seat: int, action: Draw) -> None:
         """Variant limits on drawing (the discard depth, an empty stock)."""
@@ -233,15 +279,16 @@ class Deal(ABC):
             raise IllegalAction("game_over")
         if not 0 <= seat < self.players:
             raise IllegalAction("no_such_seat", seat=seat)
-        if isinstance(action, Draw | Discard) and seat != self.to_play:
-            raise IllegalAction("not_your_turn", seat=self.to_play)
+        phases = self.phases.get(type(action))
+        if phases is None:
+            raise IllegalAction("not_in_variant", action=str(action))
+        if seat != self.to_play:
+            raise self.turn_refusal(seat, action)
+        if self.phase not in phases:
+            raise self.phase_refusal(action, phases)
         if isinstance(action, Draw):
-            if self.phase is not Phase.DRAW:
-                raise IllegalAction("already_drawn", or_close=self.after_draw_hint())
             self.verify_draw(seat, action)
         elif isinstance(action, Discard):
-            if self.phase is Phase.DRAW:
-                raise IllegalAction("draw_first")
             self.verify_discard(seat, action.card)
         else:
             self.verify_variant(seat, action)
@@ -261,23 +308,21 @@ class Deal(ABC):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it is not theirs to act)."""
-        if self.phase is Phase.OVER:
+        if self.phase is Phase.OVER or seat != self.to_play:
             return []
         candidates: list[Action] = []
-        if seat == self.to_play:
-            if self.phase is Phase.DRAW:
-                candidates += [Draw("stock"), Draw("discard")]
-            else:
-                candidates += [Discard(c) for c in dict.fromkeys(self.hands[seat])]
+        if self.phase is Phase.DRAW:
+            candidates += [Draw("stock"), Draw("discard")]
+        elif self.phase is Phase.DISCARD:
+            candidates += [Discard(c) for c in dict.fromkeys(self.hands[seat])]
         candidates += self.variant_actions(seat)
         return [a for a in candidates if self.can(seat, a)]
 
     def apply(self, seat: int, action: Action) -> None:
-        """Verify and carry out ``action``; an illegal one changes nothing."""
+        """Verify and carry out ``action``; an illegal one changes nothing. At
+        :data:`MAX_ACTIONS_PER_DEAL` actions a deal still running ends (:meth:`exhaust`)."""
         self.verify(seat, action)
-        if len(self.log) >= MAX_ACTIONS_PER_DEAL:
-            raise IllegalAction("game_over")
-        self.log.append(format_seat_action(seat, action))
+        self.log.append(Play(seat, action))
         if isinstance(action, Draw):
             self.draw(seat, action)
         elif isinstance(action, Discard):
@@ -287,6 +332,8 @@ class Deal(ABC):
             self.after_discard(seat)
         else:
             self.apply_variant(seat, action)
+        if not self.is_over and len(self.log) >= MAX_ACTIONS_PER_DEAL:
+            self.exhaust()
 
     def draw(self, seat: int, action: Draw) -> None:
         if action.source == "stock":
@@ -317,33 +364,34 @@ class Deal(ABC):
     # -- a position rebuilt from a view (simulations) ------------------------
 
     def resume(self, view: PlayerView, *, hands: Sequence[Sequence[Card]],
-               stock: Sequence[Card]) -> None:
+               stock: Sequence[Card], deck: Sequence[Card]) -> None:
         """Put this deal in the position ``view`` shows, the hidden cards given.
 
         ``hands`` holds every seat's hand and ``stock`` the stock (top last);
-        everything public comes from the view. Bots that sample the cards they
-        cannot see (``determinize``) play such a deal on the real engine.
+        everything public comes from the view; ``deck`` stands for the deal's deck
+        (which the view does not show). Bots that sample the cards they cannot see
+        (``determinize``) play such a deal on the real engine.
         """
         if len(hands) != self.players:
             raise ValueError(f"{self.players} seats need {self.players} hands, not {len(hands)}")
         if tuple(len(h) for h in hands) != view.hand_sizes or len(stock) != view.stock_size:
             raise ValueError("the hands and the stock must have the sizes the view shows")
+        self.deck = tuple(deck)
         self.hands = [list(h) for h in hands]
         self.stock = list(stock)
         self.discard_pile = list(view.discard_pile)
         self.to_play = view.to_play
-        self.phase = Phase(view.phase)
+        self.phase = view.phase
         self.log = list(view.log)
         self.taken = list(view.taken_from_discard)
         self.just_taken = None
         if self.phase is Phase.DISCARD:
-            for line in reversed(self.log):  # the draw (or Rummy call) of the turn being played
-                _, action = parse_seat_action(line)
-                if isinstance(action, Draw):
-                    if action.source == "discard" and action.depth == 1 and self.taken:
+            for play in reversed(self.log):  # the draw (or Rummy call) of the turn being played
+                if isinstance(play.action, Draw):
+                    if play.action.source == "discard" and play.action.depth == 1 and self.taken:
                         self.just_taken = self.taken[-1][1]
                     break
-                if isinstance(action, CallRummy):
+                if isinstance(play.action, CallRummy):
                     break
         self.resume_variant(view)
 
@@ -387,9 +435,10 @@ class Game(ABC):
     def full_deck(self) -> list[Card]:
         """The unshuffled deck a deal uses."""
 
-    def make_deal(self, *, number: int, dealer: int, first: int, deck: Sequence[Card]) -> Deal:
+    def make_deal(self, *, number: int, dealer: int, first: int) -> Deal:
+        """A new, undealt deal of this game."""
         return self.deal_type(number=number, players=self.players, dealer=dealer, first=first,
-                              deck=deck, options=self.options)
+                              options=self.options)
 
     @abstractmethod
     def next_dealer(self) -> int:
@@ -434,7 +483,8 @@ class Game(ABC):
         else:
             cards = list(deck)
             check_deck(cards, self.full_deck())
-        deal = self.make_deal(number=len(self.deals) + 1, dealer=dealer, first=first, deck=cards)
+        deal = self.make_deal(number=len(self.deals) + 1, dealer=dealer, first=first)
+        deal.deal(cards)
         self.deals.append(deal)
         return deal
 
@@ -485,11 +535,11 @@ class Game(ABC):
             variant=self.name,
             seat=seat,
             players=self.players,
-            options=self.options.as_dict(),
+            options=self.options,
             deal_number=deal.number,
             dealer=deal.dealer,
             to_play=deal.to_play,
-            phase=str(deal.phase),
+            phase=deal.phase,
             hand=tuple(deal.hands[seat]) if seat is not None else (),
             hand_sizes=tuple(len(h) for h in deal.hands),
             stock_size=len(deal.stock),
@@ -515,20 +565,23 @@ class Game(ABC):
         if view.to_play is None:
             raise ValueError("the view shows no deal in progress")
         deal = self.make_deal(number=view.deal_number, dealer=view.dealer,
-                              first=(view.dealer + 1) % self.players, deck=self.full_deck())
-        deal.resume(view, hands=hands, stock=stock)
+                              first=(view.dealer + 1) % self.players)
+        deal.resume(view, hands=hands, stock=stock, deck=self.full_deck())
         return deal
 
     def record(self) -> dict[str, Any]:
         """The game record (CONTRACT.md): options, and per deal its deck and actions."""
         hands = []
         for deal in self.deals:
-            hands.append({
+            hand: dict[str, Any] = {
                 "dealer": deal.dealer,
                 "first": deal.first,
                 "deck": [str(c) for c in deal.deck],
-                "actions": list(deal.log),
-            })
+                "actions": [str(play) for play in deal.log],
+            }
+            if deal.summary is not None and deal.summary.ended_by is EndedBy.LIMIT:
+                hand["ended_by"] = str(EndedBy.LIMIT)  # why it ended (RULES.md §0)
+            hands.append(hand)
         return {"variant": self.name, "options": self.options.as_dict(), "hands": hands}
 
 

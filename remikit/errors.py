@@ -145,6 +145,19 @@ REASONS: dict[str, dict[str, str]] = {
         "id": "Rummy hanya bisa dipanggil setelah ada buangan, sebelum pemain berikutnya "
               "mengambil kartu",
     },
+    "rummy_not_asked": {
+        "en": "the Rummy call window asks the nearest seats first: seat {seat} answers now",
+        "id": "jendela panggilan Rummy bertanya kepada kursi terdekat dulu: kursi {seat} "
+              "menjawab sekarang",
+    },
+    "rummy_answer_first": {
+        "en": "a Rummy call is possible on the last discard: answer first (call or pass)",
+        "id": "buangan terakhir bisa dipanggil Rummy: jawab dulu (panggil atau lewat)",
+    },
+    "not_now": {
+        "en": "{action} cannot be played now",
+        "id": "{action} tidak bisa dimainkan sekarang",
+    },
     "rummy_own_discard": {
         "en": "you cannot call Rummy on your own discard",
         "id": "Anda tidak bisa memanggil Rummy atas buangan Anda sendiri",

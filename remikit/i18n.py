@@ -1052,7 +1052,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "server.call_window_open": {
         "id": "tunggu: waktu memanggil Rummy sedang berjalan; kini hanya panggilan Rummy "
               "yang diterima",
-        "en": "wait: the Rummy call window is open; only Rummy calls are taken now",
+        "en": "wait: the Rummy call window is open; only Rummy calls (or pass) are taken now",
     },
     "server.storage": {
         "id": "server tidak bisa menyimpan langkah itu; tidak ada yang berubah, coba lagi",
@@ -1160,6 +1160,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "server.spectator": {
         "id": "penonton tidak bisa melangkah; duduklah di kursi untuk bermain",
         "en": "spectators cannot act; take a seat to play",
+    },
+    "server.call_answered": {
+        "id": "Anda sudah menjawab jendela panggilan Rummy ini",
+        "en": "you have already answered this Rummy call window",
     },
     "server.bad_action": {
         "id": "bukan langkah: {why}",

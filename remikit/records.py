@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remikit.actions import ActionSyntaxError, parse_seat_action
+from remikit.actions import Action, ActionSyntaxError, parse_seat_action
 from remikit.cards import CardError, parse_cards
 from remikit.engine import Game, OptionError
 from remikit.errors import IllegalAction
@@ -99,7 +99,7 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
         for text in actions:
             try:
                 seat, action = parse_seat_action(str(text))
-                game.apply(seat, action)
+                apply_recorded(game, seat, action)
             except (ActionSyntaxError, IllegalAction) as exc:
                 return ReplayResult(False, game, index=index, action=str(text), reason=str(exc))
             index += 1
@@ -107,6 +107,16 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
             reason = f"hand {number} is not over but another hand follows"
             return ReplayResult(False, game, reason=reason)
     return ReplayResult(True, game, finished=game.over)
+
+
+def apply_recorded(game: Game, seat: int, action: Action) -> None:
+    """Apply one action of a record. A record may leave out the passes of a Rummy call
+    window (those written before the window was a phase of its own list only the call
+    that won): a call by a seat further down the call order, or the next player's draw,
+    stands for passes by the seats asked before it (R5-10)."""
+    for play in game.current().implied_passes(seat, action):
+        game.apply(play.seat, play.action)
+    game.apply(seat, action)
 
 
 def _start(game: Game, hand: Any, number: int) -> None:

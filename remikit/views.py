@@ -8,12 +8,15 @@ seat's legal actions. Other hands appear only as counts. A spectator's view
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from remikit.actions import Action, Discard
+from remikit.actions import Action, Discard, Play
 from remikit.cards import Card
+
+if TYPE_CHECKING:
+    from remikit.engine import Options, Phase
 
 
 @dataclass(frozen=True)
@@ -28,12 +31,22 @@ class SeatResult:
     went_out: bool = False
 
 
+class EndedBy(StrEnum):
+    """How a deal ended."""
+
+    CLOSE = "close"  # R13-7: a player closed
+    STOCK = "stock"  # R13-13: the stock ran out
+    OUT = "out"  # R5-8, R3-6: a player went out
+    DECLINED = "declined"  # R5-9: the player to draw at an empty stock declined
+    LIMIT = "limit"  # RULES.md §0: the action limit, scored as an exhausted stock
+
+
 @dataclass(frozen=True)
 class DealSummary:
     """A finished deal as everyone sees it."""
 
     number: int
-    ended_by: str  # "close", "stock", "out", …
+    ended_by: EndedBy
     by_seat: int | None
     results: tuple[SeatResult, ...]
 
@@ -59,16 +72,16 @@ class PlayerView:
     variant: str
     seat: int | None
     players: int
-    options: Mapping[str, Any]
+    options: Options
     deal_number: int
     dealer: int
     to_play: int | None
-    phase: str
+    phase: Phase
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     stock_size: int
     discard_pile: tuple[Card, ...]
-    log: tuple[str, ...]
+    log: tuple[Play, ...]
     totals: tuple[int, ...]
     finished_deals: tuple[DealSummary, ...]
     legal_actions: tuple[Action, ...] = ()

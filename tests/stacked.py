@@ -11,6 +11,7 @@ from typing import TypeVar
 from remikit.actions import parse_action
 from remikit.cards import Card, parse_cards
 from remikit.engine import Game
+from remikit.records import apply_recorded
 
 Stacked = Callable[..., list[Card]]
 """The ``stacked`` fixture (conftest.py): a deck that deals chosen hands."""
@@ -28,10 +29,11 @@ def deal_stacked(game: G, stacked: Stacked, hands: Sequence[str], *, dealer: int
 
 
 def act(game: Game, *lines: str) -> None:
-    """Apply moves written ``s1 draw stock`` (seat, then the action's text)."""
+    """Apply moves written ``s1 draw stock`` (seat, then the action's text), as a record
+    does (a Rummy call window's passes may be left out)."""
     for line in lines:
         seat, text = line.split(maxsplit=1)
-        game.apply(int(seat[1:]), parse_action(text))
+        apply_recorded(game, int(seat[1:]), parse_action(text))
 
 
 def snapshot(game: Game) -> tuple[object, ...]:

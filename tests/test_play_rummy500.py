@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards, parse_action
+from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards, Pass, parse_action
 from remikit.bots import Bot
 from remikit.cards import JOKER, Card
 from remikit.cli import play
@@ -33,7 +33,8 @@ def C(text: str) -> Card:
 
 
 class ScriptBot(Bot):
-    """Plays record actions from a list, and answers calls from another (None: no call)."""
+    """Plays record actions from a list, and answers call windows from another (None:
+    pass)."""
 
     def __init__(self, actions: Sequence[str], calls: Sequence[str | None] = ()) -> None:
         self.name = "script"
@@ -41,17 +42,14 @@ class ScriptBot(Bot):
         self.calls = list(calls)
 
     def choose(self, view: PlayerView) -> Action:
+        if view.phase == "call":
+            answer = self.calls.pop(0) if self.calls else None
+            call = Pass() if answer is None else parse_action(answer)
+            assert call in view.legal_actions
+            return call
         action = self.actions.pop(0)
         assert action in view.legal_actions, (action, view.legal_actions)
         return action
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        answer = self.calls.pop(0) if self.calls else None
-        if answer is None:
-            return None
-        call = parse_action(answer)
-        assert isinstance(call, CallRummy) and call in view.legal_actions
-        return call
 
 
 class Typist:
@@ -127,11 +125,11 @@ def test_a_scripted_hand_through_the_terminal(stacked: Stacked, tmp_path: Path) 
     assert "Meld K♦ first: m CARDS or l CARD M" in flat
     # Right lost its turn to the person's call: Left drew right after the person's discard
     deal = game.deals[0]
-    assert deal.log[:12] == [
+    assert [str(p) for p in deal.log[:15]] == [
         "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h",
-        "p0 rummy 1", "p0 layoff 8h to 1", "p0 discard 4c", "p1 draw stock", "p1 discard Kd",
-        "p2 draw stock", "p2 discard 3c"]
-    assert "p1 rummy 3" in deal.log
+        "p2 pass", "p0 rummy 1", "p0 layoff 8h to 1", "p0 discard 4c", "p1 draw stock",
+        "p1 discard Kd", "p2 draw stock", "p2 discard 3c", "p0 pass", "p1 pass"]
+    assert "p1 rummy 3" in [str(p) for p in deal.log]
     result = replay(load_record(tmp_path / "r500.json"))
     assert result.ok and not result.finished
 

@@ -15,10 +15,9 @@ from collections import Counter
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, MeldCards
+from remikit.actions import Action, CallRummy, Decline, Discard, Draw, MeldCards, Pass, Play
 from remikit.bots import Bot, RandomBot, make_bot, play_game
 from remikit.bots.greedy import GreedyBot
-from remikit.bots.runner import call_order, offer_calls
 from remikit.cards import Card
 from remikit.cli.arena import ArenaError, make_arena
 from remikit.engine import Game
@@ -186,59 +185,67 @@ CALL_OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw s
 def test_greedy_calls_rummy_when_it_sees_it(stacked: Stacked) -> None:
     game = new_game(stacked, CALL_HANDS[:3], up="Js", stock="Ah 7s Kh 3c")
     act(game, *CALL_OPENING)
+    assert game.view(2).legal_actions == (CallRummy(1), Pass())  # the next player first
+    assert game.view(0).legal_actions == ()
+    game.apply(2, Pass())
     view = game.view(0)  # not the next player
-    assert view.to_play == 2 and view.legal_actions == (CallRummy(1),)
-    assert greedy().call(view) == CallRummy(1)
-    assert greedy().call(game.view(1)) is None  # nothing to call on its own discard
+    assert view.phase == "call" and view.to_play == 0
+    assert view.legal_actions == (CallRummy(1), Pass())
+    assert greedy().choose(view) == CallRummy(1)
+    assert game.view(1).legal_actions == ()  # nothing to call on its own discard
 
 
-def test_a_bot_that_cannot_call_is_never_asked_and_random_calls_half_the_time(
-        stacked: Stacked) -> None:
+def test_random_calls_half_the_time(stacked: Stacked) -> None:
     game = new_game(stacked, CALL_HANDS[:3], up="Js", stock="Ah 7s Kh 3c")
-    act(game, *CALL_OPENING)
+    act(game, *CALL_OPENING, "p2 pass")
     view = game.view(0)
-    answers = [RandomBot(seed=s).call(view) for s in range(200)]
-    assert set(answers) == {None, CallRummy(1)}
-    assert 60 < sum(a is not None for a in answers) < 140
-    assert make_bot("random", seed=1).call(game.view(1)) is None
+    answers = [RandomBot(seed=s).choose(view) for s in range(200)]
+    assert set(answers) == {Pass(), CallRummy(1)}
+    assert 60 < sum(a != Pass() for a in answers) < 140
 
 
 class Recorder(Bot):
-    """A bot that notes when it is asked to call, and answers as ``inner`` would."""
+    """A bot that notes when it is asked to answer a call window, and answers as ``inner``
+    would."""
 
     def __init__(self, inner: Bot, seat: int, asked: list[int]) -> None:
         self.inner, self.seat, self.asked = inner, seat, asked
         self.name = inner.name
 
     def choose(self, view: PlayerView) -> Action:
+        if view.phase == "call":
+            self.asked.append(self.seat)
         return self.inner.choose(view)
 
-    def call(self, view: PlayerView) -> CallRummy | None:
-        self.asked.append(self.seat)
-        return self.inner.call(view)
+
+def answer_window(game: Game, bots: list[Bot]) -> None:
+    """Let the seats answer a call window, in the engine's order."""
+    deal = deal_of(game)
+    while deal.phase == "call":
+        seat = deal.to_play
+        assert seat is not None
+        game.apply(seat, bots[seat].choose(game.view(seat)))
 
 
 def test_the_nearest_caller_after_the_discarder_wins_and_play_goes_on_after_it(
         stacked: Stacked) -> None:
     game = new_game(stacked, CALL_HANDS, up="Js", stock="Ah 7s Kh 3c 5c 6s")
     act(game, *CALL_OPENING)
-    assert call_order(game) == [2, 3, 0]
+    assert deal_of(game).awaiting() == [2, 3, 0]
     asked: list[int] = []
     never = RandomBot(seed=1)
     never.call_chance = 0.0
     bots: list[Bot] = [Recorder(greedy(), 0, asked), Recorder(greedy(), 1, asked),
                        Recorder(never, 2, asked), Recorder(greedy(), 3, asked)]
     # seats 3 and 0 both want the 8h (it fits 5h 6h 7h); seat 3 sits nearer after seat 1
-    assert greedy().call(game.view(0)) == CallRummy(1)
-    assert greedy().call(game.view(3)) == CallRummy(1)
-    assert offer_calls(game, bots) == 3
+    answer_window(game, bots)
     assert asked == [2, 3]
     deal = deal_of(game)
+    assert deal.log[-1] == Play(3, CallRummy(1))
     assert deal.to_play == 3 and deal.must_meld == C("8h")
     done = turn(game, 3, bots[3])
     assert done[0] == "layoff 8h to 1" and done[-1].startswith("discard")
     assert deal.to_play == 0  # seat 2 lost its turn; play goes on after the caller
-    assert call_order(game) == [0, 1, 2]
 
 
 def test_play_game_asks_for_calls_after_discards() -> None:
@@ -247,7 +254,7 @@ def test_play_game_asks_for_calls_after_discards() -> None:
     bots: list[Bot] = [Recorder(greedy(), s, asked) for s in range(4)]
     play_game(game, bots)
     assert game.over and asked
-    calls = [line for d in game.deals for line in d.log if " rummy " in line]
+    calls = [p for d in game.deals for p in d.log if isinstance(p.action, CallRummy)]
     assert calls  # greedy bots do call
 
 
@@ -298,13 +305,6 @@ class Checked(Bot):
         action = self.inner.choose(view)
         assert action in view.legal_actions, (action, view.legal_actions)
         return action
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        self.check(view)
-        answer = self.inner.call(view)
-        assert answer is None or answer in view.legal_actions
-        return answer
-
 
 class Capped(Rummy500Game):
     """A game that stops after ``MAX_HANDS`` hands (short games only)."""

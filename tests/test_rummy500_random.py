@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from remikit.actions import CallRummy, Discard
+from remikit.actions import CallRummy, Discard, Pass
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
@@ -100,9 +100,10 @@ def check_invariants(game: Rummy500Game, full: Counter[Card]) -> None:
         assert deal.hands[to_play], "a turn never waits with an empty hand"
     for seat, view in enumerate(views):
         if seat != to_play:
-            assert all(isinstance(a, CallRummy) for a in view.legal_actions)
-            assert not view.legal_actions or (deal.rummy_window is not None
-                                               and seat != deal.rummy_window)
+            assert view.legal_actions == (), "only the seat to play (or asked) acts"
+    if deal.phase is Phase.CALL:  # R5-10: the seat asked calls or passes, nothing else
+        assert deal.rummy_from is not None and to_play in deal.call_order(deal.rummy_from)
+        assert Pass() in legal and all(isinstance(a, CallRummy | Pass) for a in legal)
 
 
 def play(seed: int, *, check: bool = True) -> Rummy500Game:
@@ -114,15 +115,13 @@ def play(seed: int, *, check: bool = True) -> Rummy500Game:
     while not game.over and len(game.deals) <= MAX_HANDS:
         deal = game.deals[-1]
         assert isinstance(deal, Rummy500Deal) and deal.to_play is not None
-        seat, action = deal.to_play, None
-        if deal.rummy_window is not None and chooser.random() < CALL_CHANCE:
-            callers = [s for s in range(game.players) if s != deal.to_play
-                       and game.legal_actions(s)]
-            if callers:
-                seat = chooser.choice(callers)
-                action = chooser.choice(game.legal_actions(seat))
-        if action is None:
-            action = chooser.choice(game.legal_actions(seat))
+        seat = deal.to_play
+        legal = game.legal_actions(seat)
+        if deal.phase is Phase.CALL:  # a call now and then, else a pass
+            calls = [a for a in legal if isinstance(a, CallRummy)]
+            action = chooser.choice(calls) if chooser.random() < CALL_CHANCE else Pass()
+        else:
+            action = chooser.choice(legal)
         game.apply(seat, action)
         if check:
             check_invariants(game, full)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import CallRummy, Decline, Discard, Draw, parse_action
+from remikit.actions import CallRummy, Decline, Discard, Draw, Pass, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import REASONS, IllegalAction
@@ -178,6 +178,8 @@ def test_R5_3_a_deeper_discard_only_if_it_can_be_melded_this_turn(stacked: Stack
     act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c")
     deal = deal_of(game)
     assert deal.discard_pile == parse_cards("8h 2c")
+    assert texts(game.legal_actions(1)) == ["rummy 2", "pass"]  # R5-10 first
+    act(game, "p1 pass", "p2 pass")
     assert "draw discard 2" in texts(game.legal_actions(1))
     act(game, "p1 draw discard 2")
     assert deal.must_meld == C("8h") and game.view(2).must_meld == C("8h")
@@ -382,6 +384,7 @@ def exhaust_stock(game: Rummy500Game) -> None:
         card = deal.stock[-1]
         game.apply(seat, Draw("stock"))
         game.apply(seat, Discard(card))
+        no_calls(game)
 
 
 def test_R5_9_at_an_empty_stock_take_discards_or_decline(stacked: Stacked) -> None:
@@ -422,22 +425,24 @@ def test_R5_10_rummy_call_priority_and_play_continues_after_caller(stacked: Stac
     act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
         "p1 discard 8h")
     deal = deal_of(game)
-    assert deal.rummy_window == 1 and deal.to_play == 2
+    assert deal.phase == "call" and deal.awaiting() == [2, 0] and deal.to_play == 2
     assert deal.call_order(1) == [2, 0] and deal.call_order(2) == [0, 1]
-    assert game.legal_actions(0) == [CallRummy(1)]  # bots see their calls
-    assert CallRummy(1) in game.legal_actions(2)
-    assert game.legal_actions(1) == []
+    assert game.legal_actions(2) == [CallRummy(1), Pass()]  # the nearest seat first
+    assert game.legal_actions(0) == [] and game.legal_actions(1) == []
     refused(game, "p1 rummy 1", "rummy_own_discard")
-    error = refused(game, "p0 rummy 2", "rummy_not_playable")
+    refused(game, "p0 rummy 1", "rummy_not_asked")
+    refused(game, "p2 draw stock", "rummy_answer_first")
+    error = refused(game, "p2 rummy 2", "rummy_not_playable")
     assert str(error) == "the card at position 2 cannot be melded at once"
-    refused(game, "p0 rummy 5", "discard_too_deep")
-    act(game, "p0 rummy 1")  # p2 did not call first: the engine takes the first call applied
+    refused(game, "p2 rummy 5", "discard_too_deep")
+    act(game, "p2 pass")
+    assert deal.to_play == 0 and game.legal_actions(0) == [CallRummy(1), Pass()]
+    act(game, "p0 rummy 1")
     assert deal.to_play == 0 and deal.must_meld == C("8h") and game.view(1).must_meld == C("8h")
     refused(game, "p0 discard Ks", "must_meld_first")
     refused(game, "p2 draw stock", "not_your_turn")
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
-    assert deal.to_play == 1  # p2 lost the turn
-    assert deal.rummy_window == 0
+    assert deal.to_play == 1 and deal.phase == "draw"  # p2 lost the turn; Ks has no call
     assert deal.table[0].table_meld.laid_by == (0, 0, 0, 0)
 
 
@@ -445,8 +450,8 @@ def test_R5_10_a_call_may_take_a_card_meldable_with_the_cards_above_it(stacked: 
     game = new_game(stacked, ["Tc 2h 3d 4s 6d 8s Qh", "Jc 2s 3c 4d 6h 8d Qs",
                               "4h 9d Td 6c 7s 5s Jd"], up="9c", stock="Kh Kd 5c 7c")
     act(game, "p0 draw stock", "p0 discard Tc", "p1 draw stock", "p1 discard Jc")
-    assert game.legal_actions(0) == [CallRummy(3)]
-    act(game, "p0 rummy 3")
+    assert game.legal_actions(2) == [CallRummy(3), Pass()]
+    act(game, "p0 rummy 3")  # as a record may write it: p2's pass left out
     deal = deal_of(game)
     assert deal.must_meld == C("9c") and deal.discard_pile == []
     legal = texts(game.legal_actions(0))
@@ -477,7 +482,7 @@ def test_option_rummy_calls_off(stacked: Stacked) -> None:
     assert game.legal_actions(0) == []
     assert CallRummy(1) not in game.legal_actions(2)
     refused(game, "p0 rummy 1", "rummy_off")
-    assert deal_of(game).rummy_window is None
+    assert deal_of(game).phase == "draw"
 
 
 # -- R5-11, R5-12: values and hand scores ------------------------------------------------
@@ -590,9 +595,18 @@ def floating_game(stacked: Stacked, *, p2_last: str, p2_discard: str,
     act(game, "p0 draw stock", "p0 meld 7h 8h 9h Th", "p0 meld Kc Ks Kd Kh")
     deal = deal_of(game)
     assert not deal.is_over and deal.hands[0] == [] and deal.to_play == 1
-    assert game.view(1).hand_sizes == (0, 7, 7) and deal.rummy_window is None
+    assert game.view(1).hand_sizes == (0, 7, 7) and deal.phase == "draw"
     act(game, "p1 draw stock", "p1 discard 2c", "p2 draw stock", f"p2 discard {p2_discard}")
+    no_calls(game)
     return game
+
+
+def no_calls(game: Rummy500Game) -> None:
+    """Every seat a call window asks passes (R5-10)."""
+    deal = deal_of(game)
+    while deal.phase == "call":
+        assert deal.to_play is not None
+        game.apply(deal.to_play, Pass())
 
 
 def test_R5_14_floating_draw_and_discard_to_go_out(stacked: Stacked) -> None:
@@ -615,7 +629,7 @@ def test_R5_14_floating_meld_the_drawn_card_and_float_again(stacked: Stacked) ->
     act(game, "p0 draw stock", "p0 layoff Jh to 1")
     deal = deal_of(game)
     assert not deal.is_over and deal.hands[0] == [] and deal.to_play == 1
-    assert deal.phase == "draw" and deal.rummy_window is None
+    assert deal.phase == "draw"
     # a floater may take the top discard alone when it can lay it off at once
     game = floating_game(stacked, p2_last="Jh", p2_discard="Jh", next_card="2h")
     act(game, "p0 draw discard")
@@ -630,7 +644,7 @@ def test_R5_14_floating_take_several_meld_some_discard_and_carry_on(stacked: Sta
     act(game, "p0 draw discard 3", "p0 layoff 6h to 1", "p0 discard 2c")
     deal = deal_of(game)
     assert not deal.is_over and deal.hands[0] == [C("3d")] and deal.to_play == 1
-    assert deal.rummy_window == 0
+    assert deal.phase == "draw"  # nothing on the pile can be called
 
 
 def test_option_unplayable_last_discard(stacked: Stacked) -> None:
@@ -661,6 +675,7 @@ def test_R5_7_a_single_top_discard_is_refused_when_it_would_be_the_whole_hand(
     for seat, card in ((1, "Ad"), (2, "Ac"), (3, "As")):
         act(game, f"p{seat} draw stock", f"p{seat} discard {card}")
     act(game, "p4 draw stock", "p4 discard Qc")
+    no_calls(game)
     assert deal_of(game).hands[0] == [C("Qc")]
     error = refused(game, "p0 draw discard", "taken_card_only")
     assert "Qc" in str(error)
@@ -671,7 +686,7 @@ def test_R5_7_a_single_top_discard_is_refused_when_it_would_be_the_whole_hand(
 
 
 OPENING = ["p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-           "p1 discard 8h"]
+           "p1 discard 8h", "p2 pass", "p0 pass"]
 
 
 @pytest.mark.parametrize(("before", "line", "key"), [
@@ -689,9 +704,13 @@ OPENING = ["p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock"
     (1, "p1 meld 9c 9d 9s", "not_your_turn"),
     (2, "p0 layoff 2c to 1", "layoff_invalid"),
     (5, "p1 rummy 1", "rummy_own_discard"),
-    (5, "p0 rummy 2", "rummy_not_playable"),
-    (5, "p2 discard 4c", "draw_first"),
-    (5, "p2 decline", "decline_stock_left"),
+    (5, "p2 rummy 2", "rummy_not_playable"),
+    (5, "p0 rummy 1", "rummy_not_asked"),
+    (5, "p2 discard 4c", "rummy_answer_first"),
+    (5, "p2 decline", "rummy_answer_first"),
+    (6, "p2 discard 4c", "not_your_turn"),
+    (7, "p2 discard 4c", "draw_first"),
+    (7, "p2 decline", "decline_stock_left"),
 ])
 def test_illegal_actions_have_a_reason_and_change_nothing(
         stacked: Stacked, before: int, line: str, key: str) -> None:
@@ -702,11 +721,11 @@ def test_illegal_actions_have_a_reason_and_change_nothing(
 
 def test_illegal_discard_while_a_meld_is_owed_and_calls_after_the_draw(stacked: Stacked) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
-    act(game, *OPENING, "p0 rummy 1")
+    act(game, *OPENING[:5], "p0 rummy 1")
     refused(game, "p0 discard Kc", "must_meld_first")
     refused(game, "p2 rummy 1", "rummy_closed")
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
-    act(game, *OPENING, "p2 draw stock")
+    act(game, *OPENING[:5], "p2 draw stock")
     refused(game, "p0 rummy 1", "rummy_closed")
 
 
@@ -720,7 +739,7 @@ def test_every_reason_is_bilingual() -> None:
 
 def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
-    act(game, *OPENING, "p0 rummy 1")
+    act(game, *OPENING[:5], "p0 rummy 1")
     for seat in (0, 1, 2, None):
         view = game.view(seat)
         assert view.variant == "rummy500" and view.must_meld == C("8h")
@@ -732,7 +751,7 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
         assert view.hand == (tuple(deal_of(game).hands[seat]) if seat is not None else ())
     assert game.view(0).legal_actions == tuple(game.legal_actions(0))
     assert game.view(1).legal_actions == ()
-    assert game.view(0).options["rummy_calls"] is True
+    assert game.view(0).options.rummy_calls is True
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
     assert game.view(1).must_meld is None
 

@@ -392,7 +392,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) ->
         refused(watcher, json.dumps({"type": "action", "state_id": 0, "action": "draw stock"}),
                 "spectator", "spectators cannot act")
         refused(ws0, json.dumps({"type": "action", "state_id": 0, "action": "rummy 1"}),
-                "illegal", "Rummy")
+                "illegal", "not an action of this game")  # Remi 13 D has no Rummy calls
         ws0.send_json({"type": "ping", "ref": "x"})
         assert receive_until(ws0, lambda m: m["type"] == "pong")["ref"] == "x"
         # a legal action still goes through, then a discard of a card not held is refused
@@ -506,7 +506,7 @@ def find_call_deal() -> tuple[int, str, str]:
     raise AssertionError("no deal found")
 
 
-def test_rummy_calls_wait_a_fixed_window_and_priority_decides(db_url: str) -> None:
+def test_rummy_calls_are_answered_at_once_and_priority_decides(db_url: str) -> None:
     with running(db_url, call_window=1.5) as client:
         check_rummy_calls(client)
 
@@ -532,31 +532,31 @@ def check_rummy_calls(client: TestClient) -> None:
 
         act(ws0, 0, "draw stock")
         act(ws0, 1, f"discard {first}")
-        opened = state(ws1, 2, True)
-        assert opened["call_window"]["discarder"] == 0
-        assert opened["call_window"]["duration_ms"] == 1500
-        assert opened["view"]["legal_actions"] == []  # nothing to call; no draw while open
-        act(ws1, 2, "draw stock")
-        assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
+        drawing = state(ws1, 2, False)  # nothing on the pile can be called: no window
+        assert "draw stock" in drawing["view"]["legal_actions"]
+        assert not any(a.startswith("rummy") for a in drawing["view"]["legal_actions"])
         act(ws2, 2, "rummy 1")
         assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == \
             "rummy_not_playable"
-        closed = state(ws1, 2, False)
-        assert "draw stock" in closed["view"]["legal_actions"]
-        assert not any(a.startswith("rummy") for a in closed["view"]["legal_actions"])
         act(ws1, 2, "draw stock")
         act(ws1, 3, f"discard {second}")
         opened = state(ws0, 4, True)
-        assert opened["call_window"]["duration_ms"] == 1500  # the same, with a call possible
-        assert "rummy 3" in opened["view"]["legal_actions"]
+        window = opened["call_window"]
+        assert window["discarder"] == 1 and window["seats"] == [2, 0]
+        assert window["duration_ms"] == 1500
+        assert "rummy 3" in opened["view"]["legal_actions"] and "pass" in \
+            opened["view"]["legal_actions"]
+        assert state(ws1, 4, True)["view"]["legal_actions"] == []  # the discarder
+        act(ws1, 4, "draw stock")
+        assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
         act(ws0, 4, "rummy 3")  # seat 0 calls first ...
         assert receive_until(ws0, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
+        assert state(ws0, 4, True)["call_window"]["my_call"] == "rummy 3"
         act(ws2, 4, "rummy 3")  # ... but seat 2 comes first after the discarder (seat 1)
         assert receive_until(ws2, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
-        assert state(ws2, 4, True)["call_window"]["my_call"] == "rummy 3"
         lost = receive_until(ws0, lambda m: m["type"] == "call_lost")
         assert lost["winner"] == 2 and lost["action"] == "rummy 3"
-        after = state(ws2, 5, False)
+        after = state(ws2, 5, False)  # everyone answered: the window closed at once
         assert after["view"]["log"][-1] == "p2 rummy 3"
         assert after["view"]["to_play"] == 2 and after["view"]["phase"] == "discard"
     assert action_log(client, table_id)[-1] == "p2 rummy 3"

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from remikit.actions import format_seat_action
+from remikit.actions import Play
 from remikit.bots import make_bot
 from remikit.server.hub import build_game
 from remikit.server.writer import Writer
@@ -71,7 +71,7 @@ def bot_actions(seed: str, count: int) -> list[str]:
         assert seat is not None
         action = bots[seat].choose(game.view(seat))
         game.apply(seat, action)
-        out.append(format_seat_action(seat, action))
+        out.append(str(Play(seat, action)))
     return out
 
 

@@ -17,7 +17,7 @@ from types import BuiltinFunctionType, FunctionType, MethodType, ModuleType
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Discard, LayOff, MeldCards
+from remikit.actions import Action, Discard, LayOff, MeldCards
 from remikit.bots import LEVELS, Bot, check_bot, make_bot, play_game
 from remikit.bots.cheater import ARENA_LEVELS, CheaterBot, check_arena_bot, make_arena_bot
 from remikit.bots.strong import StrongBot, tactics_for
@@ -56,13 +56,6 @@ class Spy(Bot):
         assert action in view.legal_actions, (action, view.log[-3:])
         self.decisions += 1
         return action
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        assert type(view) is PlayerView and view.seat == self.seat
-        answer = self.inner.call(view)
-        assert answer is None or answer in view.legal_actions
-        return answer
-
 
 # -- hidden information -------------------------------------------------------------
 
@@ -223,11 +216,6 @@ def _play_rounds(game: Game, bots: list[Bot], deals: int) -> None:
         seat = game.to_play
         assert seat is not None
         game.apply(seat, bots[seat].choose(game.view(seat)))
-        for caller in _calls(game):
-            call = bots[caller].call(game.view(caller))
-            if call is not None:
-                game.apply(caller, call)
-                break
 
 
 def test_the_budget_is_a_fixed_effort_in_rollouts() -> None:
@@ -291,15 +279,6 @@ def _single_deals(variant: str, deals: int, sims: int, *, later: int = 1) -> int
         assert game.over or game.deals[i % later].is_over
         decisions += spy.decisions
     return decisions
-
-
-def _calls(game: Game) -> list[int]:
-    deal = game.deal
-    window = getattr(deal, "rummy_window", None)
-    if deal is None or deal.is_over or window is None:
-        return []
-    return [s for s in range(game.players) if s != window
-            and any(isinstance(a, CallRummy) for a in game.legal_actions(s))]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))

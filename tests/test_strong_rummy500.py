@@ -92,7 +92,7 @@ def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
             assert seat is not None and deal is not None
             view = game.view(seat)
             action = bots[seat].choose(view)
-            if view.phase != "draw":
+            if view.phase == "discard":
                 played = tactics.policy(deal, seat, rng)
                 if isinstance(action, Discard) and isinstance(played, Discard):
                     # among cards the greedy bot ranks alike, either may go

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from remikit.actions import Action, Discard, Draw, parse_action
+from remikit.actions import Action, Discard, Draw, Play, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import REASONS, IllegalAction
@@ -238,7 +238,8 @@ def test_R3_5_an_empty_stock_is_refilled_from_the_discard_pile_reproducibly(
     # of the discard pile except its top card, shuffled from the deck's hash.
     assert turns == 97 and deal.reshuffles == 1
     assert len(deal.discard_pile) == 1 and len(deal.stock) == 97
-    expected = [Card.parse("Ts"), *(Card.parse(line.split()[-1]) for line in deal.log[1::2])]
+    discards = [p.action.card for p in deal.log if isinstance(p.action, Discard)]
+    expected = [Card.parse("Ts"), *discards]
     top = expected.pop()
     assert deal.discard_pile == [top]
     random.Random(reshuffle_seed(deal.deck, 1)).shuffle(expected)
@@ -531,7 +532,7 @@ def test_view_shows_own_hand_counts_and_the_wild_rank(stacked: Stacked) -> None:
         assert view.wild_rank == "3"
         assert view.stock_size == 104 - 10 - 1
         assert view.discard_pile == (Card.parse("Ts"),)
-        assert view.log == ("p0 draw stock",)
+        assert view.log == (Play(0, Draw("stock")),)
         assert view.legal_actions == tuple(game.legal_actions(seat))
     assert game.view(None).hand == ()
     assert all(isinstance(a, Discard) for a in game.view(0).legal_actions)
@@ -587,8 +588,8 @@ def test_a_round_with_nothing_left_to_refill_the_stock_is_scored_as_it_stands() 
     # Unreachable with a legal table (two or more cards are always outside the
     # hands at a draw); a hand-made short deck shows the engine does not stall.
     deal = ThreeThirteenDeal(number=1, players=2, dealer=1, first=0,
-                             deck=parse_cards("9h 4s 9d 7h 9c Jd Ts"),
                              options=ThreeThirteenOptions(players=2))
+    deal.deal(parse_cards("9h 4s 9d 7h 9c Jd Ts"))
     assert deal.is_over and deal.stock == [] and deal.discard_pile == parse_cards("Ts")
     summary = deal.summary
     assert summary is not None

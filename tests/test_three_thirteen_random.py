@@ -64,8 +64,9 @@ def start(seed: int) -> ThreeThirteenGame:
     dealer = (players - 1 + round_no - 1) % players
     deck = game.full_deck()
     game.rng.shuffle(deck)
-    game.deals.append(game.make_deal(number=round_no, dealer=dealer, first=(dealer + 1) % players,
-                                     deck=deck))
+    deal = game.make_deal(number=round_no, dealer=dealer, first=(dealer + 1) % players)
+    deal.deal(deck)
+    game.deals.append(deal)
     return game
 
 

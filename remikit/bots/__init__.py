@@ -16,7 +16,7 @@ from collections.abc import Callable
 from remikit.bots.base import Bot, check_view
 from remikit.bots.greedy import GreedyBot
 from remikit.bots.random_bot import RandomBot
-from remikit.bots.runner import GameStuck, play_game
+from remikit.bots.runner import play_game
 from remikit.bots.strong import StrongBot, make_expert, make_strong
 
 BotFactory = Callable[[str, int | None, float | None], Bot]
@@ -79,5 +79,5 @@ def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
     return bot
 
 
-__all__ = ["LEVELS", "Bot", "GameStuck", "GreedyBot", "RandomBot", "StrongBot", "check_bot",
+__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "check_bot",
            "check_view", "make_bot", "parse_bot_name", "parse_budget", "play_game"]

@@ -1,9 +1,8 @@
 """The one interface every bot has.
 
 A bot is handed a :class:`~remikit.views.PlayerView` of its own seat and
-answers with one of the view's legal actions. Where a variant lets a seat act
-out of turn (a Rummy call, R5-10), the bot is also asked :meth:`Bot.call`,
-which may decline. It never sees a
+answers with one of the view's legal actions; in a Rummy call window (R5-10)
+those are its calls and ``pass``. It never sees a
 :class:`~remikit.engine.Game` or a :class:`~remikit.engine.Deal`: hidden
 information stays in the engine (DESIGN.md decision 5).
 """
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from remikit.actions import Action, CallRummy
+from remikit.actions import Action
 from remikit.views import PlayerView
 
 
@@ -29,16 +28,6 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: PlayerView) -> Action:
         """The action to take; ``view`` is the bot's own seat, with legal actions."""
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        """Whether to call Rummy now (R5-10): one of the view's legal calls, or None.
-
-        Asked after every discard while calls are open, in priority order,
-        of every seat but the discarder that has a legal call (the seat to
-        play next included: its view also lists its draws, which this answer
-        does not choose). The default never calls.
-        """
-        return None
 
     def plays(self, variant: str) -> bool:
         """Whether this bot can play the variant named ``variant`` (its canonical name)."""

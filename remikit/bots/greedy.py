@@ -21,9 +21,10 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from remikit.actions import Action, CallRummy, Discard, Draw
+from remikit.actions import Action, CallRummy, Discard, Draw, Pass
 from remikit.bots.base import Bot, check_view
 from remikit.cards import Card
+from remikit.engine import Phase
 from remikit.variants import find_variant
 from remikit.views import PlayerView
 
@@ -46,7 +47,7 @@ class CallingStrategy(Protocol):
     """A strategy for a variant with Rummy calls (R5-10)."""
 
     def call(self, view: PlayerView) -> CallRummy | None:
-        """A call to make now, or None."""
+        """The answer in a call window: a call to make, or None to pass."""
 
 
 def legal_discards(view: PlayerView) -> list[Card]:
@@ -119,12 +120,9 @@ class GreedyBot(Bot):
         strategy = self.strategy(view.variant)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        if view.phase == "draw":
+        if view.phase is Phase.CALL:
+            answer = strategy.call(view) if isinstance(strategy, CallingStrategy) else None
+            return answer if answer is not None else Pass()
+        if view.phase is Phase.DRAW:
             return strategy.draw(view)
         return strategy.discard(view)
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        if not any(isinstance(a, CallRummy) for a in view.legal_actions):
-            return None
-        strategy = self.strategy(view.variant)
-        return strategy.call(view) if isinstance(strategy, CallingStrategy) else None

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from remikit.actions import Action, CallRummy, Close
+from remikit.actions import Action, CallRummy, Close, Pass
 from remikit.bots.base import Bot, check_view
+from remikit.engine import Phase
 from remikit.views import PlayerView
 
 
@@ -17,9 +18,8 @@ class RandomBot(Bot):
     baselines; so when a close ("tutup") is legal it picks one of the legal
     closes (uniformly). In the other variants going out happens by itself.
 
-    Asked whether to call Rummy (R5-10) when it has a legal call, it calls
-    with probability :attr:`call_chance` (one half), picking uniformly among
-    its calls.
+    Asked in a Rummy call window (R5-10), it calls with probability
+    :attr:`call_chance` (one half), picking uniformly among its calls, else passes.
     """
 
     call_chance = 0.5
@@ -30,11 +30,8 @@ class RandomBot(Bot):
 
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
+        if view.phase is Phase.CALL:
+            calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
+            return self.rng.choice(calls) if self.rng.random() < self.call_chance else Pass()
         closes = [a for a in view.legal_actions if isinstance(a, Close)]
         return self.rng.choice(closes or view.legal_actions)
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
-        if calls and self.rng.random() < self.call_chance:
-            return self.rng.choice(calls)
-        return None

@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from remikit.bots import GameStuck, play_game
+from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, Options
 from remikit.i18n import default_lang, t
@@ -307,11 +307,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     except ArenaError as exc:
         print(f"remi arena: {exc}", file=sys.stderr)
         return 2
-    try:
-        return _play(arena, args, stream, lang)
-    except GameStuck as exc:
-        print(f"remi arena: {exc}", file=sys.stderr)
-        return 1
+    return _play(arena, args, stream, lang)
 
 
 def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> int:

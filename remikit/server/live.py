@@ -6,17 +6,19 @@ database, apply it to the game, then tell every socket (each its own seat's
 view; spectators the public one). Bots think in a thread pool, off the event
 loop, and act through the same path.
 
-Rummy 500 calls (R5-10): after every discard that leaves a call possible in
-the engine, the table opens a call window of a fixed length (the same
-whether or not anyone could call, so its timing gives nothing away). While
-it is open only ``rummy K`` is taken, from any seat but the discarder, and
-held; when it closes the first caller in the deal's call order wins and the
-others are told they lost. Outside the window calls are refused.
+Rummy 500 calls (R5-10): the engine's call window (phase ``call``) asks the
+seats after the discarder in turn, nearest first, to call or pass. The table
+lets them all answer at once: it opens a window of a fixed length, takes
+``rummy K`` or ``pass`` from every seat the engine will ask, holds the answers
+(bots answer at once), and when everyone has answered or the time is up it
+hands them to the engine in its order (a seat that did not answer passes).
+The first call wins; the seats whose calls came too late are told they lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -26,16 +28,16 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from fastapi import WebSocket
 
-from remikit.actions import Action, CallRummy, Discard, format_seat_action
+from remikit.actions import Action, CallRummy, Discard, Pass, Play
 from remikit.bots import Bot
-from remikit.engine import MAX_ACTIONS_PER_DEAL, Game
+from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
 from remikit.server.problems import Problem
-from remikit.server.serialize import view_json
+from remikit.server.serialize import PROTOCOL, view_json
 from remikit.storage import Store
 from remikit.storage.store import now
 from remikit.variants import VariantSpec
@@ -79,25 +81,23 @@ class SeatConfig:
                    lang=data.get("lang") or "id", token_hash=data.get("token_hash"))
 
 
-@runtime_checkable
-class CallingDeal(Protocol):
-    """A deal whose discards may be called (Rummy 500)."""
-
-    @property
-    def rummy_window(self) -> int | None: ...
-
-    def call_order(self, discarder: int) -> list[int]: ...
-
-
 @dataclass
 class CallWindow:
-    """The few seconds after a discard in which Rummy may be called."""
+    """The few seconds after a discard in which the seats asked answer a Rummy call."""
 
     discarder: int
+    seats: list[int]  # the seats the engine asks, in its order
+    answers: tuple[Action, ...]  # what each of them may answer
     state_id: int
     duration: float
     ends_at: float  # event-loop time
-    calls: dict[int, CallRummy] = field(default_factory=dict)
+    held: dict[int, Action] = field(default_factory=dict)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def hold(self, seat: int, answer: Action) -> None:
+        self.held.setdefault(seat, answer)
+        if all(s in self.held for s in self.seats):
+            self.done.set()
 
 
 class Connection:
@@ -251,23 +251,25 @@ class LiveTable:
         view = self.game.view(seat)
         if seat is None:
             return view
-        allowed = self._allowed(view.legal_actions)
+        allowed = self._allowed(seat, view.legal_actions)
         return view if allowed == view.legal_actions else replace(view, legal_actions=allowed)
 
-    def _allowed(self, legal: tuple[Action, ...]) -> tuple[Action, ...]:
+    def _allowed(self, seat: int, legal: tuple[Action, ...]) -> tuple[Action, ...]:
         if self.status != "playing":
             return ()
-        if self.window is not None:
-            return tuple(a for a in legal if isinstance(a, CallRummy))
-        return tuple(a for a in legal if not isinstance(a, CallRummy))
+        window = self.window
+        if window is not None:
+            return window.answers if seat in window.seats and seat not in window.held else ()
+        return legal
 
     def window_json(self, seat: int | None) -> dict[str, Any] | None:
         window = self.window
         if window is None:
             return None
         left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
-        mine = window.calls.get(seat) if seat is not None else None
-        return {"discarder": window.discarder, "duration_ms": round(window.duration * 1000),
+        mine = window.held.get(seat) if seat is not None else None
+        return {"discarder": window.discarder, "seats": window.seats,
+                "duration_ms": round(window.duration * 1000),
                 "ends_in_ms": round(left * 1000), "my_call": str(mine) if mine else None}
 
     def state_message(self, seat: int | None) -> str:
@@ -286,7 +288,8 @@ class LiveTable:
     def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
         seat = conn.seat
-        conn.send_json({"type": "welcome", "table_id": self.id, "seat": seat,
+        conn.send_json({"type": "welcome", "protocol": PROTOCOL, "table_id": self.id,
+                        "seat": seat,
                         "name": self.seats[seat].name if seat is not None else None,
                         "lang": conn.lang})
         self.broadcast()  # everyone sees who is connected; the newcomer gets the state
@@ -326,8 +329,9 @@ class LiveTable:
     async def submit(self, seat: int, state_id: int, action: Action) -> str:
         """Take ``action`` from ``seat`` made against ``state_id``.
 
-        Returns ``"applied"``, or ``"call_pending"`` for a Rummy call held until
-        the window closes; raises :class:`Problem` (and changes nothing) otherwise.
+        Returns ``"applied"``, or ``"call_pending"`` for an answer to a call window
+        held until the window closes; raises :class:`Problem` (and changes nothing)
+        otherwise.
         """
         async with self.lock:
             status = self.status
@@ -342,27 +346,46 @@ class LiveTable:
                 raise Problem("stale_state", "server.stale_state", status=409,
                               sent=state_id, current=self.state_id)
             window = self.window
-            if window is not None and not isinstance(action, CallRummy):
-                raise Problem("call_window", "server.call_window_open", status=409)
-            if window is None and isinstance(action, CallRummy):
-                raise Problem.from_illegal(IllegalAction("rummy_closed"))
+            if window is not None:
+                return self._hold(window, seat, action)
             try:
                 self.game.verify(seat, action)
             except IllegalAction as exc:
                 raise Problem.from_illegal(exc) from None
-            if window is not None:
-                assert isinstance(action, CallRummy)
-                window.calls[seat] = action
-                return "call_pending"
             await self._commit(seat, action)
             return "applied"
 
+    def _hold(self, window: CallWindow, seat: int, action: Action) -> str:
+        """Take ``seat``'s answer to the open call window (the lock is held)."""
+        if not isinstance(action, CallRummy | Pass):
+            raise Problem("call_window", "server.call_window_open", status=409)
+        deal = self.game.current()
+        if seat not in window.seats:
+            raise Problem.from_illegal(deal.turn_refusal(seat, action))
+        if action not in window.answers:
+            try:  # every seat asked has the same answers: the engine says why not this one
+                deal.verify(window.seats[0], action)
+            except IllegalAction as exc:
+                raise Problem.from_illegal(exc) from None
+        if seat in window.held:
+            raise Problem("answered", "server.call_answered", status=409)
+        window.hold(seat, action)
+        return "call_pending"
+
     async def _commit(self, seat: int, action: Action) -> None:
         """Store, apply and announce a verified action (the lock is held)."""
-        deal = self.game.current()
-        if len(deal.log) >= MAX_ACTIONS_PER_DEAL:
-            raise Problem.from_illegal(IllegalAction("game_over"))
-        index, text = self.state_id, format_seat_action(seat, action)
+        await self._store_and_apply(seat, action)
+        self._maybe_open_window()
+        if self.game.over:
+            await self._finish()
+        self.broadcast()
+        self.schedule()
+        if self.game.over and not self.connections:
+            self.host.table_idle(self)
+
+    async def _store_and_apply(self, seat: int, action: Action) -> None:
+        """Store a verified action, then apply it (the lock is held)."""
+        index, text = self.state_id, str(Play(seat, action))
         try:
             await self.host.writer.append_action(self.id, index, seat, text)
         except Exception:
@@ -377,14 +400,6 @@ class LiveTable:
             raise Problem("broken_table", "server.broken_table", status=500,
                           table=self.id) from None
         self.actions.append(text)
-        if isinstance(action, Discard):
-            self._maybe_open_window(seat)
-        if self.game.over:
-            await self._finish()
-        self.broadcast()
-        self.schedule()
-        if self.game.over and not self.connections:
-            self.host.table_idle(self)
 
     async def _finish(self) -> None:
         result = game_result(self.game)
@@ -459,68 +474,78 @@ class LiveTable:
 
     # -- the Rummy call window ---------------------------------------------------------
 
-    def _maybe_open_window(self, discarder: int) -> None:
+    def _maybe_open_window(self) -> None:
+        """When the engine asks for answers to a call window, let every seat it asks
+        answer at once (see the module docstring)."""
         deal = self.game.deal
-        if not isinstance(deal, CallingDeal) or deal.is_over or deal.rummy_window != discarder:
+        if deal is None or deal.phase is not Phase.CALL or self.window is not None:
             return
-        duration = self.host.call_window if self.has_people else 0.0
+        seats = deal.awaiting()
+        discarder = next(p.seat for p in reversed(deal.log) if isinstance(p.action, Discard))
+        people = any(s not in self.bots for s in seats)
+        duration = self.host.call_window if people else 0.0
         loop = asyncio.get_running_loop()
-        window = CallWindow(discarder=discarder, state_id=self.state_id, duration=duration,
+        window = CallWindow(discarder=discarder, seats=seats,
+                            answers=tuple(self.game.legal_actions(seats[0])),
+                            state_id=self.state_id, duration=duration,
                             ends_at=loop.time() + duration)
         self.window = window
         self.spawn(lambda: self._run_window(window))
 
     async def _run_window(self, window: CallWindow) -> None:
-        asks = [self.spawn(partial(self._bot_call, seat, window))
-                for seat in self.bots if seat != window.discarder]
-        await asyncio.sleep(max(0.0, window.ends_at - asyncio.get_running_loop().time()))
+        asks = [self.spawn(partial(self._bot_answer, seat, window))
+                for seat in window.seats if seat in self.bots]
+        left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(window.done.wait(), timeout=left)
         if asks:
             await asyncio.gather(*asks, return_exceptions=True)
         async with self.lock:
             if self.window is not window or self.stopped:
                 return
             self.window = None
-            deal = self.game.deal
-            order: list[int] = (deal.call_order(window.discarder)
-                                if isinstance(deal, CallingDeal) else [])
-            winner = next((s for s in order if s in window.calls
-                           and self.game.can(s, window.calls[s])), None)
-            if winner is None:
-                self.broadcast()
-                self.schedule()
-                return
-            call = window.calls[winner]
             try:
-                await self._commit(winner, call)
+                await self._answer_in_order(window)
             except Problem as exc:
-                log.warning("table %s: the winning call %s failed: %s", self.id, call, exc)
-                self.broadcast()
-                self.schedule()
-                return
-            for seat, lost in window.calls.items():
-                if seat != winner:
-                    self.tell_seat(seat, {"type": "call_lost", "action": str(lost),
-                                          "winner": winner, "state_id": self.state_id})
+                log.warning("table %s: the call window's answers failed: %s", self.id, exc)
+            if self.game.over:
+                await self._finish()
+            self.broadcast()
+            self.schedule()
 
-    async def _bot_call(self, seat: int, window: CallWindow) -> None:
-        view = self.view(seat)  # during the window: only the seat's legal calls
+    async def _answer_in_order(self, window: CallWindow) -> None:
+        """Hand the held answers to the engine in its order; tell late callers they lost."""
+        deal = self.game.current()
+        while deal.phase is Phase.CALL and self.state_id >= window.state_id:
+            seat = deal.to_play
+            assert seat is not None
+            answer = window.held.get(seat, Pass())
+            if not deal.can(seat, answer):
+                answer = Pass()
+            await self._store_and_apply(seat, answer)
+            if isinstance(answer, CallRummy):
+                for other, lost in window.held.items():
+                    if other != seat and isinstance(lost, CallRummy):
+                        self.tell_seat(other, {"type": "call_lost", "action": str(lost),
+                                               "winner": seat, "state_id": self.state_id})
+                break
+
+    async def _bot_answer(self, seat: int, window: CallWindow) -> None:
+        view = self.view(seat)  # during the window: the seat's answers
         if not view.legal_actions:
             return
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.host.bot_pool, self.bots[seat].call, view)
-        if isinstance(answer, CallRummy) and answer in view.legal_actions:
-            async with self.lock:
-                if self.window is window:
-                    window.calls.setdefault(seat, answer)
+        answer = await loop.run_in_executor(self.host.bot_pool, self.bots[seat].choose, view)
+        async with self.lock:
+            if self.window is window:
+                window.hold(seat, answer if answer in window.answers else Pass())
 
     # -- life ---------------------------------------------------------------------
 
     def resume(self) -> None:
-        """After a restart: reopen a call window the last discard left open; start bots."""
-        if self.status == "playing" and self.actions:
-            last = self.actions[-1].split()
-            if len(last) >= 2 and last[1] == "discard":
-                self._maybe_open_window(int(last[0][1:]))
+        """After a restart: reopen a call window the engine waits on; start bots."""
+        if self.status == "playing":
+            self._maybe_open_window()
         self.schedule()
 
     async def stop(self) -> None:

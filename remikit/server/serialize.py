@@ -1,5 +1,6 @@
 """A :class:`~remikit.views.PlayerView` as JSON: cards as text (``"7h"``, ``"Jk"``),
-actions as record text (``"discard 7h"``, ``"rummy 2"``).
+actions as record text (``"discard 7h"``, ``"rummy 2"``) and, beside it, in a structured
+form a client reads without parsing (``{"type": "discard", "card": "7h"}``).
 
 >>> import random
 >>> from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
@@ -7,6 +8,8 @@ actions as record text (``"discard 7h"``, ``"rummy 2"``).
 >>> data = view_json(game.view(0))
 >>> len(data["hand"]), data["hand_sizes"], data["legal_actions"]
 (13, [13, 13, 13, 13], ['draw stock'])
+>>> data["legal"]
+[{'type': 'draw', 'source': 'stock', 'depth': 1, 'text': 'draw stock'}]
 >>> view_json(game.view(None))["hand"]
 []
 """
@@ -16,8 +19,53 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from remikit.actions import (
+    Action,
+    CallRummy,
+    Close,
+    Decline,
+    Discard,
+    Draw,
+    LayOff,
+    MeldCards,
+    Pass,
+    Play,
+)
 from remikit.cards import Card
 from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
+
+PROTOCOL = 2
+"""The version of the WebSocket protocol (docs/protocol.md), sent in ``welcome``."""
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action's structured form, with its record text as ``text``."""
+    out: dict[str, Any]
+    match action:
+        case Draw(source=source, depth=depth):
+            out = {"type": "draw", "source": source, "depth": depth}
+        case Discard(card=card) | Close(card=card):
+            out = {"type": "discard" if isinstance(action, Discard) else "close",
+                   "card": str(card)}
+        case MeldCards(cards=cards, stands_for=stands_for):
+            out = {"type": "meld", "cards": cards_json(cards),
+                   "stands_for": [card_json(c) for c in stands_for]}
+        case LayOff(card=card, meld=meld, stands_for=stands):
+            out = {"type": "layoff", "card": str(card), "meld": meld,
+                   "stands_for": card_json(stands)}
+        case CallRummy(depth=depth):
+            out = {"type": "rummy", "depth": depth}
+        case Decline():
+            out = {"type": "decline"}
+        case Pass():
+            out = {"type": "pass"}
+    out["text"] = str(action)
+    return out
+
+
+def play_json(play: Play) -> dict[str, Any]:
+    """A log entry: the seat, the action's structured form, and the record line."""
+    return {"seat": play.seat, "action": action_json(play.action), "text": str(play)}
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:
@@ -64,7 +112,7 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "variant": view.variant,
         "seat": view.seat,
         "players": view.players,
-        "options": dict(view.options),
+        "options": view.options.as_dict(),
         "deal_number": view.deal_number,
         "dealer": view.dealer,
         "to_play": view.to_play,
@@ -74,10 +122,12 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "discard_pile": cards_json(view.discard_pile),
         "top_discard": card_json(view.top_discard),
-        "log": list(view.log),
+        "log": [str(play) for play in view.log],
+        "plays": [play_json(play) for play in view.log],
         "totals": list(view.totals),
         "finished_deals": [summary_json(s) for s in view.finished_deals],
         "legal_actions": [str(a) for a in view.legal_actions],
+        "legal": [action_json(a) for a in view.legal_actions],
         "game_over": view.game_over,
         "winner": view.winner,
         "wild_rank": view.wild_rank,

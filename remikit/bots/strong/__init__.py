@@ -27,7 +27,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from remikit.actions import Action, CallRummy, LayOff, MeldCards
+from remikit.actions import Action, LayOff, MeldCards
 from remikit.bots.base import Bot, check_view
 from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.bots.strong.search import QUICK, Decision, Plan, Sampler, Tactics, search
@@ -121,20 +121,6 @@ class StrongBot(Bot):
                            sims=self.simulations(view.variant), deadline=deadline)
         self._decided = (key, self.last)
         return self.last
-
-    def call(self, view: PlayerView) -> CallRummy | None:
-        """A Rummy call (R5-10): the search's choice when the seat is about to draw anyway,
-        else the variant tactics' judgement."""
-        calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
-        if not calls:
-            return None
-        if view.to_play == view.seat and view.phase == "draw":
-            action = self.decide(view).action
-            return action if isinstance(action, CallRummy) else None
-        tactics = self._tactics(view.variant)
-        judge = getattr(tactics, "call", None)
-        answer = judge(view) if judge is not None else None
-        return answer if isinstance(answer, CallRummy) and answer in calls else None
 
 
 def make_strong(name: str, seed: int | None, budget: float | None) -> Bot:

@@ -27,14 +27,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
-from remikit.actions import CallRummy, Discard, Draw, LayOff, MeldCards, parse_seat_action
+from remikit.actions import CallRummy, Discard, Draw, LayOff, MeldCards
 from remikit.cards import Card
-from remikit.engine import Deal, Game
+from remikit.engine import Deal, Game, Options
 from remikit.variants import find_variant
 from remikit.views import PlayerView
 
@@ -67,23 +65,16 @@ class Knowledge:
     pool_unknown: int = 0
 
 
-OptionsKey = tuple[tuple[str, Any], ...]
-
-
-def _options_key(options: Mapping[str, Any]) -> OptionsKey:
-    return tuple(sorted(options.items()))
-
-
 @cache
-def _game(variant: str, options: OptionsKey) -> Game:
+def _game(variant: str, options: Options) -> Game:
     """A game of the variant with these options, dealt nothing: a factory of deals."""
     game = find_variant(variant).game_class()
-    return game(game.options_type.from_mapping(dict(options)), rng=random.Random(0),
+    return game(options, rng=random.Random(0),
                      auto_deal=False)
 
 
 @cache
-def _full_deck(variant: str, options: OptionsKey) -> tuple[Card, ...]:
+def _full_deck(variant: str, options: Options) -> tuple[Card, ...]:
     return tuple(_game(variant, options).full_deck())
 
 
@@ -95,12 +86,12 @@ def deal_type(view: PlayerView) -> type[Deal]:
 
 def table_game(view: PlayerView) -> Game:
     """An undealt game with the view's variant and options (the sampled deals' factory)."""
-    return _game(view.variant, _options_key(view.options))
+    return _game(view.variant, view.options)
 
 
 def full_deck(view: PlayerView) -> tuple[Card, ...]:
     """Every card of a deal at this table."""
-    return _full_deck(view.variant, _options_key(view.options))
+    return _full_deck(view.variant, view.options)
 
 
 def _minus(cards: list[Card] | tuple[Card, ...], away: Counter[Card]) -> list[Card]:
@@ -127,7 +118,7 @@ def knowledge(view: PlayerView) -> Knowledge:
     # seat sizes at the deal, from the sizes now and what each seat did since
     start_size = list(view.hand_sizes)
     pile: list[Card | None] = [None] if rules.opens_pile else []
-    actions = [parse_seat_action(line) for line in view.log]
+    actions = [(play.seat, play.action) for play in view.log]
     for who, action in actions:
         if isinstance(action, Draw):
             start_size[who] -= 1 if action.source == "stock" else action.depth

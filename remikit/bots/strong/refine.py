@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from remikit.actions import Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.cards import Card
 from remikit.views import PlayerView
@@ -30,9 +31,9 @@ def refine_world(view: PlayerView, world: Determinization, known: Knowledge,
     """``world`` with the other seats' unknown cards improved by swaps (module docstring)."""
     seat = view.seat
     turns = [0] * view.players
-    for line in view.log:
-        if " draw " in line:
-            turns[int(line[1:line.index(" ")])] += 1
+    for play in view.log:
+        if isinstance(play.action, Draw):
+            turns[play.seat] += 1
     hands = [list(h) for h in world.hands]
     stock = list(world.stock)
     for s, hand in enumerate(hands):

@@ -31,14 +31,14 @@ from remikit.actions import (
     Close,
     Decline,
     Discard,
+    Pass,
 )
 from remikit.bots import Bot
-from remikit.bots.runner import ask_bot_to_call, call_order
 from remikit.cards import Card
 from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, RUMMY_WORDS, TABLE_WORDS, parse_command
 from remikit.cli.tui.table import POSITION_ORDER, hand_table, sorted_hand
 from remikit.cli.tui.ui import Step, VariantUI, positions_for, taken_by
-from remikit.engine import Deal, Game
+from remikit.engine import Deal, Game, Phase
 from remikit.errors import IllegalAction
 from remikit.i18n import t
 from remikit.views import PlayerView
@@ -84,7 +84,6 @@ class Session:
         self.started: dict[int, list[Step]] = {}  # a caller's turn so far
         self.called_on: dict[int, int] = {}  # caller → the discarder it called on
         self.new_cards: tuple[Card, ...] = ()  # cards the person's call just took
-        self.offered: tuple[int, int] | None = None  # the last discard calls were offered on
 
     # -- names ---------------------------------------------------------------
 
@@ -155,12 +154,17 @@ class Session:
                 self.say(Rule(self.ui.deal_title(self, deal)), self.ui.deal_intro(self, deal))
             seat = self.game.to_play
             assert seat is not None
-            if seat == self.person:
+            if deal.phase is Phase.CALL:
+                self.answer_call(seat, deal)
+            elif seat == self.person:
                 self.person_turn(deal)
             else:
                 self.bot_turn(seat, deal)
-            if deal.summary is None:
-                self.offer_calls(deal)
+                last = deal.log[-1] if deal.log else None
+                if (deal.phase is Phase.DRAW and last is not None and last.seat == seat
+                        and isinstance(last.action, Discard)
+                        and self.ui.pauses_after_discard(self.game.view(self.person))):
+                    self.person_call()  # no call is possible: the same pause all the same
             if deal.summary is not None:
                 self.show_news()
                 self.say(*self.ui.deal_result(self, deal))
@@ -190,38 +194,32 @@ class Session:
         with self.console.status(text, spinner="dots"):
             return decide()
 
-    def offer_calls(self, deal: Deal) -> None:
-        """After a discard, while calls are open (R5-10): ask every seat but the discarder,
-        nearest after the discarder first; the first call is made at once."""
-        order = call_order(self.game)
-        stamp = (deal.number, len(deal.log))
-        if not order or self.offered == stamp:
+    def answer_call(self, seat: int, deal: Deal) -> None:
+        """A Rummy call window (R5-10): ``seat``, asked now, calls or passes."""
+        if seat == self.person:
+            self.person_call()
             return
-        self.offered = stamp
-        for seat in order:
-            if seat == self.person:
-                if self.person_call():
-                    return
-                continue
-            call = self.think(seat, partial(ask_bot_to_call, self.game, seat, self.bots[seat]))
-            if call is not None:
-                view = self.game.view(seat)
-                taken = taken_by(call, view)
-                self.game.apply(seat, call)
-                self.called_on[seat] = (order[0] - 1) % self.game.players
-                self.started[seat] = [(call, taken)]
-                return
+        view = self.game.view(seat)
+        answer = self.think(seat, partial(self.bots[seat].choose, view))
+        self.game.apply(seat, answer)
+        if isinstance(answer, CallRummy):
+            discarder = next(p.seat for p in reversed(view.log) if isinstance(p.action, Discard))
+            self.called_on[seat] = discarder
+            self.started[seat] = [(answer, taken_by(answer, view))]
 
-    def person_call(self) -> bool:
-        """The pause after another player's discard: the same prompt whether or not a
-        call is possible. True when the person called."""
+    def person_call(self) -> None:
+        """The pause after another player's discard, with the same prompt whether or not
+        a call is possible; in a call window that asks the person, the person's answer."""
         self.show_news()
         view = self.game.view(self.person)
         self.say(self.ui.pile_line(self, view))
+        asked = Pass() in view.legal_actions
         while True:
             words = self.ask(t("play.call_prompt", self.lang) + " ").strip().lower().split()
             if not words:
-                return False
+                if asked:
+                    self.game.apply(self.person, Pass())
+                return
             verb, args = words[0], words[1:]
             if verb in RUMMY_WORDS and len(args) <= 1:
                 if args and not args[0].isdigit():
@@ -237,7 +235,7 @@ class Session:
                 deal = self.game.deal
                 assert deal is not None
                 self.new_cards = self.ui.after_person_action(self, call, before, deal)
-                return True
+                return
             if verb in TABLE_WORDS and not args:
                 self.say(self.table_view(self.game.view(self.person)))
             elif verb in HELP_WORDS and not args:

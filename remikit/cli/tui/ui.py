@@ -134,6 +134,11 @@ class VariantUI(ABC):
         """Extra columns of the seats table: a title and a text per seat."""
         return []
 
+    def pauses_after_discard(self, view: PlayerView) -> bool:
+        """Whether the person is asked after every other player's discard (a variant
+        with Rummy calls): the same pause whether or not a call is possible."""
+        return False
+
     def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
         """A question to ask before the person discards ``card`` (``--warn-playable``)."""
         return None

@@ -190,6 +190,7 @@ const CATALOGUE = {
   "act.close": {id: "{who} tutup dengan {card}!", en: "{who} closed (tutup) with {card}!"},
   "act.meld": {id: "{who} menurunkan {cards}", en: "{who} melded {cards}"},
   "act.layoff": {id: "{who} menempel {card} ke #{n}", en: "{who} laid off {card} on #{n}"},
+  "act.pass": {id: "{who} tidak memanggil Rummy", en: "{who} does not call Rummy"},
   "act.rummy": {id: "{who} memanggil Rummy! (kartu ke-{k})", en: "{who} called Rummy! (card {k})"},
   "act.decline": {id: "{who} menolak mengambil; tangan berakhir", en: "{who} declined; the hand ends"},
   "act.none": {id: "Belum ada langkah.", en: "No moves yet."},

@@ -89,6 +89,7 @@ export function describeAction(line, nameOf) {
     case "layoff": return t("act.layoff", {who, card: showCard(rest[0]), n: rest[2]});
     case "rummy": return t("act.rummy", {who, k: rest[0]});
     case "decline": return t("act.decline", {who});
+    case "pass": return t("act.pass", {who});
     default: return line;
   }
 }

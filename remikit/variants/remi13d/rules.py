@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +12,7 @@ from remikit.cards import JOKER, Card, Rank, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.remi13d import scoring
-from remikit.views import DealSummary, SeatResult
+from remikit.views import DealSummary, EndedBy, SeatResult
 
 PLAYERS = 4  # R13-1
 DEFAULT_GAMES = 4  # R13-15 [interp]
@@ -28,6 +29,9 @@ class Remi13DDeal(Deal):
 
     options: Remi13DOptions
     opens_pile: ClassVar[bool] = False  # R13-4: no initial face-up card
+    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+        **Deal.phases, Close: frozenset({Phase.DISCARD}),  # R13-7: after drawing
+    }
     closing_card: Card | None = None
 
     def hand_size(self) -> int:
@@ -37,17 +41,12 @@ class Remi13DDeal(Deal):
         return Reason(" or close", " atau tutup")
 
     def variant_actions(self, seat: int) -> list[Action]:
-        if seat != self.to_play or self.phase is not Phase.DISCARD:
+        if self.phase is not Phase.DISCARD:
             return []
         return [Close(c) for c in scoring.closing_candidates(self.hands[seat])]
 
     def verify_variant(self, seat: int, action: Action) -> None:
-        if not isinstance(action, Close):
-            raise IllegalAction("not_in_variant", action=str(action))
-        if seat != self.to_play:
-            raise IllegalAction("not_your_turn", seat=self.to_play)
-        if self.phase is not Phase.DISCARD:
-            raise IllegalAction("draw_first")
+        assert isinstance(action, Close)
         hand = self.hands[seat]
         if action.card not in hand:
             raise IllegalAction("not_in_hand", card=action.card)
@@ -68,15 +67,22 @@ class Remi13DDeal(Deal):
             else:
                 score = scoring.hand_score(hand)  # R13-12
             results.append(_result(score))
-        self.finish(DealSummary(self.number, "close", seat, tuple(results)))
+        self.finish(DealSummary(self.number, EndedBy.CLOSE, seat, tuple(results)))
 
     def after_discard(self, seat: int) -> None:
         if not self.stock:  # R13-13: the last stock card was drawn and no one closed
-            results = tuple(_result(scoring.hand_score(h)) for h in self.hands)
-            self.finish(DealSummary(self.number, "stock", None, results))
+            self.score_unclosed(EndedBy.STOCK)
             return
         self.to_play = (seat + 1) % self.players
         self.phase = Phase.DRAW
+
+    def exhaust(self) -> None:
+        self.score_unclosed(EndedBy.LIMIT)
+
+    def score_unclosed(self, ended_by: EndedBy) -> None:
+        """R13-13: every seat scored by R13-12, nobody with a closing bonus."""
+        results = tuple(_result(scoring.hand_score(h)) for h in self.hands)
+        self.finish(DealSummary(self.number, ended_by, None, results))
 
     def cards_in_play(self) -> list[Card]:
         closing = [self.closing_card] if self.closing_card is not None else []

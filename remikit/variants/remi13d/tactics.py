@@ -321,7 +321,7 @@ class Remi13DTactics:
         rows, ranks, _ = masks(view.hand)
         if top.index != JOKER_INDEX and usefulness(top.index, rows, ranks) < 4:
             return Draw("stock")
-        kept = None if view.options.get("discard_taken_card") else top
+        kept = None if view.options.discard_taken_card else top
         rated = sorted(((self.prior(_without(with_top, c)), c) for c in dict.fromkeys(with_top)
                         if c is not kept), key=lambda pc: pc[0], reverse=True)
         unseen = Counter(knowledge(view).unseen)

@@ -27,6 +27,7 @@ from remikit.actions import (
     Action,
     CallRummy,
     Discard,
+    Draw,
     LayOff,
     MeldCards,
 )
@@ -35,6 +36,7 @@ from remikit.variants.rummy500.hints import (
     best_draw,
     best_take,
     choose_discard,
+    next_to_draw,
     stock_plan,
     turn_plan,
 )
@@ -69,14 +71,22 @@ class Rummy500Strategy:
         return choice
 
     def call(self, view: PlayerView) -> CallRummy | None:
-        """A Rummy call when its melds are worth more than the cards it takes (R5-10)."""
-        if view.to_play == view.seat and view.phase == "draw":
-            choice = self.draw(view)
-            return choice if isinstance(choice, CallRummy) else None
+        """The answer in a call window (R5-10): a call when its melds are worth more than
+        the cards it takes. The next player, who may draw instead, calls where the call
+        beats its best take from the pile (a draw at any depth no one can call); with two
+        players it never needs to call."""
         calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
         if not calls:
             return None
-        take = best_take(view, calls, stock_plan(view))
+        options: list[Draw | CallRummy] = list(calls)
+        if view.seat == next_to_draw(view):
+            if view.players == 2:
+                return None
+            callable_depths = {c.depth for c in calls}
+            options += [Draw("discard", k) for k in range(1, len(view.discard_pile) + 1)
+                        if k not in callable_depths]
+            options.sort(key=lambda a: a.depth)
+        take = best_take(view, options, stock_plan(view))
         return take.action if take is not None and isinstance(take.action, CallRummy) else None
 
     # -- melding and discarding ------------------------------------------------------

@@ -16,9 +16,9 @@ from remikit.actions import (
     Action,
     CallRummy,
     Decline,
+    Discard,
     Draw,
     LayOff,
-    parse_seat_action,
 )
 from remikit.cards import Card
 from remikit.errors import IllegalAction
@@ -114,11 +114,10 @@ def just_taken(view: PlayerView) -> Card | None:
     """The single card the seat took from the pile this turn, if that is how it drew."""
     if view.seat is None:
         return None
-    mine = f"p{view.seat} "
-    for line in reversed(view.log):
-        if not line.startswith(mine):
+    for play in reversed(view.log):
+        if play.seat != view.seat:
             return None
-        _, action = parse_seat_action(line)
+        action = play.action
         if isinstance(action, CallRummy):
             return None
         if isinstance(action, Draw):
@@ -126,6 +125,12 @@ def just_taken(view: PlayerView) -> Card | None:
                 return view.taken_from_discard[-1][1]
             return None
     return None
+
+
+def next_to_draw(view: PlayerView) -> int | None:
+    """The seat that draws after the last discard (None before any discard)."""
+    last = next((p.seat for p in reversed(view.log) if isinstance(p.action, Discard)), None)
+    return None if last is None else (last + 1) % view.players
 
 
 def turn_plan(view: PlayerView) -> Plan | None:
@@ -207,17 +212,10 @@ def assess_take(view: PlayerView, action: Draw | CallRummy, base: Plan) -> Take 
     return Take(action, plan, laid(plan) - laid(base) - cost)
 
 
-def takes(view: PlayerView) -> list[Draw | CallRummy]:
-    """The legal ways to take from the pile, one per depth: a Rummy call where one is
-    legal and another seat could make it too (the next player's call beats the calls of
-    the seats after it, R5-10; a draw does not), else a draw."""
-    out: dict[int, Draw | CallRummy] = {}
-    others_may_call = view.players > 2
-    for action in view.legal_actions:  # draws come before calls
-        if (isinstance(action, Draw) and action.source == "discard") or (
-                isinstance(action, CallRummy) and (others_may_call or action.depth not in out)):
-            out[action.depth] = action
-    return [out[d] for d in sorted(out)]
+def takes(view: PlayerView) -> list[Draw]:
+    """The legal ways to take from the pile in the draw phase, one per depth."""
+    return sorted((a for a in view.legal_actions
+                   if isinstance(a, Draw) and a.source == "discard"), key=lambda a: a.depth)
 
 
 def best_take(view: PlayerView, actions: Sequence[Draw | CallRummy], base: Plan

@@ -49,6 +49,7 @@ from remikit.variants.rummy500.melds import (
     resolve_layoff,
     resolve_meld,
 )
+from remikit.variants.rummy500.rules import Rummy500Options
 from remikit.views import PlayerView
 
 NEG = -(10**9)
@@ -196,10 +197,10 @@ class Rules:
     @staticmethod
     def of(view: PlayerView) -> Rules:
         options = view.options
-        return Rules(scoring=str(options.get("scoring", "standard")),
-                     floating=bool(options.get("floating", False)),
-                     unplayable_last_discard=bool(options.get("unplayable_last_discard", False)),
-                     discard_taken_card=bool(options.get("discard_taken_card", False)))
+        assert isinstance(options, Rummy500Options)
+        return Rules(scoring=options.scoring, floating=options.floating,
+                     unplayable_last_discard=options.unplayable_last_discard,
+                     discard_taken_card=options.discard_taken_card)
 
 
 @dataclass(frozen=True)

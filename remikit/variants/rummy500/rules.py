@@ -16,6 +16,13 @@ Decisions where RULES.md leaves room:
 * A Rummy call takes a card that is playable at once: with the cards above
   it in the pile alone it can go into a new meld or onto a table meld
   (possibly after lay-offs of those cards fill the gap to a run's end).
+* The call window (R5-10) is the phase ``call``: after a discard that leaves a
+  call possible, the seats after the discarder are asked in turn, nearest
+  first, and each answers ``rummy K`` or ``pass``; the first call wins at
+  once (every nearer seat has passed), and when all pass the next player
+  draws. Callable depths are public facts (the pile and the table), so the
+  window opens for everyone alike. A record made before passes were written
+  down skips them (see :mod:`remikit.records`).
 * The card a Rummy caller takes is melded, so the R5-7 ban on discarding
   a single taken card does not apply to a call (even ``rummy 1``).
 * Taking the single top discard is refused when every card of the hand
@@ -34,11 +41,21 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards
+from remikit.actions import (
+    Action,
+    CallRummy,
+    Decline,
+    Discard,
+    Draw,
+    LayOff,
+    MeldCards,
+    Pass,
+    Play,
+)
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
@@ -54,7 +71,7 @@ from remikit.variants.rummy500.melds import (
     resolve_layoff,
     resolve_meld,
 )
-from remikit.views import DealSummary, PlayerView, SeatResult
+from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
 DEFAULT_PLAYERS = 3
@@ -86,16 +103,25 @@ class Rummy500Deal(Deal):
     """One hand of Rummy 500."""
 
     options: Rummy500Options
+    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+        **Deal.phases,
+        Decline: frozenset({Phase.DRAW}),  # R5-9
+        MeldCards: frozenset({Phase.DISCARD}),  # R5-4
+        LayOff: frozenset({Phase.DISCARD}),  # R5-5
+        CallRummy: frozenset({Phase.CALL}),  # R5-10
+        Pass: frozenset({Phase.CALL}),
+    }
 
     def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 deck: Sequence[Card], options: Rummy500Options) -> None:
+                 options: Rummy500Options) -> None:
         super().__init__(number=number, players=players, dealer=dealer, first=first,
-                         deck=deck, options=options)
+                         options=options)
         self.table: list[PlacedMeld] = []
         self.must_meld: Card | None = None  # owed after a deep draw or a call (R5-3, R5-10)
-        self.rummy_from: int | None = None  # the discarder while a Rummy call is possible
+        self.rummy_from: int | None = None  # the discarder, while its discard may be called
+        self.asking: list[int] = []  # the seats still to answer the call window, in order
+        self.calls_open: frozenset[int] = frozenset()  # the depths that may be called now
         self.went_out: int | None = None
-        self._callable: tuple[tuple[int, int, int], frozenset[int]] | None = None
 
     # -- hooks --------------------------------------------------------------
 
@@ -103,40 +129,57 @@ class Rummy500Deal(Deal):
         return 13 if self.players == 2 else 7  # R5-2
 
     def variant_actions(self, seat: int) -> list[Action]:
-        """Deep draws, ``decline`` and Rummy calls before the draw (a seat that is
-        not to play gets its calls only); lay-offs and new melds after it.
+        """Deep draws and ``decline`` before the draw; lay-offs and new melds after it;
+        in a call window, the seat asked calls at any callable depth or passes.
 
         Every lay-off is listed (a joker with each identity it may declare);
         new melds are those of :func:`~remikit.variants.rummy500.melds.candidate_melds`,
         where jokers only fill positions the hand has no natural card for.
         """
-        out: list[Action] = []
         if self.phase is Phase.DRAW:
-            if seat == self.to_play:
-                out += [Draw("discard", k) for k in range(2, len(self.discard_pile) + 1)]
-                out.append(Decline())
-            if self.rummy_window is not None and seat != self.rummy_window:
-                out += [CallRummy(k) for k in sorted(self.callable_depths())]
-        elif self.phase is Phase.DISCARD and seat == self.to_play:
-            hand = self.hands[seat]
-            out += candidate_layoffs(hand, self.table)
-            out += candidate_melds(hand)
-        return out
+            deep: list[Action] = [Draw("discard", k) for k in range(2, len(self.discard_pile) + 1)]
+            return [*deep, Decline()]
+        if self.phase is Phase.CALL:
+            return [*(CallRummy(k) for k in sorted(self.calls_open)), Pass()]
+        hand = self.hands[seat]
+        return [*candidate_layoffs(hand, self.table), *candidate_melds(hand)]
+
+    def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
+        if isinstance(action, CallRummy | Pass):
+            if self.phase is not Phase.CALL:
+                return self._no_window(action)
+            if seat == self.rummy_from:
+                return IllegalAction("rummy_own_discard")
+            return IllegalAction("rummy_not_asked", seat=self.to_play)
+        return super().turn_refusal(seat, action)
+
+    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+        if isinstance(action, CallRummy | Pass):
+            return self._no_window(action)
+        if self.phase is Phase.CALL:
+            return IllegalAction("rummy_answer_first")
+        return super().phase_refusal(action, phases)
+
+    def _no_window(self, action: CallRummy | Pass) -> IllegalAction:
+        """Why no call window takes ``action``: calls are off, none is possible on the
+        discard just made, or there is no such discard."""
+        if not self.options.rummy_calls:
+            return IllegalAction("rummy_off")
+        just_discarded = bool(self.log) and isinstance(self.log[-1].action, Discard)
+        if just_discarded and isinstance(action, CallRummy):
+            pile = self.discard_pile
+            if action.depth > len(pile):
+                return IllegalAction("discard_too_deep", depth=action.depth, size=len(pile))
+            return IllegalAction("rummy_not_playable", depth=action.depth)
+        return IllegalAction("rummy_closed")
 
     def verify_variant(self, seat: int, action: Action) -> None:
         if isinstance(action, MeldCards | LayOff):
             self._verify_play(seat, action)
         elif isinstance(action, CallRummy):
-            self._verify_call(seat, action.depth)
-        elif isinstance(action, Decline):
-            if seat != self.to_play:
-                raise IllegalAction("not_your_turn", seat=self.to_play)
-            if self.phase is not Phase.DRAW:
-                raise IllegalAction("already_drawn", or_close=self.after_draw_hint())
-            if self.stock:
-                raise IllegalAction("decline_stock_left")
-        else:
-            raise IllegalAction("not_in_variant", action=str(action))
+            self._verify_call(action.depth)
+        elif isinstance(action, Decline) and self.stock:
+            raise IllegalAction("decline_stock_left")
 
     def apply_variant(self, seat: int, action: Action) -> None:
         if isinstance(action, MeldCards | LayOff):
@@ -150,11 +193,19 @@ class Rummy500Deal(Deal):
             self.phase = Phase.DISCARD
             self.must_meld = taken[0]
             self.just_taken = None
-            self.rummy_from = None
+            self._end_window()
+        elif isinstance(action, Pass):
+            self.asking.pop(0)
+            if self.asking:
+                self.to_play = self.asking[0]
+            else:  # nobody called: the next player draws
+                assert self.rummy_from is not None
+                self.to_play = (self.rummy_from + 1) % self.players
+                self.phase = Phase.DRAW
+                self._end_window()
         elif isinstance(action, Decline):
-            self.rummy_from = None
-            self.score("declined")  # R5-9
-        else:  # pragma: no cover - verify_variant refused it
+            self.score(EndedBy.DECLINED)  # R5-9
+        else:  # pragma: no cover - verify refused it
             raise AssertionError(action)
 
     def after_draw_hint(self) -> Reason:
@@ -180,7 +231,6 @@ class Rummy500Deal(Deal):
 
     def draw(self, seat: int, action: Draw) -> None:
         owed = self.discard_pile[-action.depth] if action.source == "discard" else None
-        self.rummy_from = None
         super().draw(seat, action)
         if action.depth >= 2:
             self.must_meld = owed
@@ -196,56 +246,80 @@ class Rummy500Deal(Deal):
     def after_discard(self, seat: int) -> None:
         if not self.hands[seat]:  # R5-8: out by discarding the last card
             self.went_out = seat
-            self.score("out")
+            self.score(EndedBy.OUT)
             return
         self._next_turn(seat)
-        self.rummy_from = seat  # R5-10: calls are open until the next player draws
+        self._open_window(seat)
+
+    def exhaust(self) -> None:
+        self.score(EndedBy.LIMIT)
 
     def cards_in_play(self) -> list[Card]:
         return super().cards_in_play() + [c for m in self.table for c in m.cards()]
 
     def resume_variant(self, view: PlayerView) -> None:
-        """The table, an owed meld, and who may be called on (a discard just made)."""
+        """The table, an owed meld, and a call window still open (a discard just made)."""
         self.table = [placed_meld(m) for m in view.table]
         self.must_meld = view.must_meld
-        last = view.log[-1].split() if view.log else []
-        if view.phase == Phase.DRAW and len(last) == 3 and last[1] == "discard":
-            self.rummy_from = int(last[0][1:])
+        if view.phase is Phase.CALL:
+            discarder = next(p.seat for p in reversed(view.log) if isinstance(p.action, Discard))
+            order = self.call_order(discarder)
+            self.rummy_from = discarder
+            assert view.to_play is not None
+            self.asking = order[order.index(view.to_play):]
+            self.calls_open = self.callable_depths()
 
     # -- Rummy calls (R5-10) -------------------------------------------------
 
-    @property
-    def rummy_window(self) -> int | None:
-        """The seat whose discard may be called now, or None when no call is possible."""
-        return self.rummy_from if self.options.rummy_calls else None
-
     def call_order(self, discarder: int) -> list[int]:
-        """Who wins among simultaneous callers: the nearest after the discarder first."""
+        """Who is asked, and whose call wins: the nearest after the discarder first."""
         return [(discarder + i) % self.players for i in range(1, self.players)]
 
-    def _verify_call(self, seat: int, depth: int) -> None:
+    def awaiting(self) -> list[int]:
+        return list(self.asking) if self.phase is Phase.CALL else super().awaiting()
+
+    def implied_passes(self, seat: int, action: Action) -> list[Play]:
+        """In a call window, a call by a seat further down the call order, or the next
+        player's draw, stands for passes by the seats still to answer before it."""
+        if self.phase is not Phase.CALL or self.rummy_from is None:
+            return []
+        if isinstance(action, CallRummy) and seat in self.asking:
+            before = self.asking[:self.asking.index(seat)]
+        elif isinstance(action, Draw | Decline) and seat == (self.rummy_from + 1) % self.players:
+            before = self.asking
+        else:
+            return []
+        return [Play(s, Pass()) for s in before]
+
+    def _open_window(self, discarder: int) -> None:
+        """After a discard: when a call is possible, the seats answer in call order."""
         if not self.options.rummy_calls:
-            raise IllegalAction("rummy_off")
-        if self.rummy_from is None:
-            raise IllegalAction("rummy_closed")
-        if seat == self.rummy_from:
-            raise IllegalAction("rummy_own_discard")
+            return
+        depths = self.callable_depths()
+        if depths:
+            self.rummy_from = discarder
+            self.calls_open = depths
+            self.asking = self.call_order(discarder)
+            self.to_play = self.asking[0]
+            self.phase = Phase.CALL
+
+    def _end_window(self) -> None:
+        self.rummy_from = None
+        self.asking = []
+        self.calls_open = frozenset()
+
+    def _verify_call(self, depth: int) -> None:
         pile = self.discard_pile
         if depth > len(pile):
             raise IllegalAction("discard_too_deep", depth=depth, size=len(pile))
-        if depth not in self.callable_depths():
+        if depth not in self.calls_open:
             raise IllegalAction("rummy_not_playable", depth=depth)
 
     def callable_depths(self) -> frozenset[int]:
-        """Depths K whose card is playable at once with the cards above it (public facts,
-        worked out once per state: every seat's legal actions ask)."""
-        key = (len(self.log), len(self.discard_pile), len(self.table))
-        if self._callable is None or self._callable[0] != key:
-            pile = self.discard_pile
-            depths = frozenset(k for k in range(1, len(pile) + 1)
-                               if can_place(pile[-k], Counter(pile[-k:]), self.table))
-            self._callable = (key, depths)
-        return self._callable[1]
+        """Depths K whose card is playable at once with the cards above it (public facts)."""
+        pile = self.discard_pile
+        return frozenset(k for k in range(1, len(pile) + 1)
+                         if can_place(pile[-k], Counter(pile[-k:]), self.table))
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
@@ -264,10 +338,6 @@ class Rummy500Deal(Deal):
         return table, [action.card]
 
     def _verify_play(self, seat: int, action: MeldCards | LayOff) -> None:
-        if seat != self.to_play:
-            raise IllegalAction("not_your_turn", seat=self.to_play)
-        if self.phase is not Phase.DISCARD:
-            raise IllegalAction("draw_first")
         hand = Counter(self.hands[seat])
         cards = action.cards if isinstance(action, MeldCards) else (action.card,)
         need = Counter(cards)
@@ -298,7 +368,7 @@ class Rummy500Deal(Deal):
             self._next_turn(seat)
         else:  # R5-8: out by melding everything
             self.went_out = seat
-            self.score("out")
+            self.score(EndedBy.OUT)
 
     def _check_single_take(self, hand: list[Card], card: Card) -> None:
         if self.options.discard_taken_card or any(c is not card for c in hand):
@@ -313,11 +383,10 @@ class Rummy500Deal(Deal):
         self.phase = Phase.DRAW
         self.just_taken = None
         self.must_meld = None
-        self.rummy_from = None
 
     # -- scores (R5-11, R5-12) ------------------------------------------------
 
-    def score(self, ended_by: str) -> None:
+    def score(self, ended_by: EndedBy) -> None:
         scoring = self.options.scoring
         credit = [0] * self.players
         for meld in self.table:

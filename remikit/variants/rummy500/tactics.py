@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff
+from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan
 from remikit.cards import Card
@@ -47,9 +47,11 @@ from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
 from remikit.variants.rummy500.hints import (
     NEAR,
     assess_take,
+    best_take,
     choose_discard,
     just_taken,
     laid,
+    next_to_draw,
     opens_call,
     stock_plan,
     takes,
@@ -128,7 +130,9 @@ class Rummy500Tactics:
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         self._plans.clear()  # a new search
-        if view.phase == "draw":
+        if view.phase is Phase.CALL:
+            return [((a,), 0.0) for a in self.answers(view)]
+        if view.phase is Phase.DRAW:
             return [((a,), 0.0) for a in self.draws(view)]
         return [(plan, 0.0) for plan in self.plans(view)]
 
@@ -195,9 +199,16 @@ class Rummy500Tactics:
             return None
         return (*kept, Discard(discard))
 
-    def call(self, view: PlayerView) -> CallRummy | None:
-        """Out of turn, the greedy bot's judgement of a Rummy call."""
-        return self.greedy.call(view)
+    def answers(self, view: PlayerView) -> list[Action]:
+        """In a call window, the greedy bot's answer; the next player, who may draw
+        instead, also weighs passing against the best call."""
+        first: Action = self.greedy.call(view) or Pass()
+        if view.seat != next_to_draw(view) or self.effort < QUICK:
+            return [first]
+        calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
+        best = best_take(view, calls, stock_plan(view))
+        found = [first, Pass(), best.action if best is not None else calls[0]]
+        return [a for a in dict.fromkeys(found) if a in view.legal_actions]
 
     def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
                rng: random.Random) -> Determinization:
@@ -252,6 +263,8 @@ class Rummy500Tactics:
         assert isinstance(deal, Rummy500Deal)
         hand = deal.hands[seat]
         rules = _rules(deal)
+        if deal.phase is Phase.CALL:
+            return Pass()  # the rollouts play no Rummy calls
         if deal.phase is Phase.DRAW:
             take = self._take(deal, seat, rules)
             if take is not None:

@@ -44,7 +44,8 @@ from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
-from remikit.variants.rummy500.plan import table_of
+from remikit.variants.rummy500.plan import Rules, table_of
+from remikit.variants.rummy500.rules import Rummy500Options
 from remikit.views import PlayerView, TableMeld
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def meld_markup(cards: Sequence[Card], stands_for: Sequence[Card | None]) -> str
 
 def laid_points(view: PlayerView) -> list[int]:
     """The points each seat has laid on the table this hand (R5-5, R5-11)."""
-    scoring = str(view.options.get("scoring", "standard"))
+    scoring = Rules.of(view).scoring
     out = [0] * view.players
     for meld in view.table:
         for slot in placed_meld(meld).slots:
@@ -283,6 +284,9 @@ class Rummy500UI(VariantUI):
         session.say(hand_table(sorted_hand(view.hand), new=taken))
         return taken
 
+    def pauses_after_discard(self, view: PlayerView) -> bool:
+        return isinstance(view.options, Rummy500Options) and view.options.rummy_calls
+
     def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
         table = table_of(view)
         for meld in table:
@@ -363,9 +367,8 @@ class Rummy500UI(VariantUI):
         if summary.by_seat is not None:
             head = t("play.r5_out", lang, number=deal.number, who=session.who(summary.by_seat))
         else:
-            last = deal.log[-1].split()[0] if deal.log else "p0"
-            head = t("play.r5_declined", lang, number=deal.number,
-                     who=session.who(int(last[1:])))
+            last = deal.log[-1].seat if deal.log else 0
+            head = t("play.r5_declined", lang, number=deal.number, who=session.who(last))
         scoring = str(self.options(session)["scoring"])
         table = Table(title=t("play.r5_hand_scores", lang, number=deal.number), show_lines=True)
         table.add_column(t("play.col_player", lang))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from remikit.actions import Action, Draw
 from remikit.bots.greedy import Rating, best_single_discard, draw_choice
 from remikit.cards import Card
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring as three_thirteen
+from remikit.variants.three_thirteen.rules import options_of
 from remikit.views import PlayerView
 
 
@@ -23,7 +23,7 @@ class ThreeThirteenStrategy:
 
     @staticmethod
     def _table(view: PlayerView) -> tuple[int, AceMode]:
-        ace = cast(AceMode, view.options.get("ace", "low"))
+        ace = options_of(view).ace_mode
         return view.deal_number, ace
 
     def rate(self, view: PlayerView, hand: Sequence[Card]) -> Rating:

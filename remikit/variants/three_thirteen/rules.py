@@ -22,7 +22,7 @@ from remikit.engine import Deal, Game, OptionError, Options, Phase, option
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring
-from remikit.views import DealSummary, PlayerView, SeatResult
+from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
 DECKS = 2  # R3-1: two decks of 52
 JOKER_CHOICES = (0, 2, 4)  # R3-1
@@ -65,6 +65,12 @@ class ThreeThirteenOptions(Options):
         return cast(AceMode, self.ace)
 
 
+def options_of(view: PlayerView) -> ThreeThirteenOptions:
+    """The table options of a Three-Thirteen view."""
+    assert isinstance(view.options, ThreeThirteenOptions)
+    return view.options
+
+
 class ThreeThirteenDeal(Deal):
     """One round: ``number`` is the round (1 … 11).
 
@@ -83,26 +89,31 @@ class ThreeThirteenDeal(Deal):
     refills_stock: ClassVar[bool] = True  # R3-5
 
     def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 deck: Sequence[Card], options: ThreeThirteenOptions) -> None:
-        self.round_no = number
+                 options: ThreeThirteenOptions) -> None:
         super().__init__(number=number, players=players, dealer=dealer, first=first,
-                         deck=deck, options=options)
+                         options=options)
+        self.round_no = number
         self.wild_rank = scoring.wild_rank(number)  # R3-3
         self.went_out: int | None = None
         self.final_turns_left = 0
         self.reshuffles = 0
-        self._begin_turn()
 
     # -- hooks --------------------------------------------------------------
 
     def hand_size(self) -> int:
         return scoring.hand_size(self.round_no)  # R3-2
 
+    def begin(self) -> None:
+        self._begin_turn()
+
+    def exhaust(self) -> None:
+        self.score(EndedBy.LIMIT)
+
     def variant_actions(self, seat: int) -> list[Action]:
         return []
 
     def verify_variant(self, seat: int, action: Action) -> None:
-        raise IllegalAction("not_in_variant", action=str(action))
+        raise AssertionError("Three-Thirteen has only draws and discards")
 
     def apply_variant(self, seat: int, action: Action) -> None:
         raise AssertionError("Three-Thirteen has only draws and discards")
@@ -124,7 +135,7 @@ class ThreeThirteenDeal(Deal):
         else:
             self.final_turns_left -= 1
         if self.went_out is not None and self.final_turns_left == 0:
-            self.score("out")
+            self.score(EndedBy.OUT)
             return
         self.to_play = (seat + 1) % self.players
         self.phase = Phase.DRAW
@@ -154,7 +165,7 @@ class ThreeThirteenDeal(Deal):
             # Nothing to turn into a stock. Unreachable with the dealable
             # tables of ThreeThirteenOptions (at least two cards are always
             # outside the hands at a draw); kept so the engine cannot stall.
-            self.score("out" if self.went_out is not None else "stock")
+            self.score(EndedBy.OUT if self.went_out is not None else EndedBy.STOCK)
             return
         self.reshuffle()
 
@@ -167,7 +178,7 @@ class ThreeThirteenDeal(Deal):
         del self.discard_pile[:-1]
         self.stock = cards
 
-    def score(self, ended_by: str) -> None:
+    def score(self, ended_by: EndedBy) -> None:
         """R3-7: every seat's deadwood with its best arrangement."""
         results = []
         for seat, hand in enumerate(self.hands):

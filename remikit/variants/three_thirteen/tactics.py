@@ -46,7 +46,7 @@ from remikit.engine import Deal, Phase
 from remikit.melds import AceMode
 from remikit.solver import Goal
 from remikit.variants.three_thirteen import scoring
-from remikit.variants.three_thirteen.rules import ThreeThirteenDeal
+from remikit.variants.three_thirteen.rules import ThreeThirteenDeal, options_of
 from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index
@@ -97,8 +97,7 @@ def ending(view: PlayerView) -> list[float]:
     """The chance that the round ends with each of the seat's next :data:`STEPS` turns
     (another seat goes out before it; the last step takes what is left)."""
     table = HAZARD[view.deal_number - 1]
-    mine = f"p{view.seat} draw "
-    turn = sum(1 for line in view.log if line.startswith(mine))
+    turn = sum(1 for play in view.log if play.seat == view.seat and isinstance(play.action, Draw))
     weights = []
     going = 1.0
     for step in range(STEPS - 1):
@@ -226,7 +225,7 @@ class ThreeThirteenTactics:
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
         round_no = view.deal_number
-        ace: AceMode = "high" if view.options.get("ace") == "high" else "low"
+        ace = options_of(view).ace_mode
         legal = view.legal_actions
         if view.phase == "draw":
             return [((self.draw(view, round_no, ace),), 0.0)]
@@ -260,7 +259,7 @@ class ThreeThirteenTactics:
             return forced
         top = view.top_discard
         assert top is not None
-        kept = None if view.options.get("discard_taken_card") else top
+        kept = None if view.options.discard_taken_card else top
         if view.went_out is not None or self.effort < QUICK:
             with_top = [*view.hand, top]
             after = min(deadwood(_without(with_top, c), round_no, ace)
@@ -284,7 +283,7 @@ class ThreeThirteenTactics:
         useful card (never one known to be in its hand) back. Sizes, the multiset of
         cards and the known cards are unchanged."""
         wild = view.deal_number + 2
-        ace_high = view.options.get("ace") == "high"
+        ace_high = options_of(view).ace == "high"
         return refine_world(view, world, known, rng,
                             lambda hand, among: lite_discard(hand, None, wild, ace_high,
                                                              among=among))

@@ -21,6 +21,7 @@ from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring as three_thirteen
+from remikit.variants.three_thirteen.rules import options_of
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class ThreeThirteenUI(VariantUI):
         lines: list[RenderableType] = [
             t("play.round_line", lang, number=view.deal_number, rounds=three_thirteen.ROUNDS,
               wild=view.wild_rank or "?", stock=view.stock_size, discard=discard,
-              jokers=t("play.and_jokers", lang) if view.options.get("jokers") else "")
+              jokers=t("play.and_jokers", lang) if options_of(view).jokers else "")
         ]
         if view.went_out is not None:
             lines.append(t("play.last_turn", lang, who=session.who(view.went_out)))
