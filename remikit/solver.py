@@ -8,6 +8,14 @@ hands pays once for what they share. The candidate melds of a card depend only
 on the cards of its suit (runs) or of its rank (sets) and on the wild count;
 they are kept in tables that every search shares.
 
+Threads may share a solver (the web server's bot pool and its event loop do).
+The memo and the tables are only read and written an entry at a time, and an
+entry depends on its key alone, so a search never sees a wrong one; a table
+at its limit is cleared, perhaps under another thread's search, which then
+finds what it needs again. Rebuilding an arrangement walks the memo entries
+of the search just made: one cleared meanwhile is searched again in a memo of
+the rebuild's own.
+
 Natural cards are packed into one integer, four bits a card (two decks give
 counts up to 2; eight decks would still fit).
 """
@@ -105,7 +113,7 @@ class Solver:
         value = self._best(memo, mode, packed, len(wilds), flags)
         if value <= NEG // 2:
             return None
-        return self._rebuild(memo, packed, wilds, flags, value, goal.keep)
+        return self._rebuild(memo, mode, packed, wilds, flags, value, goal.keep)
 
     def value(
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
@@ -342,14 +350,20 @@ class Solver:
 
     # -- rebuilding the arrangement ---------------------------------------
 
-    def _rebuild(self, memo: dict[int, int], packed: int, wilds: list[Card],
-                 flags: int, value: int, keep: Card | None) -> Arrangement:
+    def _rebuild(self, memo: dict[int, int], mode: tuple[object, ...], packed: int,
+                 wilds: list[Card], flags: int, value: int, keep: Card | None) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
         found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)
         n_wilds = len(wilds)
         while packed:
-            move = memo[(packed << 8) | (n_wilds << 4) | flags] & ((1 << _MOVE_BITS) - 1)
+            key = (packed << 8) | (n_wilds << 4) | flags
+            entry = memo.get(key)
+            if entry is None:  # another thread cleared the memo: search again, unshared
+                memo = {}
+                self._best(memo, mode, packed, n_wilds, flags)
+                entry = memo[key]
+            move = entry & ((1 << _MOVE_BITS) - 1)
             c = ((packed & -packed).bit_length() - 1) >> 2
             if move == _DEAD:
                 dead.append(Card(c))
