@@ -34,6 +34,7 @@ from remikit.melds import (
     MeldRules,
     Scoring,
     card_at,
+    is_pure_run,
     is_wild,
     split_wilds,
 )
@@ -67,8 +68,9 @@ class Goal:
     """What one search asks for, beyond the rules and scoring.
 
     ``all_melded``: every card kept must be in a meld (closing, going out).
-    ``need_pure``: the melds must include a pure run of 4+ or the royal flush
-    (Remi 13 D); an arrangement without one is impossible.
+    ``need_pure``: the melds must include a pure run of 4+ (as the rules'
+    ``pure_run`` says) or the royal flush (Remi 13 D); an arrangement without one
+    is impossible.
     ``discard``: one card must be discarded first (it is worth nothing).
     ``keep``: a card that may not be the discard.
     """
@@ -246,6 +248,7 @@ class Solver:
 
     def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
         rules = self.rules
+        rule = rules.pure_run
         suit, rank0 = divmod(c, 13)
         units = _POSITION_UNITS[suit]
         totals = self._run_totals
@@ -297,17 +300,16 @@ class Solver:
                         # a longer run must end in natural cards
                         if length > 3 and not ((lo == pc or have[lo]) and (hi == pc or have[hi])):
                             continue
-                        used = len(gaps)
-                        yield (value, mask, used, used == 0 and length >= 4, room,
-                               ("run", suit, lo, hi, tuple(gaps)))
+                        wild_pos = tuple(gaps)
+                        yield (value, mask, len(wild_pos), is_pure_run(lo, hi, wild_pos, rule),
+                               room, ("run", suit, lo, hi, wild_pos))
                         continue
                     spare = wilds - len(gaps)
                     for k in range(min(spare, len(cards)) + 1):
                         for extra in combinations(cards, k):
                             wild_pos = tuple(sorted(gaps + list(extra))) if extra else tuple(gaps)
-                            used = len(wild_pos)
-                            yield (value, mask - sum(units[p] for p in extra), used,
-                                   used == 0 and length >= 4, room,
+                            yield (value, mask - sum(units[p] for p in extra), len(wild_pos),
+                                   is_pure_run(lo, hi, wild_pos, rule), room,
                                    ("run", suit, lo, hi, wild_pos))
             if (rules.royal_flush and pc == 13 and suit == 3
                     and all(have[p] for p in range(9, 13))):
@@ -419,7 +421,7 @@ class Solver:
                 else:
                     cards.append(card)
                     stands.append(None)
-            pure = not wild_pos and hi - lo + 1 >= 4
+            pure = is_pure_run(lo, hi, wild_pos, self.rules.pure_run)
             kind: MeldKind = "royal" if desc[0] == "royal" else "run"
             return Meld(kind, tuple(cards), tuple(stands), value, pure)
         _, rank0, take, _used, suit = desc
