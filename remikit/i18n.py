@@ -42,6 +42,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "Three-Thirteen: As rendah atau tinggi (bawaan: low)",
         "en": "Three-Thirteen: ace low or high (default: low)",
     },
+    "score.help_pure_run": {
+        "id": "Remi 13 D: opsi meja pure_run (R13-6): strict (bawaan: kartu dasar murni "
+              "tanpa Joker) atau natural4 (4+ kartu asli berurutan tetap murni walau "
+              "diperpanjang Joker)",
+        "en": "Remi 13 D: the table option pure_run (R13-6): strict (default: a pure run "
+              "holds no joker) or natural4 (a run with 4+ natural cards in a row is pure "
+              "even when a joker extends it)",
+    },
     "score.help_json": {
         "id": "keluaran satu objek JSON",
         "en": "print one JSON object",
@@ -72,8 +80,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "gin: 10 cards (or 11, then the best discard), not {count}",
     },
     "score.gin_options": {
-        "id": "gin tidak memakai --closing, --round atau --ace",
-        "en": "gin takes no --closing, --round or --ace",
+        "id": "gin tidak memakai --closing, --round, --ace atau --pure-run",
+        "en": "gin takes no --closing, --round, --ace or --pure-run",
     },
     "score.title_gin": {
         "id": "Gin Rummy: kartu mati terkecil{discard}",
@@ -116,6 +124,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "score.closing_not_here": {
         "id": "kartu penutup hanya untuk remi13d",
         "en": "a closing card is for remi13d only",
+    },
+    "score.pure_run_not_here": {
+        "id": "pure_run hanya untuk remi13d",
+        "en": "pure_run is for remi13d only",
+    },
+    "score.bad_pure_run": {
+        "id": "pure_run harus strict atau natural4, bukan {value}",
+        "en": "pure_run must be strict or natural4, not {value}",
     },
     "score.round_not_here": {
         "id": "ronde dan ace hanya untuk three-thirteen",
@@ -171,6 +187,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "score.no_pure": {
         "id": "tidak ada kartu dasar murni 4+: semua kartu mati",
         "en": "no pure run of 4+: every card is dead",
+    },
+    "score.natural4": {
+        "id": "opsi meja pure_run=natural4: kartu dasar dengan 4+ kartu asli berurutan "
+              "murni walau diperpanjang Joker (R13-6)",
+        "en": "table option pure_run=natural4: a run with 4+ natural cards in a row is pure "
+              "even when a joker extends it (R13-6)",
     },
     "ace.low": {"id": "rendah", "en": "low"},
     "ace.high": {"id": "tinggi", "en": "high"},

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Literal
 
 from remikit.cards import JOKER, Card, Rank, Suit
 
 AceMode = Literal["low", "high", "both"]
 MeldKind = Literal["run", "set", "royal", "wild"]
+PureRun = Literal["strict", "natural4"]
+PURE_RUN_CHOICES: tuple[PureRun, ...] = ("strict", "natural4")
+"""Which runs are pure (R13-6): ``strict`` no wild card; ``natural4`` four or more
+natural cards in a row, wild cards around them allowed."""
 
 
 def card_at(suit: Suit | int, position: int) -> Card:
@@ -33,6 +38,8 @@ class MeldRules:
     ``set_max``: the largest set, 0 for no limit.
     ``wild_only_melds``: a meld may consist of wild cards only.
     ``royal_flush``: ``Ts Js Qs Ks As`` (no wild) is a meld of its own.
+    ``pure_run``: which runs of 4+ are pure (:data:`PURE_RUN_CHOICES`); the royal
+    flush always is.
     """
 
     ace: AceMode = "both"
@@ -40,6 +47,7 @@ class MeldRules:
     set_max: int = 4
     wild_only_melds: bool = False
     royal_flush: bool = False
+    pure_run: PureRun = "strict"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,6 +118,21 @@ class Arrangement:
     def cards(self) -> list[Card]:
         """Every card of the arrangement (without the discard)."""
         return self.melded_cards + list(self.dead)
+
+
+def is_pure_run(lo: int, hi: int, wild_positions: Sequence[int], rule: PureRun) -> bool:
+    """Whether the run of positions ``lo`` … ``hi`` with wild cards at ``wild_positions``
+    (ascending) is pure under ``rule`` (R13-6).
+
+    >>> is_pure_run(2, 6, [6], "strict"), is_pure_run(2, 6, [6], "natural4")
+    (False, True)
+    >>> is_pure_run(2, 6, [4], "natural4")
+    False
+    """
+    if rule == "strict":
+        return not wild_positions and hi - lo >= 3
+    edges = (lo - 1, *wild_positions, hi + 1)
+    return any(b - a > 4 for a, b in pairwise(edges))  # 4+ natural cards between
 
 
 def is_wild(card: Card, wild_rank: Rank | None) -> bool:

@@ -8,6 +8,14 @@ hands pays once for what they share. The candidate melds of a card depend only
 on the cards of its suit (runs) or of its rank (sets) and on the wild count;
 they are kept in tables that every search shares.
 
+Threads may share a solver (the web server's bot pool and its event loop do).
+The memo and the tables are only read and written an entry at a time, and an
+entry depends on its key alone, so a search never sees a wrong one; a table
+at its limit is cleared, perhaps under another thread's search, which then
+finds what it needs again. Rebuilding an arrangement walks the memo entries
+of the search just made: one cleared meanwhile is searched again in a memo of
+the rebuild's own.
+
 Natural cards are packed into one integer, four bits a card (two decks give
 counts up to 2; eight decks would still fit).
 """
@@ -26,6 +34,7 @@ from remikit.melds import (
     MeldRules,
     Scoring,
     card_at,
+    is_pure_run,
     is_wild,
     split_wilds,
 )
@@ -59,8 +68,9 @@ class Goal:
     """What one search asks for, beyond the rules and scoring.
 
     ``all_melded``: every card kept must be in a meld (closing, going out).
-    ``need_pure``: the melds must include a pure run of 4+ or the royal flush
-    (Remi 13 D); an arrangement without one is impossible.
+    ``need_pure``: the melds must include a pure run of 4+ (as the rules'
+    ``pure_run`` says) or the royal flush (Remi 13 D); an arrangement without one
+    is impossible.
     ``discard``: one card must be discarded first (it is worth nothing).
     ``keep``: a card that may not be the discard.
     """
@@ -105,7 +115,7 @@ class Solver:
         value = self._best(memo, mode, packed, len(wilds), flags)
         if value <= NEG // 2:
             return None
-        return self._rebuild(memo, packed, wilds, flags, value, goal.keep)
+        return self._rebuild(memo, mode, packed, wilds, flags, value, goal.keep)
 
     def value(
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
@@ -238,6 +248,7 @@ class Solver:
 
     def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
         rules = self.rules
+        rule = rules.pure_run
         suit, rank0 = divmod(c, 13)
         units = _POSITION_UNITS[suit]
         totals = self._run_totals
@@ -289,17 +300,16 @@ class Solver:
                         # a longer run must end in natural cards
                         if length > 3 and not ((lo == pc or have[lo]) and (hi == pc or have[hi])):
                             continue
-                        used = len(gaps)
-                        yield (value, mask, used, used == 0 and length >= 4, room,
-                               ("run", suit, lo, hi, tuple(gaps)))
+                        wild_pos = tuple(gaps)
+                        yield (value, mask, len(wild_pos), is_pure_run(lo, hi, wild_pos, rule),
+                               room, ("run", suit, lo, hi, wild_pos))
                         continue
                     spare = wilds - len(gaps)
                     for k in range(min(spare, len(cards)) + 1):
                         for extra in combinations(cards, k):
                             wild_pos = tuple(sorted(gaps + list(extra))) if extra else tuple(gaps)
-                            used = len(wild_pos)
-                            yield (value, mask - sum(units[p] for p in extra), used,
-                                   used == 0 and length >= 4, room,
+                            yield (value, mask - sum(units[p] for p in extra), len(wild_pos),
+                                   is_pure_run(lo, hi, wild_pos, rule), room,
                                    ("run", suit, lo, hi, wild_pos))
             if (rules.royal_flush and pc == 13 and suit == 3
                     and all(have[p] for p in range(9, 13))):
@@ -342,14 +352,20 @@ class Solver:
 
     # -- rebuilding the arrangement ---------------------------------------
 
-    def _rebuild(self, memo: dict[int, int], packed: int, wilds: list[Card],
-                 flags: int, value: int, keep: Card | None) -> Arrangement:
+    def _rebuild(self, memo: dict[int, int], mode: tuple[object, ...], packed: int,
+                 wilds: list[Card], flags: int, value: int, keep: Card | None) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
         found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)
         n_wilds = len(wilds)
         while packed:
-            move = memo[(packed << 8) | (n_wilds << 4) | flags] & ((1 << _MOVE_BITS) - 1)
+            key = (packed << 8) | (n_wilds << 4) | flags
+            entry = memo.get(key)
+            if entry is None:  # another thread cleared the memo: search again, unshared
+                memo = {}
+                self._best(memo, mode, packed, n_wilds, flags)
+                entry = memo[key]
+            move = entry & ((1 << _MOVE_BITS) - 1)
             c = ((packed & -packed).bit_length() - 1) >> 2
             if move == _DEAD:
                 dead.append(Card(c))
@@ -405,7 +421,7 @@ class Solver:
                 else:
                     cards.append(card)
                     stands.append(None)
-            pure = not wild_pos and hi - lo + 1 >= 4
+            pure = is_pure_run(lo, hi, wild_pos, self.rules.pure_run)
             kind: MeldKind = "royal" if desc[0] == "royal" else "run"
             return Meld(kind, tuple(cards), tuple(stands), value, pure)
         _, rank0, take, _used, suit = desc

@@ -19,7 +19,7 @@ from typing import TextIO, cast
 
 from remikit.cards import JOKER, Card, CardError
 from remikit.i18n import default_lang, t
-from remikit.melds import Meld
+from remikit.melds import PURE_RUN_CHOICES, Meld
 from remikit.variants import find_variant
 from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
@@ -37,6 +37,7 @@ class Request:
     closing: Card | None = None
     round_no: int | None = None
     ace: str | None = None
+    pure_run: str | None = None
 
 
 def as_json(result: Scored) -> dict[str, object]:
@@ -123,11 +124,12 @@ def request_from_line(line: str, lang: str) -> Request:
     if closing is not None and not isinstance(closing, str):
         raise InputError(t("score.bad_card", lang, token=closing))
     return make_request(variant_name(variant, lang), hand, closing=closing,
-                        round_no=data.get("round"), ace=data.get("ace"), lang=lang)
+                        round_no=data.get("round"), ace=data.get("ace"),
+                        pure_run=data.get("pure_run"), lang=lang)
 
 
 def make_request(variant: str, cards: str | Iterable[str], *, closing: str | None,
-                 round_no: object, ace: object, lang: str) -> Request:
+                 round_no: object, ace: object, pure_run: object, lang: str) -> Request:
     """A checked request from the parts of a command line or a batch line."""
     hand = parse_hand(cards, lang)
     closing_card = None
@@ -137,11 +139,12 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
             raise InputError(t("score.bad_card", lang, token=closing))
         closing_card = parsed[0]
     try:
-        scorer(variant).check_keywords(closing=closing_card, round_no=round_no, ace=ace)
+        scorer(variant).check_keywords(closing=closing_card, round_no=round_no, ace=ace,
+                                       pure_run=pure_run)
     except ScoreInputError as exc:
         raise InputError(t(exc.key, lang, **exc.params)) from None
     request = Request(variant, hand, closing=closing_card, round_no=cast(int | None, round_no),
-                      ace=cast(str | None, ace))
+                      ace=cast(str | None, ace), pure_run=cast(str | None, pure_run))
     check(request, lang)
     return request
 
@@ -149,7 +152,8 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
 def score(request: Request) -> Scored:
     """Score a checked request with its variant's scorer."""
     return scorer(request.variant).score(request.hand, closing=request.closing,
-                                         round_no=request.round_no, ace=request.ace)
+                                         round_no=request.round_no, ace=request.ace,
+                                         pure_run=request.pure_run)
 
 
 # -- output ---------------------------------------------------------------
@@ -211,6 +215,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--closing", metavar="CARD", help=t("score.help_closing", lang))
     parser.add_argument("--round", type=int, metavar="N", help=t("score.help_round", lang))
     parser.add_argument("--ace", choices=("low", "high"), help=t("score.help_ace", lang))
+    parser.add_argument("--pure-run", choices=PURE_RUN_CHOICES,
+                        help=t("score.help_pure_run", lang))
     parser.add_argument("--json", action="store_true", help=t("score.help_json", lang))
     parser.add_argument("--batch", metavar="FILE", help=t("score.help_batch", lang))
     parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
@@ -221,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
     """Exit status: 0 scored, 1 close refused or a malformed batch line, 2 unusable input."""
     lang: str = args.lang or default_lang()
     if args.batch is not None:
-        options = (args.closing, args.round, args.ace)
+        options = (args.closing, args.round, args.ace, args.pure_run)
         if args.variant or args.cards or any(o is not None for o in options):
             return _fail(t("score.batch_alone", lang))
         return _batch(args.batch, lang)
@@ -230,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = variant_name(args.variant, lang)
         request = make_request(variant, args.cards, closing=args.closing, round_no=args.round,
-                               ace=args.ace, lang=lang)
+                               ace=args.ace, pure_run=args.pure_run, lang=lang)
     except InputError as exc:
         return _fail(str(exc))
     result = score(request)

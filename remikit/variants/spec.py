@@ -76,14 +76,15 @@ class Scorer:
     jokers: int = 4
     """How many jokers the decks hold."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
+                       pure_run: object) -> None:
         """Raise :class:`ScoreInputError` for a keyword this variant does not take."""
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
         """Raise :class:`ScoreInputError` unless the hand has a size this variant scores."""
 
     def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None) -> Scored:
+              ace: str | None, pure_run: str | None) -> Scored:
         """The score of a checked hand."""
         raise NotImplementedError
 

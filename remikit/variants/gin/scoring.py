@@ -48,8 +48,9 @@ class GinScorer(Scorer):
     copies = 1
     jokers = 0
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
-        if closing is not None or round_no is not None or ace is not None:
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
+                       pure_run: object) -> None:
+        if any(k is not None for k in (closing, round_no, ace, pure_run)):
             raise ScoreInputError("score.gin_options")
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
@@ -57,7 +58,7 @@ class GinScorer(Scorer):
             raise ScoreInputError("score.gin_count", count=len(hand))
 
     def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None) -> Scored:
+              ace: str | None, pure_run: str | None) -> Scored:
         found = deadwood(hand)
         discard = (message("score.gin_discard", card=found.discard.symbol())
                    if found.discard is not None else "")

@@ -16,7 +16,8 @@ def may_hold_pure_run(hand: Sequence[Card]) -> bool:
     """Whether ``hand`` has four natural cards in a row of one suit (R13-7's pure run).
 
     A cheap test that spares the solver a search that cannot succeed; the
-    royal flush holds such a row too.
+    royal flush holds such a row too, and so does a pure run under either
+    ``pure_run`` option (R13-6).
     """
     rows = [0, 0, 0, 0]
     for card in hand:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from remikit.actions import Action, Close
 from remikit.cards import JOKER, Card, Rank, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
+from remikit.melds import PURE_RUN_CHOICES, PureRun
 from remikit.variants.remi13d import scoring
-from remikit.views import DealSummary, EndedBy, SeatResult
+from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
 PLAYERS = 4  # R13-1
 DEFAULT_GAMES = 4  # R13-15 [interp]
@@ -20,8 +21,22 @@ DEFAULT_GAMES = 4  # R13-15 [interp]
 
 @dataclass(frozen=True, kw_only=True)
 class Remi13DOptions(Options):
+    """Table options: ``games`` (R13-15), ``pure_run`` ``strict``/``natural4`` (R13-6)."""
+
     players: int = option(PLAYERS, low=PLAYERS, high=PLAYERS)
     games: int = option(DEFAULT_GAMES, low=1, high=100)
+    pure_run: str = option("strict", choices=PURE_RUN_CHOICES)
+
+    @property
+    def pure_rule(self) -> PureRun:
+        """``pure_run`` as the solver's type (checked against its choices)."""
+        return cast(PureRun, self.pure_run)
+
+
+def pure_rule_of(view: PlayerView) -> PureRun:
+    """The table's pure-run rule (R13-6) of a Remi 13 D view."""
+    assert isinstance(view.options, Remi13DOptions)
+    return view.options.pure_rule
 
 
 class Remi13DDeal(Deal):
@@ -52,20 +67,23 @@ class Remi13DDeal(Deal):
             raise IllegalAction("not_in_hand", card=action.card)
         rest = list(hand)
         rest.remove(action.card)
-        if not scoring.can_close(rest, action.card):
-            why = Reason(explain=lambda: scoring.refusal(rest, action.card) or Reason())
+        rule = self.options.pure_rule
+        if not scoring.can_close(rest, action.card, pure_run=rule):
+            why = Reason(explain=lambda: scoring.refusal(rest, action.card, pure_run=rule)
+                         or Reason())
             raise IllegalAction("close_refused", why=why)
 
     def apply_variant(self, seat: int, action: Action) -> None:
         assert isinstance(action, Close)
         self.hands[seat].remove(action.card)
         self.closing_card = action.card
+        rule = self.options.pure_rule
         results = []
         for s, hand in enumerate(self.hands):
             if s == seat:
-                score = scoring.close_score(hand, action.card)  # R13-7, R13-11
+                score = scoring.close_score(hand, action.card, pure_run=rule)  # R13-7, R13-11
             else:
-                score = scoring.hand_score(hand)  # R13-12
+                score = scoring.hand_score(hand, pure_run=rule)  # R13-12
             results.append(_result(score))
         self.finish(DealSummary(self.number, EndedBy.CLOSE, seat, tuple(results)))
 
@@ -81,7 +99,8 @@ class Remi13DDeal(Deal):
 
     def score_unclosed(self, ended_by: EndedBy) -> None:
         """R13-13: every seat scored by R13-12, nobody with a closing bonus."""
-        results = tuple(_result(scoring.hand_score(h)) for h in self.hands)
+        rule = self.options.pure_rule
+        results = tuple(_result(scoring.hand_score(h, pure_run=rule)) for h in self.hands)
         self.finish(DealSummary(self.number, ended_by, None, results))
 
     def cards_in_play(self) -> list[Card]:

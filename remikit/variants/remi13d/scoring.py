@@ -7,16 +7,23 @@
 25
 >>> hand_score(parse_cards("2h 3h Jk 9s 9c 9d Kd Kc Ks 5c 6c 7c Qd")).points
 -105
+
+With the table option ``pure_run=natural4`` (R13-6 [interp]) a joker may extend the
+pure run:
+
+>>> fours = parse_cards("3s 4s 5s 6s Jk 9c 9d 9h 9s Kc Kd Kh Ks")
+>>> can_close(fours, Card.parse("Ah")), can_close(fours, Card.parse("Ah"), pure_run="natural4")
+(False, True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from remikit.cards import JOKER, Card, Rank
 from remikit.errors import Reason
-from remikit.melds import Meld, MeldRules, Scoring
+from remikit.melds import PURE_RUN_CHOICES, Meld, MeldRules, PureRun, Scoring
 from remikit.solver import NEG, Goal, Solver
 from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
@@ -49,7 +56,13 @@ SCORING = Scoring(
     dead=tuple(_dead_value(i % 13 + 1) for i in range(52)),
     dead_joker=-25,
 )
-SOLVER = Solver(RULES, SCORING)
+_SOLVERS = {rule: Solver(replace(RULES, pure_run=rule), SCORING) for rule in PURE_RUN_CHOICES}
+SOLVER = _SOLVERS["strict"]
+
+
+def solver(pure_run: PureRun) -> Solver:
+    """The solver of a table whose ``pure_run`` option is ``pure_run`` (R13-6)."""
+    return _SOLVERS[pure_run]
 
 
 @dataclass(frozen=True)
@@ -76,18 +89,18 @@ def dead_points(cards: Sequence[Card]) -> int:
     return sum(SCORING.dead_joker if c is JOKER else SCORING.dead[c.index] for c in cards)
 
 
-def hand_score(hand: Sequence[Card]) -> Score:
+def hand_score(hand: Sequence[Card], *, pure_run: PureRun = "strict") -> Score:
     """R13-12: the best (melds + dead cards) among arrangements holding a pure run of 4+;
     without one, every card is dead."""
-    best = SOLVER.solve(hand, goal=Goal(need_pure=True))
+    best = solver(pure_run).solve(hand, goal=Goal(need_pure=True))
     if best is None:
         return Score(dead_points(hand), (), tuple(hand))
     return Score(best.value, best.melds, best.dead)
 
 
-def hand_value(hand: Sequence[Card]) -> int:
+def hand_value(hand: Sequence[Card], *, pure_run: PureRun = "strict") -> int:
     """The points of :func:`hand_score` without building the arrangement."""
-    value = SOLVER.value(hand, goal=Goal(need_pure=True))
+    value = solver(pure_run).value(hand, goal=Goal(need_pure=True))
     return value if value > NEG // 2 else dead_points(hand)
 
 
@@ -103,22 +116,24 @@ def closing_bonus(closing: Card) -> int:
 CLOSE_GOAL = Goal(all_melded=True, need_pure=True)
 
 
-def can_close(hand: Sequence[Card], closing: Card) -> bool:
+def can_close(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict") -> bool:
     """R13-7 as a yes or no, without building the arrangement."""
     return (len(hand) == HAND_SIZE and (closing is JOKER or closing.rank == Rank.ACE)
-            and SOLVER.value(hand, goal=CLOSE_GOAL) > NEG // 2)
+            and solver(pure_run).value(hand, goal=CLOSE_GOAL) > NEG // 2)
 
 
-def refusal(hand: Sequence[Card], closing: Card) -> Reason | None:
+def refusal(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict"
+            ) -> Reason | None:
     """Why 13 cards and a closing card do not close (None when they do)."""
     try:
-        close_score(hand, closing)
+        close_score(hand, closing, pure_run=pure_run)
     except CloseRefused as refused:
         return refused.reason
     return None
 
 
-def close_score(hand: Sequence[Card], closing: Card) -> Score:
+def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict"
+                ) -> Score:
     """R13-7 and R13-11: the closer's score for 13 cards and a closing card.
 
     Raises :class:`CloseRefused` with the reason when the close is not allowed.
@@ -129,17 +144,27 @@ def close_score(hand: Sequence[Card], closing: Card) -> Score:
             f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
         ))
     bonus = closing_bonus(closing)
-    best = SOLVER.solve(hand, goal=CLOSE_GOAL)
+    best = solver(pure_run).solve(hand, goal=CLOSE_GOAL)
     if best is None:
-        raise CloseRefused(_refusal(hand))
+        raise CloseRefused(_refusal(hand, pure_run))
     return Score(bonus + best.value, best.melds, (), closing, bonus)
 
 
-def _refusal(hand: Sequence[Card]) -> Reason:
-    if SOLVER.solve(hand, goal=Goal(all_melded=True)) is not None:
-        return Reason("the melds need a pure run of 4 or more cards (no joker) or the royal flush",
-                      "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush")
-    best = SOLVER.solve(hand, goal=Goal(need_pure=True)) or SOLVER.solve(hand)
+NEED_PURE: dict[PureRun, Reason] = {
+    "strict": Reason(
+        "the melds need a pure run of 4 or more cards (no joker) or the royal flush",
+        "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush"),
+    "natural4": Reason(
+        "the melds need a run holding 4 or more natural cards in a row or the royal flush",
+        "kartu jadi harus memuat kartu dasar dengan 4 kartu asli berurutan atau Royal Flush"),
+}
+
+
+def _refusal(hand: Sequence[Card], pure_run: PureRun) -> Reason:
+    rule_solver = solver(pure_run)
+    if rule_solver.solve(hand, goal=Goal(all_melded=True)) is not None:
+        return NEED_PURE[pure_run]
+    best = rule_solver.solve(hand, goal=Goal(need_pure=True)) or rule_solver.solve(hand)
     dead = " ".join(c.symbol() for c in best.dead) if best is not None else ""
     return Reason(f"not every card is in a meld (dead: {dead})",
                   f"masih ada kartu mati ({dead})")
@@ -154,47 +179,53 @@ def closing_candidates(hand14: Sequence[Card]) -> list[Card]:
     return seen
 
 
-def best_close(hand14: Sequence[Card]) -> Score | None:
+def best_close(hand14: Sequence[Card], *, pure_run: PureRun = "strict") -> Score | None:
     """The best close a 14-card hand allows (R13-7), or None: "can I close, and for how much"."""
     best: Score | None = None
     for closing in closing_candidates(hand14):
         rest = list(hand14)
         rest.remove(closing)
-        value = SOLVER.value(rest, goal=CLOSE_GOAL)
+        value = solver(pure_run).value(rest, goal=CLOSE_GOAL)
         if value <= NEG // 2:
             continue
         points = closing_bonus(closing) + value
         if best is None or points > best.points:
-            best = close_score(rest, closing)
+            best = close_score(rest, closing, pure_run=pure_run)
     return best
 
 
 class Remi13DScorer(Scorer):
-    """``remi score remi13d``: a hand that did not close (R13-12), or a close (R13-11)."""
+    """``remi score remi13d [--pure-run strict|natural4]``: a hand that did not close
+    (R13-12), or a close (R13-11)."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
+                       pure_run: object) -> None:
         if round_no is not None or ace is not None:
             raise ScoreInputError("score.round_not_here")
+        if pure_run is not None and pure_run not in PURE_RUN_CHOICES:
+            raise ScoreInputError("score.bad_pure_run", value=pure_run)
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
         if len(hand) != HAND_SIZE:
             raise ScoreInputError("score.remi13d_count", count=len(hand))
 
     def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None) -> Scored:
+              ace: str | None, pure_run: str | None) -> Scored:
+        rule: PureRun = "natural4" if pure_run == "natural4" else "strict"
+        rule_notes = ("score.natural4",) if rule == "natural4" else ()
         if closing is None:
-            got = hand_score(hand)
-            full = SOLVER.value(hand, goal=CLOSE_GOAL)
+            got = hand_score(hand, pure_run=rule)
+            full = solver(rule).value(hand, goal=CLOSE_GOAL)
             return Scored("remi13d", got.points, full > NEG // 2, got.melds, got.dead,
                           title=message("score.title_hand"), shows_points=True,
-                          notes=() if got.melds else ("score.no_pure",),
+                          notes=rule_notes + (() if got.melds else ("score.no_pure",)),
                           dead_points=dead_points(got.dead))
         try:
-            got = close_score(hand, closing)
+            got = close_score(hand, closing, pure_run=rule)
         except CloseRefused as refused:
             return Scored("remi13d", None, False, refusal=refused.reason)
         bonus_name = "Remi Joker" if closing is JOKER else "Remi As"
         title = message("score.title_close", card=closing.symbol(), bonus_name=bonus_name,
                         bonus=got.bonus)
         return Scored("remi13d", got.points, True, got.melds, got.dead, title=title,
-                      shows_points=True, dead_points=dead_points(got.dead))
+                      notes=rule_notes, shows_points=True, dead_points=dead_points(got.dead))

@@ -9,6 +9,8 @@ What matters at this table (RULES.md §1):
 * The next player may take the discard (R13-5): a card that completes or
   extends a meld of theirs is fed to them. The search sees that in its
   rollouts, where the next player's sampled hand takes what helps it.
+* What a pure run is follows the table's ``pure_run`` option (R13-6): the close
+  tests below take it, read from the view or the sampled deal's options.
 * When nobody closes, R13-12 scores the hands as they are. That is rare, and the
   closer's bonus outweighs any points held, so a deal is a race to close: a hand
   is rated by how far it is from a close (:func:`shortfall`), what the next
@@ -38,9 +40,10 @@ from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan, forced_draw
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
-from remikit.melds import Scoring
+from remikit.melds import PureRun, Scoring
 from remikit.solver import Solver
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.rules import Remi13DOptions, pure_rule_of
 from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index
@@ -132,8 +135,8 @@ def may_close(hand: Sequence[Card]) -> bool:
     return loose <= 2 + 2 * jokers
 
 
-def best_close(hand: Sequence[Card]) -> Close | None:
-    found = scoring.best_close(hand) if may_close(hand) else None
+def best_close(hand: Sequence[Card], pure_run: PureRun = "strict") -> Close | None:
+    found = scoring.best_close(hand, pure_run=pure_run) if may_close(hand) else None
     if found is None or found.closing is None:
         return None
     return Close(found.closing)
@@ -203,7 +206,8 @@ def draw_gain(hand: Sequence[Card], unseen: Counter[Card]) -> float:
     return gain / total if total else 0.0
 
 
-def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]]) -> float:
+def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]],
+                pure_run: PureRun = "strict") -> float:
     """The chance to close at a later draw than the next, each turn later discounted by
     :data:`LATER`, over sampled futures (the seat's next stock cards; it discards as
     :func:`lite_discard` between them)."""
@@ -214,7 +218,7 @@ def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]]) -> floa
         cards = list(hand)
         for turn, card in enumerate(future):
             cards.append(card)
-            if best_close(cards) is not None:
+            if best_close(cards, pure_run) is not None:
                 total += LATER ** turn if turn else 0.0
                 break
             cards.remove(lite_discard(cards, None))
@@ -233,13 +237,14 @@ def pure_run_lack(hand: Sequence[Card]) -> int:
     return best
 
 
-def close_chance(hand: Sequence[Card], unseen: Counter[Card]) -> float:
+def close_chance(hand: Sequence[Card], unseen: Counter[Card],
+                 pure_run: PureRun = "strict") -> float:
     """The chance that the next stock card lets the hand close, over the unseen cards."""
     hits = 0
     cards = list(hand)
     for card, n in unseen.items():
         cards.append(card)
-        if best_close(cards) is not None:
+        if best_close(cards, pure_run) is not None:
             hits += n
         cards.pop()
     total = sum(unseen.values())
@@ -270,10 +275,10 @@ class Remi13DTactics:
 
     @staticmethod
     def outlook(hand: Sequence[Card], unseen: Counter[Card],
-                futures: Sequence[Sequence[Card]] = ()) -> float:
+                futures: Sequence[Sequence[Card]] = (), pure_run: PureRun = "strict") -> float:
         """What the next stock card promises a 13-card hand: a close, or a shorter way to one;
         and with sampled ``futures``, a close at a later draw."""
-        close = close_chance(hand, unseen) + later_close(hand, futures)
+        close = close_chance(hand, unseen, pure_run) + later_close(hand, futures, pure_run)
         return CLOSE_CHANCE * close + DRAW_GAIN * draw_gain(hand, unseen)
 
     def futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
@@ -288,9 +293,10 @@ class Remi13DTactics:
         legal = view.legal_actions
         if view.phase == "draw":
             return [((self.draw(view),), 0.0)]
+        rule = pure_rule_of(view)
         closes = [a for a in legal if isinstance(a, Close)]
         if closes:
-            found = scoring.best_close(view.hand)
+            found = scoring.best_close(view.hand, pure_run=rule)
             if found is not None and found.closing is not None and Close(found.closing) in closes:
                 return [((Close(found.closing),), 0.0)]
             return [((closes[0],), 0.0)]
@@ -302,7 +308,7 @@ class Remi13DTactics:
         rated = rated[:TOP_DISCARDS]
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS)
-        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen, futures), c)
+        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen, futures, rule), c)
                         for p, c in rated), key=lambda pc: pc[0], reverse=True)
         return [((Discard(c),), p) for p, c in rated]
 
@@ -315,8 +321,9 @@ class Remi13DTactics:
             return forced
         top = view.top_discard
         assert top is not None
+        rule = pure_rule_of(view)
         with_top = [*view.hand, top]
-        if best_close(with_top) is not None:
+        if best_close(with_top, rule) is not None:
             return Draw("discard")
         rows, ranks, _ = masks(view.hand)
         if top.index != JOKER_INDEX and usefulness(top.index, rows, ranks) < 4:
@@ -326,15 +333,16 @@ class Remi13DTactics:
                         if c is not kept), key=lambda pc: pc[0], reverse=True)
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS + 1)
-        after = max(p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures])
+        after = max(p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures],
+                                     rule)
                     for p, c in rated[:DRAW_DISCARDS])
         # the stock card now: the outlook of the hand held (:meth:`outlook`, each part worked
         # out once), then the next card's draw gain and, unless the futures sample it among
         # the later draws, its chance to close
         hand = view.hand
-        chance = close_chance(hand, unseen)
+        chance = close_chance(hand, unseen, rule)
         gain = DRAW_GAIN * draw_gain(hand, unseen)
-        held = CLOSE_CHANCE * (chance + later_close(hand, futures)) + gain
+        held = CLOSE_CHANCE * (chance + later_close(hand, futures, rule)) + gain
         now = self.prior(hand) + held + (gain if futures else CLOSE_CHANCE * chance + gain)
         return Draw("discard") if after > now else Draw("stock")
 
@@ -352,6 +360,9 @@ class Remi13DTactics:
 
     def policy(self, deal: Deal, seat: int, rng: random.Random) -> Action:
         hand = deal.hands[seat]
+        options = deal.options
+        assert isinstance(options, Remi13DOptions)
+        rule = options.pure_rule
         if deal.phase is Phase.DRAW:
             pile = deal.discard_pile
             if pile:
@@ -360,10 +371,10 @@ class Remi13DTactics:
                     return Draw("discard")
                 rows, ranks, _ = masks(hand)
                 if (usefulness(top.index, rows, ranks) >= MELDED
-                        or best_close([*hand, top]) is not None):
+                        or best_close([*hand, top], rule) is not None):
                     return Draw("discard")
             return Draw("stock")
-        close = best_close(hand)
+        close = best_close(hand, rule)
         if close is not None:
             return close
         kept = None if deal.options.discard_taken_card else deal.just_taken

@@ -24,7 +24,7 @@ from remikit.errors import IllegalAction
 from remikit.i18n import t
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
-from remikit.variants.remi13d.rules import draw_seats
+from remikit.variants.remi13d.rules import draw_seats, pure_rule_of
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ class Remi13DUI(VariantUI):
         lang = session.lang
         closes = [a for a in view.legal_actions if isinstance(a, Close)]
         if closes:
-            best = remi13d.best_close(view.hand)
+            best = remi13d.best_close(view.hand, pure_run=pure_rule_of(view))
             if best is not None and best.closing is not None and Close(best.closing) in closes:
                 return Close(best.closing)
             return closes[0]
@@ -94,9 +94,10 @@ class Remi13DUI(VariantUI):
     def melds(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
         hand = list(view.hand)
-        solver = remi13d.SOLVER
+        rule = pure_rule_of(view)
+        solver = remi13d.solver(rule)
         if len(hand) > remi13d.HAND_SIZE:
-            best = remi13d.best_close(hand)
+            best = remi13d.best_close(hand, pure_run=rule)
             if best is not None and best.closing is not None:
                 title = t("play.can_close", lang, card=card_markup(best.closing),
                           points=best.points, bonus=best.bonus)
@@ -120,7 +121,7 @@ class Remi13DUI(VariantUI):
                       card=card_markup(relaxed.discard) if relaxed.discard else "?",
                       points=remi13d.dead_points(rest))
             return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
-        score = remi13d.hand_score(hand)
+        score = remi13d.hand_score(hand, pure_run=rule)
         if score.melds:
             title = t("play.hand_now", lang, points=score.points)
             return [title, arrangement_table(score.melds, score.dead, lang, points=True,

@@ -80,9 +80,12 @@ def deadwood_points(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low"
 class ThreeThirteenScorer(Scorer):
     """``remi score three-thirteen --round N [--ace low|high]``: the minimum deadwood."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object) -> None:
+    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
+                       pure_run: object) -> None:
         if closing is not None:
             raise ScoreInputError("score.closing_not_here")
+        if pure_run is not None:
+            raise ScoreInputError("score.pure_run_not_here")
         if round_no is None:
             raise ScoreInputError("score.need_round")
         if isinstance(round_no, bool) or not isinstance(round_no, int) \
@@ -98,7 +101,7 @@ class ThreeThirteenScorer(Scorer):
             raise ScoreInputError("score.t13_count", round=round_no, size=size, count=len(hand))
 
     def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None) -> Scored:
+              ace: str | None, pure_run: str | None) -> Scored:
         assert round_no is not None
         mode: AceMode = "high" if ace == "high" else "low"
         found = deadwood(hand, round_no=round_no, ace=mode)
