@@ -127,7 +127,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "JSON rusak ({detail})",
         "en": "broken JSON ({detail})",
     },
-    "score.not_object": {        "id": "baris harus berupa objek JSON",
+    "score.too_deep": {
+        "id": "bersarang terlalu dalam",
+        "en": "nested too deeply",
+    },
+    "score.too_long": {
+        "id": "angka terlalu panjang",
+        "en": "a number too long to read",
+    },
+    "score.not_object": {
+        "id": "baris harus berupa objek JSON",
         "en": "a line must be a JSON object",
     },
     "score.missing_key": {

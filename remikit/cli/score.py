@@ -106,6 +106,10 @@ def request_from_line(line: str, lang: str) -> Request:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(t("score.bad_json", lang, detail=exc.msg)) from None
+    except RecursionError:
+        raise InputError(t("score.bad_json", lang, detail=t("score.too_deep", lang))) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InputError(t("score.bad_json", lang, detail=t("score.too_long", lang))) from None
     if not isinstance(data, dict):
         raise InputError(t("score.not_object", lang))
     for key in ("variant", "hand"):
