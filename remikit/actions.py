@@ -12,6 +12,7 @@ Draw(source='discard', depth=3)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -140,10 +141,19 @@ def _card_with_joker(token: str) -> tuple[Card, Card | None]:
     return Card.parse(token), None
 
 
+_NUMBER = re.compile(r"[0-9]{1,18}")
+"""A number in an action: decimal digits (``²`` or a 5000-digit number is none)."""
+
+
+def _number(token: str) -> int | None:
+    return int(token) if _NUMBER.fullmatch(token) else None
+
+
 def _count(token: str, what: str) -> int:
-    if not token.isdigit() or int(token) < 1:
+    count = _number(token)
+    if count is None or count < 1:
         raise ActionSyntaxError(f"{what} must be a number from 1, not {token!r}")
-    return int(token)
+    return count
 
 
 def parse_action(text: str) -> Action:
@@ -184,10 +194,11 @@ def parse_action(text: str) -> Action:
 def parse_seat_action(text: str) -> tuple[int, Action]:
     """Read a record line ``pN action``."""
     words = text.split(maxsplit=1)
-    if len(words) != 2 or not words[0].lower().startswith("p") or not words[0][1:].isdigit():
+    seat = _number(words[0][1:]) if words and words[0][:1].lower() == "p" else None
+    if len(words) != 2 or seat is None:
         raise ActionSyntaxError(
             f"a record action starts with the seat, like 'p0 draw stock': {text!r}")
-    return int(words[0][1:]), parse_action(words[1])
+    return seat, parse_action(words[1])
 
 
 __all__ = [

@@ -185,6 +185,11 @@ JOKER = Card._all[JOKER_INDEX]
 NATURALS: tuple[Card, ...] = tuple(Card._all[:52])
 
 
+def parse_card(text: str) -> Card:
+    """Read one card (:meth:`Card.parse`); :class:`CardError` for anything else."""
+    return Card.parse(text)
+
+
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Read cards from one string (space or comma separated) or from tokens."""
     tokens: list[str] = []

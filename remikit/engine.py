@@ -11,6 +11,7 @@ hooks; each action has one ``verify`` that says why it is illegal, and
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, Self
 from remikit.actions import Action, CallRummy, Discard, Draw, Play
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
+from remikit.i18n import brief, t
 from remikit.views import DealSummary, EndedBy, PlayerView
 
 MAX_ACTIONS_PER_DEAL = 5_000
@@ -40,6 +42,30 @@ class Phase(StrEnum):
 
 class OptionError(ValueError):
     """A table option with an unknown name or a value it cannot take."""
+
+
+class OptionRefused(OptionError):
+    """An option refused with a message of :mod:`remikit.i18n` (``option.*``): ``key`` and
+    ``params`` name it; ``str()`` is the English text, :meth:`text` either language."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **self.params)
+
+
+class OptionText(str):
+    """An option value as typed after ``--option KEY=``: text that
+    :meth:`Options.from_mapping` parses, where any other value must already have the
+    option's type (a JSON value of a record or the web app)."""
+
+    __slots__ = ()
 
 
 def option(default: Any, *, choices: Sequence[Any] | None = None, low: int | None = None,
@@ -73,15 +99,28 @@ class Options:
     discard_taken_card: bool = option(False)
 
     @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> Self:
-        """Options from names and values (strings as typed, or JSON values)."""
-        known = {f.name: f for f in fields(cls)}
+    def from_mapping(cls, values: Mapping[str, object]) -> Self:
+        """Options from names and values, exact as CONTRACT.md "Table options" asks: a
+        value of the option's own type (``true``, not ``1``; ``3``, not ``3.0`` or
+        ``true``), or :class:`OptionText` in the same spelling (``true``, ``-3``). Nothing
+        is rounded or coerced; a refusal is an :class:`OptionError` naming the option.
+
+        >>> class Table(Options):
+        ...     pass
+        >>> Table.from_mapping({"players": 3, "discard_taken_card": OptionText("true")})
+        Table(players=3, discard_taken_card=True)
+        >>> Table.from_mapping({"players": 3.7})
+        Traceback (most recent call last):
+        ...
+        remikit.engine.OptionRefused: option players takes a whole number, not 3.7
+        """
+        infos = {info.name: info for info in cls.describe()}
         parsed: dict[str, Any] = {}
         for name, raw in values.items():
-            if name not in known:
-                raise OptionError(f"unknown option {name!r}; options: {', '.join(sorted(known))}")
-            default = getattr(cls(), name)
-            parsed[name] = _coerce(name, raw, default)
+            info = infos.get(name)
+            if info is None:
+                raise OptionRefused("option.unknown", name=name, names=", ".join(sorted(infos)))
+            parsed[name] = _parse(info, raw) if isinstance(raw, OptionText) else _exact(info, raw)
         options = cls(**parsed)
         options.check()
         return options
@@ -120,33 +159,52 @@ class Options:
         return dict(self._as_dict)
 
 
-def _coerce(name: str, raw: Any, default: Any) -> Any:
-    if isinstance(default, bool):
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).lower()
-        if text in ("true", "1", "yes", "on"):
-            return True
-        if text in ("false", "0", "no", "off"):
-            return False
-        raise OptionError(f"option {name} takes true or false, not {raw!r}")
-    if isinstance(default, int):
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise OptionError(f"option {name} takes a whole number, not {raw!r}") from None
-    return str(raw)
+_TYPES: dict[str, type] = {"boolean": bool, "integer": int, "string": str}
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+_MAX_DIGITS = 18
+"""Longer whole numbers are beyond every option's range and refused without reading them."""
+
+
+def _exact(info: OptionInfo, value: object) -> object:
+    """A value that already has the option's type (a bool is no whole number)."""
+    wanted = _TYPES[info.kind]
+    if isinstance(value, wanted) and not (wanted is int and isinstance(value, bool)):
+        return value
+    raise OptionRefused(f"option.{info.kind}", name=info.name, value=brief(value))
+
+
+def _parse(info: OptionInfo, text: str) -> object:
+    """The value ``text`` spells: ``true`` or ``false``, decimal digits with an optional
+    sign, or the text itself."""
+    if info.kind == "string":
+        return str(text)
+    if info.kind == "boolean" and text in ("true", "false"):
+        return text == "true"
+    if info.kind == "integer" and _WHOLE_NUMBER.fullmatch(text):
+        if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:  # out of range: not read
+            raise _beyond(info, text[:_MAX_DIGITS] + "…")
+        return int(text)
+    raise OptionRefused(f"option.{info.kind}", name=info.name, value=brief(text))
+
+
+def _beyond(info: OptionInfo, shown: str) -> OptionRefused:
+    """The refusal of a whole number beyond every value of ``info`` (its choices or range)."""
+    if info.choices is not None:
+        allowed = ", ".join(map(str, info.choices))
+        return OptionRefused("option.choice", name=info.name, allowed=allowed, value=shown)
+    return OptionRefused("option.range", name=info.name, low=info.low, high=info.high,
+                         value=shown)
 
 
 def check_range(name: str, value: int, low: int, high: int) -> None:
     if not low <= value <= high:
-        raise OptionError(f"option {name} must be from {low} to {high}, not {value}")
+        raise OptionRefused("option.range", name=name, low=low, high=high, value=brief(value))
 
 
 def check_choice(name: str, value: object, choices: Sequence[object]) -> None:
     if value not in choices:
         allowed = ", ".join(map(str, choices))
-        raise OptionError(f"option {name} must be one of {allowed}, not {value!r}")
+        raise OptionRefused("option.choice", name=name, allowed=allowed, value=brief(value))
 
 
 class Deal(ABC):

@@ -11,6 +11,8 @@ Every user-facing string of the front ends has an id here with both texts;
 
 from __future__ import annotations
 
+import json
+import math
 import os
 
 LANGUAGES = ("id", "en")
@@ -141,6 +143,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "JSON rusak ({detail})",
         "en": "broken JSON ({detail})",
     },
+    "score.too_deep": {
+        "id": "bersarang terlalu dalam",
+        "en": "nested too deeply",
+    },
+    "score.too_long": {
+        "id": "angka terlalu panjang",
+        "en": "a number too long to read",
+    },
     "score.not_object": {
         "id": "baris harus berupa objek JSON",
         "en": "a line must be a JSON object",
@@ -201,6 +211,39 @@ MESSAGES: dict[str, dict[str, str]] = {
     "meld.set": {"id": "kartu {size}", "en": "set of {size}"},
     "meld.royal": {"id": "royal flush", "en": "royal flush"},
     "meld.wild": {"id": "kartu wild", "en": "wild cards"},
+    # -- table options (engine.Options: --option, records, the web app) --
+    "option.unknown": {
+        "id": "opsi {name!r} tidak dikenal; opsi yang ada: {names}",
+        "en": "unknown option {name!r}; options: {names}",
+    },
+    "option.boolean": {
+        "id": "opsi {name} bernilai true atau false, bukan {value}",
+        "en": "option {name} takes true or false, not {value}",
+    },
+    "option.integer": {
+        "id": "opsi {name} bernilai bilangan bulat, bukan {value}",
+        "en": "option {name} takes a whole number, not {value}",
+    },
+    "option.string": {
+        "id": "opsi {name} bernilai teks, bukan {value}",
+        "en": "option {name} takes text, not {value}",
+    },
+    "option.range": {
+        "id": "opsi {name} harus dari {low} sampai {high}, bukan {value}",
+        "en": "option {name} must be from {low} to {high}, not {value}",
+    },
+    "option.choice": {
+        "id": "opsi {name} harus salah satu dari {allowed}, bukan {value}",
+        "en": "option {name} must be one of {allowed}, not {value}",
+    },
+    "option.t13_deck": {
+        "id": "ronde {round} tidak bisa dibagikan kepada {players} pemain: perlu {needed} kartu "
+              "termasuk kartu buangan pertama, padahal dek hanya {size} kartu; mainkan dengan "
+              "jokers=2 atau jokers=4, atau dengan lebih sedikit pemain",
+        "en": "round {round} cannot be dealt to {players} players: it needs {needed} cards with "
+              "the turned-up card and the deck has {size}; play with jokers=2 or jokers=4, or "
+              "with fewer players",
+    },
     # -- remi play, remi arena, bots (cli/play.py, cli/tui/, cli/arena.py) --
     "arena.help": {
         "id": "adu bot melawan bot dan hitung tingkat menangnya",
@@ -257,10 +300,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "--jobs harus 0 (semua inti) atau lebih, bukan {jobs}",
         "en": "--jobs must be 0 (every core) or more, not {jobs}",
     },
-    "arena.bot_count": {
-        "id": "{variant} dimainkan {players} pemain: berikan {players} bot, bukan {bots}",
-        "en": "{variant} is played by {players} players: give {players} bots, not {bots}",
+    "arena.players": {
+        "id": "{variant} dimainkan oleh {allowed} pemain: berikan {count} bot, bukan {bots}",
+        "en": "{variant} is played by {allowed} players: give {count} bots, not {bots}",
     },
+    "arena.players_options": {
+        "id": "{variant} dengan opsi meja ini dimainkan oleh {allowed} pemain: berikan {count} "
+              "bot, bukan {bots}. {why}",
+        "en": "{variant} with these table options is played by {allowed} players: give {count} "
+              "bots, not {bots}. {why}",
+    },
+    "arena.players_set": {
+        "id": "meja ini punya {players} kursi (opsi players={players}): berikan {players} bot, "
+              "bukan {bots}",
+        "en": "the table has {players} seats (option players={players}): give {players} bots, "
+              "not {bots}",
+    },
+    "arena.exactly": {"id": "tepat {count}", "en": "exactly {count}"},
+    "arena.from_to": {"id": "{low} sampai {high}", "en": "{low} to {high}"},
     "arena.playing": {
         "id": "Bermain",
         "en": "Playing",
@@ -1203,6 +1260,38 @@ def t(key: str, lang: str, /, **kw: object) -> str:
     """The message ``key`` in ``lang`` (English when it has no such text), fields filled in."""
     texts = MESSAGES[key]
     return texts.get(lang, texts["en"]).format(**kw)
+
+
+_BRIEF = 20
+_MAX_SHOWN_BITS = 14_000  # about 4200 digits, within what str() of an int converts
+
+
+def brief(value: object) -> str:
+    """A value as a message quotes it: in JSON's spelling, cut short when long, so that a
+    refusal of a huge number or a long text stays readable.
+
+    >>> brief(True), brief(3.7), brief("3"), brief(None), brief([1, 2])
+    ('true', '3.7', '"3"', 'null', '[…]')
+    >>> brief(10**50), brief(-(10**9000))
+    ('10000000000000000000…', '-~1e9000')
+    """
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        if value.bit_length() > _MAX_SHOWN_BITS:  # more digits than str() converts
+            return f"{'-' if value < 0 else ''}~1e{int(value.bit_length() * math.log10(2))}"
+        text = str(value)
+    elif isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = json.dumps(value[:_BRIEF + 1], ensure_ascii=False)
+    elif isinstance(value, list | tuple):
+        text = "[…]"
+    elif isinstance(value, dict):
+        text = "{…}"
+    else:
+        text = type(value).__name__
+    return text if len(text) <= _BRIEF else text[:_BRIEF] + "…"
 
 
 def default_lang() -> str:

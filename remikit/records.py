@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from remikit.actions import Action, ActionSyntaxError, parse_seat_action
-from remikit.cards import CardError, parse_cards
-from remikit.engine import Game, OptionError
+from remikit.cards import Card, CardError
+from remikit.engine import Game
 from remikit.errors import IllegalAction
+from remikit.i18n import brief
 from remikit.variants import find_playable
 
 
@@ -52,12 +53,21 @@ class ReplayResult:
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
+    """The JSON object of a record file; :class:`RecordError` for anything else."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError(f"{path} is not a record: its JSON nests too deeply") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise RecordError(f"{path} is not a record: it holds a number too long to read") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     return data
@@ -74,34 +84,32 @@ def new_game(record: Mapping[str, Any]) -> Game:
     try:
         game = find_playable(variant).game_class()
         return game(game.options_type.from_mapping(options), auto_deal=False)
-    except (ValueError, OptionError) as exc:
+    except ValueError as exc:  # OptionError included
         raise RecordError(str(exc)) from None
 
 
 def replay(record: Mapping[str, Any]) -> ReplayResult:
-    """Replay a record up to its end or its first illegal action."""
+    """Replay a record up to its end, its first illegal action or its first malformed hand
+    (a malformed hand changes nothing: its deal does not start)."""
     try:
         game = new_game(record)
     except RecordError as exc:
         return ReplayResult(False, None, reason=str(exc))
     hands = record.get("hands")
     if not isinstance(hands, list):
-        return ReplayResult(False, game, reason="the record has no list of hands")
+        return ReplayResult(False, game, reason="hands must be a list (one entry per deal)")
     index = 0
     for number, hand in enumerate(hands, start=1):
         try:
-            _start(game, hand, number)
+            actions = _start(game, hand, number)
         except RecordError as exc:
             return ReplayResult(False, game, reason=str(exc))
-        actions = hand.get("actions", [])
-        if not isinstance(actions, list):
-            return ReplayResult(False, game, reason=f"hand {number}: actions must be a list")
         for text in actions:
             try:
-                seat, action = parse_seat_action(str(text))
+                seat, action = parse_seat_action(text)
                 apply_recorded(game, seat, action)
             except (ActionSyntaxError, IllegalAction) as exc:
-                return ReplayResult(False, game, index=index, action=str(text), reason=str(exc))
+                return ReplayResult(False, game, index=index, action=text, reason=str(exc))
             index += 1
         if number < len(hands) and not game.needs_deal:
             reason = f"hand {number} is not over but another hand follows"
@@ -119,21 +127,50 @@ def apply_recorded(game: Game, seat: int, action: Action) -> None:
     game.apply(seat, action)
 
 
-def _start(game: Game, hand: Any, number: int) -> None:
+def _start(game: Game, hand: object, number: int) -> list[str]:
+    """Check hand ``number`` of a record and start its deal; its actions."""
+    where = f"hand {number}"
     if not isinstance(hand, dict):
-        raise RecordError(f"hand {number} is not an object")
+        raise RecordError(f"{where} is not an object")
     if not game.needs_deal:
-        raise RecordError(f"hand {number}: the game is over" if game.over else
-                          f"hand {number}: the previous hand is not over")
+        raise RecordError(f"{where}: the game is over" if game.over else
+                          f"{where}: the previous hand is not over")
+    deck = _strings(hand.get("deck"), f"{where}: deck must be a list of card strings")
+    actions = _strings(hand.get("actions", []), f"{where}: actions must be a list of strings")
+    cards = []
+    for position, text in enumerate(deck):
+        try:
+            cards.append(Card.parse(text))
+        except CardError:
+            raise RecordError(f"{where}: deck card {position} is not a card: {brief(text)} "
+                              "(write rank then suit, e.g. As, 10h, Td, 7c, or Jk)") from None
+    dealer = _seat(hand.get("dealer"), f"{where}: dealer", game.players)
+    first = _seat(hand.get("first"), f"{where}: first", game.players)
+    rule = game.next_dealer()
+    if dealer is not None and game.deals and dealer != rule:
+        raise RecordError(f"{where}: dealer must be seat {rule}, the dealer the rules pick, "
+                          f"not {dealer}")
+    after = ((rule if dealer is None else dealer) + 1) % game.players
+    if first is not None and first != after:  # RULES.md §0 "Who plays first"
+        raise RecordError(f"{where}: first must be seat {after}, the seat after the dealer, "
+                          f"not {first}")
     try:
-        deck = parse_cards([str(c) for c in hand.get("deck", [])])
-    except CardError as exc:
-        raise RecordError(f"hand {number}: {exc}") from None
-    dealer, first = hand.get("dealer"), hand.get("first")
-    for name, value in (("dealer", dealer), ("first", first)):
-        if value is not None and not isinstance(value, int):
-            raise RecordError(f"hand {number}: {name} must be a seat number")
-    try:
-        game.start_deal(deck, dealer=dealer, first=first)
+        game.start_deal(cards, dealer=dealer)
     except ValueError as exc:
-        raise RecordError(f"hand {number}: {exc}") from None
+        raise RecordError(f"{where}: {exc}") from None
+    return actions
+
+
+def _strings(value: object, message: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise RecordError(message)
+    return value
+
+
+def _seat(value: object, name: str, players: int) -> int | None:
+    """A seat number of the record (None when left out); a bool is no seat."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise RecordError(f"{name} must be a seat from 0 to {players - 1}, not {brief(value)}")
+    return value

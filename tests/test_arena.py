@@ -161,3 +161,63 @@ def test_make_arena_picks_a_seed_when_none_is_given() -> None:
     assert isinstance(arena.seed, int)
     with pytest.raises(ArenaError):
         make_arena("3-13", "", games=1, seed=1)
+
+
+EIGHT = ",".join(["greedy"] * 8)
+
+
+@pytest.mark.parametrize(("variant", "bots", "options", "lang", "message"), [
+    # R3-1: round 11 deals 8 × 13 cards plus the turned-up card, 105 of 104 without jokers
+    ("three-thirteen", EIGHT, [], "en",
+     "Three-Thirteen with these table options is played by 2 to 7 players: give 2 to 7 bots, "
+     "not 8. Round 11 cannot be dealt to 8 players: it needs 105 cards with the turned-up card "
+     "and the deck has 104; play with jokers=2 or jokers=4, or with fewer players"),
+    ("three-thirteen", EIGHT, [], "id",
+     "Three-Thirteen dengan opsi meja ini dimainkan oleh 2 sampai 7 pemain: berikan 2 sampai 7 "
+     "bot, bukan 8. Ronde 11 tidak bisa dibagikan kepada 8 pemain: perlu 105 kartu termasuk "
+     "kartu buangan pertama, padahal dek hanya 104 kartu"),
+    ("3-13", EIGHT + ",greedy", ["jokers=0"], "en",
+     "is played by 2 to 7 players: give 2 to 7 bots, not 9. Round 11 cannot be dealt"),
+    ("3-13", EIGHT + ",greedy", ["jokers=2"], "en",
+     "Three-Thirteen is played by 2 to 8 players: give 2 to 8 bots, not 9"),
+    # R13-1: exactly 4 players
+    ("remi13d", "greedy,greedy,greedy", [], "en",
+     "Remi 13 D is played by exactly 4 players: give 4 bots, not 3"),
+    ("remi13d", "greedy,greedy,greedy", [], "id",
+     "Remi 13 D dimainkan oleh tepat 4 pemain: berikan 4 bot, bukan 3"),
+    # R5-1: 2 to 8 players
+    ("rummy500", "greedy", [], "en", "Rummy 500 is played by 2 to 8 players: give 2 to 8 bots"),
+    ("rummy500", "greedy,greedy", ["players=3"], "en",
+     "the table has 3 seats (option players=3): give 3 bots, not 2"),
+    ("rummy500", "greedy,greedy", ["players=3"], "id",
+     "meja ini punya 3 kursi (opsi players=3): berikan 3 bot, bukan 2"),
+    ("three-thirteen", EIGHT, ["players=8"], "en", "round 11 cannot be dealt to 8 players"),
+])
+def test_a_player_count_the_table_cannot_seat_says_what_it_allows_and_why(
+        variant: str, bots: str, options: list[str], lang: str, message: str) -> None:
+    with pytest.raises(ArenaError) as refused:
+        make_arena(variant, bots, games=1, seed=1, options=options, lang=lang)
+    assert message in str(refused.value)
+
+
+def test_eight_bots_play_three_thirteen_with_jokers() -> None:
+    arena = make_arena("three-thirteen", EIGHT, games=1, seed=1, options=["jokers=2"])
+    assert arena.options.players == 8 and arena.options.as_dict()["jokers"] == 2
+
+
+@pytest.mark.parametrize(("variant", "option", "message"), [
+    # CONTRACT.md "Table options": --option values are parsed strictly, never coerced
+    ("rummy500", "players=3.7", 'option players takes a whole number, not "3.7"'),
+    ("rummy500", "players=²", 'option players takes a whole number, not "²"'),
+    ("rummy500", "target=1e3", 'option target takes a whole number, not "1e3"'),
+    ("rummy500", "jokers=yes", 'option jokers takes true or false, not "yes"'),
+    ("rummy500", "jokers=1", 'option jokers takes true or false, not "1"'),
+    ("three-thirteen", "jokers=true", 'option jokers takes a whole number, not "true"'),
+    ("three-thirteen", "jokers=2.5", 'option jokers takes a whole number, not "2.5"'),
+    ("remi13d", "games=" + "9" * 5000, "option games must be from 1 to 100, not 99999"),
+])
+def test_option_text_is_parsed_strictly(variant: str, option: str, message: str) -> None:
+    bots = "greedy,greedy,greedy,greedy"
+    with pytest.raises(ArenaError) as refused:
+        make_arena(variant, bots, games=1, seed=1, options=[option], lang="en")
+    assert message in str(refused.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,79 @@ def test_malformed_records_say_what_is_wrong(
     assert main(["replay", "--json", str(path)]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is False and reason in out["reason"]
+
+
+def _r500(shared: Path) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(
+        (shared / "records" / "r500-basic-going-out.json").read_text())
+    return record
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    ("deck", "7h 5c Ah", "hand 1: deck must be a list of card strings"),
+    ("deck", [7, 5], "hand 1: deck must be a list of card strings"),
+    ("dealer", True, "hand 1: dealer must be a seat from 0 to 2, not true"),
+    ("dealer", 0.0, "hand 1: dealer must be a seat from 0 to 2, not 0.0"),
+    ("first", True, "hand 1: first must be a seat from 0 to 2, not true"),
+    ("first", 1.5, "hand 1: first must be a seat from 0 to 2, not 1.5"),
+    ("first", 2, "hand 1: first must be seat 1, the seat after the dealer, not 2"),  # RULES §0
+    ("actions", "p1 draw stock", "hand 1: actions must be a list of strings"),
+    ("actions", [["p1", "draw", "stock"]], "hand 1: actions must be a list of strings"),
+    ("dealer", 10**4000, "hand 1: dealer must be a seat from 0 to 2, not 1000"),
+])
+def test_a_malformed_hand_is_refused_naming_the_field(
+        shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str,
+        value: object, reason: str) -> None:
+    """CONTRACT.md "Record rules": ``{"ok": false, "reason": ...}``, exit status 1, never a
+    traceback."""
+    record = _r500(shared)
+    record["hands"][0][field] = value
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", "--json", str(path)]) == 1
+    out, err = capsys.readouterr()
+    got = json.loads(out)
+    assert set(got) == {"ok", "reason"} and got["ok"] is False and err == ""
+    assert reason in got["reason"]
+    assert main(["replay", str(path), "--lang", "en"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and reason in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    ({"players": 3.7}, "option players takes a whole number, not 3.7"),
+    ({"players": True}, "option players takes a whole number, not true"),
+    ({"jokers": 0}, "option jokers takes true or false, not 0"),
+    ({"players": 10**4000}, "option players must be from 2 to 8, not 1000"),
+])
+def test_option_values_in_a_record_are_exact(
+        shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        options: dict[str, object], reason: str) -> None:
+    """CONTRACT.md "Table options": a value of the wrong type is refused, never coerced."""
+    record = _r500(shared)
+    record["options"] = options
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", "--json", str(path)]) == 1
+    got = json.loads(capsys.readouterr().out)
+    assert got["ok"] is False and reason in got["reason"]
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (b'{"variant": "rummy500", "hands": {}}', "hands must be a list"),
+    (b'{"variant": "rummy500", "hands": [[]]}', "hand 1 is not an object"),
+    (b'{"variant": "rummy500", "hands": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+     "nests too deeply"),
+    (b'{"variant": "rummy500", "options": {"players": ' + b"7" * 5000 + b'}, "hands": []}',
+     "a number too long to read"),
+    (b'{"variant": "rummy500", "hands": [], "title": "caf\xe9"}', "is not UTF-8 text"),
+])
+def test_a_file_that_is_no_record_gets_a_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
+        reason: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    assert main(["replay", "--json", str(path)]) == 1
+    out, err = capsys.readouterr()
+    got = json.loads(out)
+    assert set(got) == {"ok", "reason"} and reason in got["reason"] and err == ""

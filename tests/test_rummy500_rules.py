@@ -12,7 +12,7 @@ import pytest
 
 from remikit.actions import CallRummy, Decline, Discard, Draw, Pass, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
-from remikit.engine import OptionError
+from remikit.engine import OptionError, OptionText
 from remikit.errors import REASONS, IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
@@ -99,8 +99,9 @@ def test_R5_1_two_to_eight_players_one_deck_with_jokers_to_four_then_two() -> No
                 {"jokers": "maybe"}, {"wild": 2}):
         with pytest.raises(OptionError):
             options(**bad)
-    parsed = options(players="5", jokers="false", target="150", scoring="5-10-15",
-                     rummy_calls="off", floating="yes", unplayable_last_discard="1")
+    typed = {"players": "5", "jokers": "false", "target": "150", "scoring": "5-10-15",
+             "rummy_calls": "false", "floating": "true", "unplayable_last_discard": "true"}
+    parsed = Rummy500Options.from_mapping({k: OptionText(v) for k, v in typed.items()})
     assert (parsed.players, parsed.jokers, parsed.target, parsed.scoring, parsed.rummy_calls,
             parsed.floating, parsed.unplayable_last_discard) == \
         (5, False, 150, "5-10-15", False, True, True)
@@ -108,6 +109,16 @@ def test_R5_1_two_to_eight_players_one_deck_with_jokers_to_four_then_two() -> No
         assert find_variant(alias).game is Rummy500Game
     with pytest.raises(OptionError):
         Rummy500Game(Rummy500Options(players=12))
+
+
+@pytest.mark.parametrize("value", [1, 0, "true", None, OptionText("yes"), OptionText("1"),
+                                   OptionText("True"), OptionText("on")])
+def test_R5_1_jokers_is_a_boolean_taken_exactly(value: object) -> None:
+    """CONTRACT.md "Table options": Rummy 500's ``jokers`` is ``true`` or ``false``."""
+    with pytest.raises(OptionError, match="option jokers takes true or false"):
+        Rummy500Options.from_mapping({"jokers": value})
+    assert options(jokers=False).jokers is False
+    assert Rummy500Options.from_mapping({"jokers": OptionText("false")}).jokers is False
 
 
 def test_option_jokers_off_plays_without_jokers() -> None:

@@ -237,6 +237,32 @@ def test_malformed_batch_lines_give_errors_and_the_batch_goes_on(
     assert "JSON object" in errors[9]
 
 
+def test_deep_or_huge_batch_lines_give_error_lines(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """CONTRACT.md ``--batch``: a malformed line gives ``{"error": ...}`` and the batch goes
+    on, however deep its nesting or long its numbers."""
+    hand = '"variant": "three-thirteen", "hand": "3h 9c Kd"'
+    lines = [
+        "[" * 100_000 + "]" * 100_000,
+        '{"variant": "gin", "hand": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "{" + hand + ', "round": ' + "9" * 5000 + "}",
+        "{" + hand + ', "round": ' + "9" * 4000 + "}",
+        "{" + hand + ', "round": 1e999}',
+        "{" + hand + ', "round": 1.0}',
+        "{" + hand + ', "round": true}',
+        "{" + hand + ', "round": 1}',
+    ]
+    status, results = batch(capsys, monkeypatch, lines)
+    assert status == 1 and len(results) == len(lines)
+    errors = [str(r.get("error", "")) for r in results]
+    assert errors[0] == "line 1: broken JSON (nested too deeply)"
+    assert errors[1] == "line 2: broken JSON (nested too deeply)"
+    assert "a number too long to read" in errors[2]
+    assert errors[3] == "line 4: a round is 1 to 11, not 99999999999999999999…"
+    assert "not inf" in errors[4] and "not 1.0" in errors[5] and "not true" in errors[6]
+    assert results[7]["points"] == 34
+
+
 def test_refused_close_alone_does_not_fail_a_batch(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     line = json.dumps({"variant": "remi13d", "hand": CLOSING_HAND.split(), "closing": "7h",

@@ -227,7 +227,7 @@ def test_health_pages_and_variants(client: TestClient) -> None:
 def test_create_tables_of_every_variant_with_options(client: TestClient) -> None:
     cases: dict[str, dict[str, Any]] = {
         "remi13d": {"games": 2},
-        "rummy500": {"players": 4, "target": 300, "scoring": "5-10-15", "rummy_calls": "false",
+        "rummy500": {"players": 4, "target": 300, "scoring": "5-10-15", "rummy_calls": False,
                      "jokers": False},
         "three-thirteen": {"players": 2, "jokers": 4, "ace": "high"},
     }
@@ -258,6 +258,9 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
     ({"variant": "rummy500", "options": {"colour": "red"}}, "bad_option", "colour"),
     ({"variant": "rummy500", "options": {"players": 9}}, "bad_option", "players"),
     ({"variant": "three-thirteen", "options": {"ace": "middle"}}, "bad_option", "ace"),
+    # CONTRACT.md "Table options": values are exact, never coerced
+    ({"variant": "rummy500", "options": {"rummy_calls": "false"}}, "bad_option", "rummy_calls"),
+    ({"variant": "three-thirteen", "options": {"players": 3.7}}, "bad_option", "players"),
     ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
     ({"variant": "remi13d", "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}]
       * 3}, "bad_seats", "clever"),

@@ -12,7 +12,7 @@ import pytest
 
 from remikit.actions import Action, Discard, Draw, Play, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
-from remikit.engine import OptionError
+from remikit.engine import OptionError, OptionText
 from remikit.errors import REASONS, IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
@@ -408,15 +408,30 @@ def test_R3_8_game_ends_after_round_eleven_and_no_action_is_taken_after() -> Non
 
 
 def test_options_from_record_names_and_text() -> None:
-    opts = options(players="2", jokers="4", ace="high", discard_taken_card="true")
+    typed = {"players": "2", "jokers": "4", "ace": "high", "discard_taken_card": "true"}
+    opts = ThreeThirteenOptions.from_mapping({k: OptionText(v) for k, v in typed.items()})
     assert (opts.players, opts.jokers, opts.ace, opts.discard_taken_card) == (2, 4, "high", True)
     assert opts.as_dict() == {"discard_taken_card": True, "players": 2, "jokers": 4, "ace": "high"}
+    assert options(players=2, jokers=4, ace="high", discard_taken_card=True) == opts
     with pytest.raises(OptionError, match="ace"):
         options(ace="both")
     with pytest.raises(OptionError, match="unknown option"):
         options(games=3)
     with pytest.raises(OptionError, match="whole number"):
-        options(jokers="many")
+        ThreeThirteenOptions.from_mapping({"jokers": OptionText("many")})
+
+
+@pytest.mark.parametrize("value", [2.5, 2.0, True, "2", OptionText("2.0"), OptionText("²"),
+                                   OptionText("1e3"), OptionText("two")])
+def test_R3_1_jokers_is_a_whole_number_taken_exactly(value: object) -> None:
+    """CONTRACT.md "Table options": Three-Thirteen's ``jokers`` is 0, 2 or 4, never rounded."""
+    with pytest.raises(OptionError, match="option jokers takes a whole number"):
+        ThreeThirteenOptions.from_mapping({"jokers": value})
+
+
+def test_R3_1_a_huge_jokers_text_is_out_of_the_choices() -> None:
+    with pytest.raises(OptionError, match="option jokers must be one of 0, 2, 4"):
+        ThreeThirteenOptions.from_mapping({"jokers": OptionText("4" * 5000)})
 
 
 def test_options_eight_players_need_jokers() -> None:

@@ -14,7 +14,6 @@ same however many worker processes play them.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import math
@@ -33,7 +32,7 @@ from rich.table import Table
 
 from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
-from remikit.engine import OptionError, Options
+from remikit.engine import OptionError, OptionRefused, Options, OptionText
 from remikit.i18n import default_lang, t
 from remikit.variants import VariantSpec, find_playable
 
@@ -219,14 +218,19 @@ class Arena:
         return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
 
 
-def parse_options(pairs: Sequence[str], lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
+def parse_options(pairs: Sequence[str], lang: str) -> dict[str, OptionText]:
+    """``--option KEY=VALUE`` pairs by name, the values as text to parse."""
+    out: dict[str, OptionText] = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise ArenaError(t("arena.bad_option", lang, option=pair))
-        out[key.strip()] = value.strip()
+        out[key.strip()] = OptionText(value.strip())
     return out
+
+
+def option_text(exc: OptionError, lang: str) -> str:
+    return exc.text(lang) if isinstance(exc, OptionRefused) else str(exc)
 
 
 def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
@@ -246,23 +250,56 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
             raise ArenaError(str(exc)) from None
     if games < 1:
         raise ArenaError(t("arena.bad_games", lang, games=games))
-    values: dict[str, Any] = parse_options(options, lang)
-    option_type = info.game_class().options_type
+    values = parse_options(options, lang)
     try:
-        parsed = option_type.from_mapping(values)
-        if "players" not in values and "players" in parsed.as_dict():
-            # one seat per bot, when the table allows that many
-            with contextlib.suppress(OptionError):
-                parsed = option_type.from_mapping({**values, "players": len(names)})
-        players = info.game_class()(parsed, auto_deal=False).players
+        parsed = info.game_class().options_type.from_mapping(values)
     except OptionError as exc:
-        raise ArenaError(str(exc)) from None
-    if players != len(names):
-        raise ArenaError(t("arena.bot_count", lang, variant=info.title(lang),
-                           players=players, bots=len(names)))
+        raise ArenaError(option_text(exc, lang)) from None
+    if "players" not in values:
+        parsed = seat_bots(info, values, len(names), lang)
+    elif parsed.players != len(names):
+        raise ArenaError(t("arena.players_set", lang, players=parsed.players, bots=len(names)))
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     return Arena(info, parsed, names, games, seed)
+
+
+def seat_bots(info: VariantSpec, values: Mapping[str, object], bots: int, lang: str) -> Options:
+    """The options with one seat per bot; otherwise an :class:`ArenaError` that says how
+    many players the variant with these options takes, and why not ``bots``."""
+    option_type = info.game_class().options_type
+    declared = next(o for o in option_type.describe() if o.name == "players")
+    low = bots if declared.low is None else declared.low
+    high = bots if declared.high is None else declared.high
+    allowed: list[int] = []
+    refused: dict[int, OptionError] = {}
+    for players in sorted({*range(low, high + 1), bots}):
+        try:
+            options = option_type.from_mapping({**values, "players": players})
+        except OptionError as exc:
+            refused[players] = exc
+            continue
+        if players == bots:
+            return options
+        allowed.append(players)
+    count = _counts(allowed, lang)
+    fields = {"variant": info.title(lang), "count": count, "bots": bots,
+              "allowed": t("arena.exactly", lang, count=count) if len(allowed) == 1 else count}
+    # a count the variant allows but these options do not (too few cards) says why
+    narrowed = [n for n in refused if low <= n <= high]
+    if not narrowed:
+        raise ArenaError(t("arena.players", lang, **fields))
+    why = option_text(refused[min(narrowed, key=lambda n: abs(n - bots))], lang)
+    raise ArenaError(t("arena.players_options", lang, why=why[:1].upper() + why[1:], **fields))
+
+
+def _counts(counts: Sequence[int], lang: str) -> str:
+    """``4``, ``2 to 7``, or the counts one by one."""
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return t("arena.from_to", lang, low=counts[0], high=counts[-1])
+    return ", ".join(map(str, counts))
 
 
 # -- the command ------------------------------------------------------------------

@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO, cast
 
-from remikit.cards import JOKER, Card, CardError
+from remikit.cards import Card, CardError
 from remikit.i18n import default_lang, t
 from remikit.melds import PURE_RUN_CHOICES, Meld
 from remikit.variants import find_variant
@@ -87,26 +86,16 @@ def parse_hand(cards: str | Iterable[str], lang: str) -> list[Card]:
     return hand
 
 
-def check(request: Request, lang: str) -> None:
-    """Refuse hands of the wrong size, or with more copies of a card than the decks hold."""
-    rules = scorer(request.variant)
-    try:
-        rules.check_size(request.hand, round_no=request.round_no)
-    except ScoreInputError as exc:
-        raise InputError(t(exc.key, lang, **exc.params)) from None
-    extra = [request.closing] if request.closing is not None else []
-    for card, n in Counter(request.hand + extra).items():
-        limit = rules.jokers if card is JOKER else rules.copies
-        if n > limit:
-            raise InputError(t("score.too_many_copies", lang, count=n, card=card, limit=limit))
-
-
 def request_from_line(line: str, lang: str) -> Request:
     """A request from one ``--batch`` line; keys that are not needed are ignored."""
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
         raise InputError(t("score.bad_json", lang, detail=exc.msg)) from None
+    except RecursionError:
+        raise InputError(t("score.bad_json", lang, detail=t("score.too_deep", lang))) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InputError(t("score.bad_json", lang, detail=t("score.too_long", lang))) from None
     if not isinstance(data, dict):
         raise InputError(t("score.not_object", lang))
     for key in ("variant", "hand"):
@@ -139,14 +128,12 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
             raise InputError(t("score.bad_card", lang, token=closing))
         closing_card = parsed[0]
     try:
-        scorer(variant).check_keywords(closing=closing_card, round_no=round_no, ace=ace,
-                                       pure_run=pure_run)
+        scorer(variant).check(hand, closing=closing_card, round_no=round_no, ace=ace,
+                              pure_run=pure_run)
     except ScoreInputError as exc:
         raise InputError(t(exc.key, lang, **exc.params)) from None
-    request = Request(variant, hand, closing=closing_card, round_no=cast(int | None, round_no),
-                      ace=cast(str | None, ace), pure_run=cast(str | None, pure_run))
-    check(request, lang)
-    return request
+    return Request(variant, hand, closing=closing_card, round_no=cast(int | None, round_no),
+                   ace=cast(str | None, ace), pure_run=cast(str | None, pure_run))
 
 
 def score(request: Request) -> Scored:

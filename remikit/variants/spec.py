@@ -17,12 +17,13 @@ importing a variant never imports a bot, ``rich`` or a web framework.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from remikit.cards import Card
+from remikit.cards import JOKER, Card
 from remikit.errors import Reason
 from remikit.i18n import t
 from remikit.melds import Meld
@@ -44,6 +45,9 @@ class ScoreInputError(ValueError):
         super().__init__(key)
         self.key = key
         self.params = params
+
+    def __str__(self) -> str:
+        return t(self.key, "en", **self.params)
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,18 @@ class Scorer:
               ace: str | None, pure_run: str | None) -> Scored:
         """The score of a checked hand."""
         raise NotImplementedError
+
+    def check(self, hand: Sequence[Card], *, closing: Card | None, round_no: object,
+              ace: object, pure_run: object = None) -> None:
+        """Raise :class:`ScoreInputError` for anything this variant cannot score: a keyword,
+        the hand's size, more copies of a card than the decks hold."""
+        self.check_keywords(closing=closing, round_no=round_no, ace=ace, pure_run=pure_run)
+        self.check_size(hand, round_no=cast(int | None, round_no))
+        for card, count in Counter([*hand, *([closing] if closing is not None else [])]).items():
+            limit = self.jokers if card is JOKER else self.copies
+            if count > limit:
+                raise ScoreInputError("score.too_many_copies", count=count, card=card,
+                                      limit=limit)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, cast
 
 from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, OptionError, Options, Phase, option
+from remikit.engine import Deal, Game, OptionRefused, Options, Phase, option
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring
@@ -50,11 +50,8 @@ class ThreeThirteenOptions(Options):
         super().check()
         needed = self.players * scoring.hand_size(scoring.ROUNDS) + 1
         if needed > self.deck_size:
-            raise OptionError(
-                f"{self.players} players cannot be dealt round {scoring.ROUNDS} "
-                f"({needed} cards with the turned-up card) from {self.deck_size} cards; "
-                f"play with jokers=2 or jokers=4, or with fewer players"
-            )
+            raise OptionRefused("option.t13_deck", round=scoring.ROUNDS, players=self.players,
+                                needed=needed, size=self.deck_size)
 
     @property
     def deck_size(self) -> int:

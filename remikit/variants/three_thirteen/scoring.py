@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from remikit.cards import Card, Rank
+from remikit.i18n import brief
 from remikit.melds import AceMode, Meld, MeldRules, Scoring
 from remikit.solver import Goal, Solver
 from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
@@ -90,9 +91,9 @@ class ThreeThirteenScorer(Scorer):
             raise ScoreInputError("score.need_round")
         if isinstance(round_no, bool) or not isinstance(round_no, int) \
                 or not 1 <= round_no <= ROUNDS:
-            raise ScoreInputError("score.bad_round", round=round_no)
+            raise ScoreInputError("score.bad_round", round=brief(round_no))
         if ace is not None and ace not in ("low", "high"):
-            raise ScoreInputError("score.bad_ace", ace=ace)
+            raise ScoreInputError("score.bad_ace", ace=brief(ace))
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
         assert round_no is not None
