@@ -366,10 +366,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Seat draw (R13-2)",
     },
     "play.seat_draw_rule": {
-        "id": "kartu tertinggi (As, K, …, 2) main pertama, terendah mengocok dan membagi; "
-              "Joker atau kartu kembar menarik lagi",
-        "en": "the highest card (A, K, …, 2) plays first, the lowest shuffles and deals; a "
-              "joker or an identical card draws again",
+        "id": "kartu tertinggi (As, K, …, 2; nilai sama menurut jenis ♠ ♥ ♦ ♣) main pertama, "
+              "terendah mengocok dan membagi; Joker menarik lagi; pemain berkartu kembar "
+              "menarik lagi, hanya untuk urutan di antara mereka",
+        "en": "the highest card (A, K, …, 2; equal ranks by suit ♠ ♥ ♦ ♣) plays first, the "
+              "lowest shuffles and deals; a joker draws again; players with identical cards "
+              "draw again, which orders only them among themselves",
     },
     "play.col_player": {
         "id": "Pemain",
