@@ -152,6 +152,7 @@ const CATALOGUE = {
   "table.hand_of": {id: "Kartu {name}", en: "{name}'s hand"},
   "table.select_help": {id: "Klik untuk memilih · geser untuk menyusun", en: "Click to select · drag to reorder"},
   "table.log": {id: "Jalannya permainan", en: "Play so far"},
+  "table.seat_draw": {id: "Undian kursi", en: "Seat draw"},
   "table.choose_joker": {id: "Joker sebagai apa?", en: "What does the joker stand for?"},
   "table.cancel": {id: "Batal", en: "Cancel"},
   "table.show_results": {id: "Hasil terakhir", en: "Last results"},
