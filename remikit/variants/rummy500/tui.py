@@ -44,7 +44,7 @@ from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
-from remikit.variants.rummy500.plan import table_of
+from remikit.variants.rummy500.plan import Rules, table_of
 from remikit.views import PlayerView, TableMeld
 
 if TYPE_CHECKING:
@@ -285,11 +285,12 @@ class Rummy500UI(VariantUI):
 
     def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
         table = table_of(view)
+        joker_layoff = Rules.of(view).joker_layoff
         for meld in table:
-            if layoff_options(meld, card):
+            if layoff_options(meld, card, joker_layoff=joker_layoff):
                 return t("play.r5_warn_playable", session.lang, card=card_markup(card),
                          meld=meld.number)
-        if len(view.hand) > 1 and opens_call(card, view.discard_pile, table):
+        if len(view.hand) > 1 and opens_call(card, view.discard_pile, table, joker_layoff):
             return t("play.r5_warn_call", session.lang, card=card_markup(card))
         return None
 
