@@ -42,7 +42,15 @@ class Phase(StrEnum):
 
 
 class OptionError(ValueError):
-    """A table option with an unknown name or a value it cannot take."""
+    """A table option with an unknown name or a value it cannot take. ``str()`` is
+    English; :meth:`text` gives either language where the check said it in both."""
+
+    def __init__(self, message: str, reason: Reason | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason if reason is not None else Reason(message, message)
+
+    def text(self, lang: str) -> str:
+        return self.reason.text(lang)
 
 
 def option(default: Any, *, choices: Sequence[Any] | None = None, low: int | None = None,

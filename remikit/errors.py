@@ -142,6 +142,15 @@ REASONS: dict[str, dict[str, str]] = {
         "id": "di meja ini joker hanya boleh ditempel pada urutan, dan gabungan nomor {meld} "
               "adalah set (opsi joker_layoff=runs)",
     },
+    # -- table options ----------------------------------------------------------
+    "three_thirteen_players": {
+        "en": "Three-Thirteen is for 2 to 7 players without jokers and 2 to 8 with jokers=2 "
+              "or jokers=4 (round 11 deals 13 cards to each player and turns one up): "
+              "option players cannot be {players} with jokers={jokers}",
+        "id": "Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker dan 2 sampai 8 pemain "
+              "dengan jokers=2 atau jokers=4 (ronde 11 membagi 13 kartu ke setiap pemain dan "
+              "membuka satu kartu): opsi players tidak bisa {players} dengan jokers={jokers}",
+    },
     "rummy_off": {
         "en": "Rummy calls are off at this table",
         "id": "panggilan Rummy tidak dipakai di meja ini",
@@ -185,6 +194,13 @@ class IllegalAction(ValueError):
         entry = REASONS[self.key]
         values = {k: (v.text(lang) if isinstance(v, Reason) else v) for k, v in self.params.items()}
         return entry.get(lang, entry["en"]).format(**values)
+
+
+def reason(key: str, **params: object) -> Reason:
+    """The reason ``key`` of :data:`REASONS` in both languages (a refusal that is not an
+    action's, such as a table option's)."""
+    texts = REASONS[key]
+    return Reason(texts["en"].format(**params), texts["id"].format(**params))
 
 
 class Reason:

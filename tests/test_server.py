@@ -274,6 +274,8 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
     ({"variant": "rummy500", "options": {"colour": "red"}}, "bad_option", "colour"),
     ({"variant": "rummy500", "options": {"players": 9}}, "bad_option", "players"),
     ({"variant": "three-thirteen", "options": {"ace": "middle"}}, "bad_option", "ace"),
+    ({"variant": "three-thirteen", "options": {"players": 8}}, "bad_option",
+     "2 to 7 players without jokers"),  # R3-1
     ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
     ({"variant": "remi13d", "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}]
       * 3}, "bad_seats", "clever"),
@@ -299,6 +301,10 @@ def test_malformed_body_and_indonesian_errors(client: TestClient) -> None:
                                         "message": "tidak ada meja ZZZZZZZZ"}
     response = client.get("/api/tables/nope", headers={"accept-language": "en-GB"})
     assert response.json()["error"]["message"] == "there is no table nope"
+    response = client.post("/api/tables?lang=id", json={"variant": "three-thirteen",
+                                                        "options": {"players": 8}})
+    assert response.status_code == 400 and response.json()["error"]["message"].startswith(
+        "pilihan meja tidak sah: Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker")  # R3-1
 
 
 def test_join_seats_and_tokens(client: TestClient) -> None:

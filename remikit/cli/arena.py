@@ -256,7 +256,7 @@ def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
                 parsed = option_type.from_mapping({**values, "players": len(names)})
         players = info.game_class()(parsed, auto_deal=False).players
     except OptionError as exc:
-        raise ArenaError(str(exc)) from None
+        raise ArenaError(exc.text(lang)) from None
     if players != len(names):
         raise ArenaError(t("arena.bot_count", lang, variant=info.title(lang),
                            players=players, bots=len(names)))

@@ -248,7 +248,8 @@ class Hub:
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
-            raise Problem("bad_option", "server.bad_option", why=str(exc)) from None
+            why = exc.reason if isinstance(exc, OptionError) else str(exc)
+            raise Problem("bad_option", "server.bad_option", why=why) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game_class()(parsed, rng=deal_rng(seed))
         configs = self._seat_configs(info, game.players, seats)

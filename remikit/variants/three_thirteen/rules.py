@@ -19,7 +19,7 @@ from typing import Any, ClassVar, cast
 from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, OptionError, Options, Phase, option
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, reason
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring
 from remikit.views import DealSummary, PlayerView, SeatResult
@@ -33,7 +33,8 @@ DEFAULT_PLAYERS = 4  # R3-1: one person against three bots
 
 @dataclass(frozen=True, kw_only=True)
 class ThreeThirteenOptions(Options):
-    """Table options: ``players`` 2–8, ``jokers`` 0/2/4, ``ace`` low/high.
+    """Table options: ``players`` 2–8 (R3-1: 2–7 without jokers), ``jokers`` 0/2/4,
+    ``ace`` low/high.
 
     Every round must be dealable: ``players × 13`` cards for round 11 plus
     the turned-up card must fit in the deck. Eight players with no jokers
@@ -47,14 +48,17 @@ class ThreeThirteenOptions(Options):
     ace: str = option("low", choices=ACE_CHOICES)
 
     def check(self) -> None:
+        """R3-1: a player count the jokers allow, said in both languages."""
+        if self.jokers in JOKER_CHOICES and not MIN_PLAYERS <= self.players <= self.max_players:
+            why = reason("three_thirteen_players", players=self.players, jokers=self.jokers)
+            raise OptionError(why.en, why)
         super().check()
-        needed = self.players * scoring.hand_size(scoring.ROUNDS) + 1
-        if needed > self.deck_size:
-            raise OptionError(
-                f"{self.players} players cannot be dealt round {scoring.ROUNDS} "
-                f"({needed} cards with the turned-up card) from {self.deck_size} cards; "
-                f"play with jokers=2 or jokers=4, or with fewer players"
-            )
+
+    @property
+    def max_players(self) -> int:
+        """R3-1: as many as round 11 can deal 13 cards each, plus the turned-up card (7 from
+        104 cards, 8 with jokers)."""
+        return min(MAX_PLAYERS, (self.deck_size - 1) // scoring.hand_size(scoring.ROUNDS))
 
     @property
     def deck_size(self) -> int:
