@@ -43,9 +43,6 @@ class SeatDraw:
         """The players in seat order (the first plays first, the last deals)."""
         return tuple(sorted(range(len(self.seats)), key=self.seats.__getitem__))
 
-    def player_at(self, seat: int) -> int:
-        return self.seats.index(seat)
-
 
 def strength(card: Card) -> tuple[int, int]:
     """A natural card's place in the seat draw: rank (A high), then suit (R0)."""
