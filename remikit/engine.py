@@ -41,7 +41,12 @@ class Phase(StrEnum):
 
 
 class OptionError(ValueError):
-    """A table option with an unknown name or a value it cannot take."""
+    """A table option with an unknown name or a value it cannot take. ``str()`` is
+    English; :meth:`text` gives either language where the refusal has both
+    (:class:`OptionRefused`)."""
+
+    def text(self, lang: str) -> str:
+        return str(self)
 
 
 class OptionRefused(OptionError):

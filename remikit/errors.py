@@ -136,6 +136,12 @@ REASONS: dict[str, dict[str, str]] = {
         "en": "{card} does not fit meld {meld}",
         "id": "{card} tidak cocok dengan gabungan nomor {meld}",
     },
+    "joker_layoff_runs": {
+        "en": "at this table a joker may be laid off only onto a run, and meld {meld} is a set "
+              "(option joker_layoff=runs)",
+        "id": "di meja ini joker hanya boleh ditempel pada urutan, dan gabungan nomor {meld} "
+              "adalah set (opsi joker_layoff=runs)",
+    },
     "rummy_off": {
         "en": "Rummy calls are off at this table",
         "id": "panggilan Rummy tidak dipakai di meja ini",

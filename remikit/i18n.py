@@ -236,13 +236,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "opsi {name} harus salah satu dari {allowed}, bukan {value}",
         "en": "option {name} must be one of {allowed}, not {value}",
     },
-    "option.t13_deck": {
-        "id": "ronde {round} tidak bisa dibagikan kepada {players} pemain: perlu {needed} kartu "
-              "termasuk kartu buangan pertama, padahal dek hanya {size} kartu; mainkan dengan "
-              "jokers=2 atau jokers=4, atau dengan lebih sedikit pemain",
-        "en": "round {round} cannot be dealt to {players} players: it needs {needed} cards with "
-              "the turned-up card and the deck has {size}; play with jokers=2 or jokers=4, or "
-              "with fewer players",
+    "option.t13_players": {
+        "id": "Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker dan 2 sampai 8 pemain "
+              "dengan jokers=2 atau jokers=4 (ronde 11 membagi 13 kartu ke setiap pemain dan "
+              "membuka satu kartu): opsi players tidak bisa {players} dengan jokers={jokers}",
+        "en": "Three-Thirteen is for 2 to 7 players without jokers and 2 to 8 with jokers=2 "
+              "or jokers=4 (round 11 deals 13 cards to each player and turns one up): "
+              "option players cannot be {players} with jokers={jokers}",
     },
     # -- remi play, remi arena, bots (cli/play.py, cli/tui/, cli/arena.py) --
     "arena.help": {
@@ -445,10 +445,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Seat draw (R13-2)",
     },
     "play.seat_draw_rule": {
-        "id": "kartu tertinggi (As, K, …, 2) main pertama, terendah mengocok dan membagi; "
-              "Joker atau kartu kembar menarik lagi",
-        "en": "the highest card (A, K, …, 2) plays first, the lowest shuffles and deals; a "
-              "joker or an identical card draws again",
+        "id": "kartu tertinggi (As, K, …, 2; nilai sama menurut jenis ♠ ♥ ♦ ♣) main pertama, "
+              "terendah mengocok dan membagi; Joker menarik lagi; pemain berkartu kembar "
+              "menarik lagi, hanya untuk urutan di antara mereka",
+        "en": "the highest card (A, K, …, 2; equal ranks by suit ♠ ♥ ♦ ♣) plays first, the "
+              "lowest shuffles and deals; a joker draws again; players with identical cards "
+              "draw again, which orders only them among themselves",
     },
     "play.col_player": {
         "id": "Pemain",

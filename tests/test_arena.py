@@ -170,14 +170,13 @@ EIGHT = ",".join(["greedy"] * 8)
     # R3-1: round 11 deals 8 × 13 cards plus the turned-up card, 105 of 104 without jokers
     ("three-thirteen", EIGHT, [], "en",
      "Three-Thirteen with these table options is played by 2 to 7 players: give 2 to 7 bots, "
-     "not 8. Round 11 cannot be dealt to 8 players: it needs 105 cards with the turned-up card "
-     "and the deck has 104; play with jokers=2 or jokers=4, or with fewer players"),
+     "not 8. Three-Thirteen is for 2 to 7 players without jokers and 2 to 8 with jokers=2 "
+     "or jokers=4"),
     ("three-thirteen", EIGHT, [], "id",
      "Three-Thirteen dengan opsi meja ini dimainkan oleh 2 sampai 7 pemain: berikan 2 sampai 7 "
-     "bot, bukan 8. Ronde 11 tidak bisa dibagikan kepada 8 pemain: perlu 105 kartu termasuk "
-     "kartu buangan pertama, padahal dek hanya 104 kartu"),
+     "bot, bukan 8. Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker"),
     ("3-13", EIGHT + ",greedy", ["jokers=0"], "en",
-     "is played by 2 to 7 players: give 2 to 7 bots, not 9. Round 11 cannot be dealt"),
+     "is played by 2 to 7 players: give 2 to 7 bots, not 9. Three-Thirteen is for 2 to 7"),
     ("3-13", EIGHT + ",greedy", ["jokers=2"], "en",
      "Three-Thirteen is played by 2 to 8 players: give 2 to 8 bots, not 9"),
     # R13-1: exactly 4 players
@@ -191,7 +190,7 @@ EIGHT = ",".join(["greedy"] * 8)
      "the table has 3 seats (option players=3): give 3 bots, not 2"),
     ("rummy500", "greedy,greedy", ["players=3"], "id",
      "meja ini punya 3 kursi (opsi players=3): berikan 3 bot, bukan 2"),
-    ("three-thirteen", EIGHT, ["players=8"], "en", "round 11 cannot be dealt to 8 players"),
+    ("three-thirteen", EIGHT, ["players=8"], "en", "option players cannot be 8 with jokers=0"),
 ])
 def test_a_player_count_the_table_cannot_seat_says_what_it_allows_and_why(
         variant: str, bots: str, options: list[str], lang: str, message: str) -> None:

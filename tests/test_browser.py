@@ -343,10 +343,14 @@ def test_remi13d_game_to_the_end(server: Served, browser: Browser) -> None:
     page = person.page
     create_in_lobby(person, server, "remi13d", name="Sari", options={"games": "1"})
     assert page.inner_text("#deal-label") == "Game 1 of 1"
+    # the seat draw put Sari somewhere (R13-2); the page lists who drew what
+    page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
+    me = int(person.board()["seat"])
+    assert page.locator("#seat-draw li").count() == 4
     # Remi 13 D plays to the right: the previous player, whose discard one may take,
     # sits on the left, and the discard lies there
-    assert page.get_attribute('.seat-panel[data-pos="right"]', "data-seat") == "1"
-    assert page.get_attribute('.seat-panel[data-pos="left"]', "data-seat") == "3"
+    assert page.get_attribute('.seat-panel[data-pos="right"]', "data-seat") == str((me + 1) % 4)
+    assert page.get_attribute('.seat-panel[data-pos="left"]', "data-seat") == str((me + 3) % 4)
     assert page.eval_on_selector(".piles", "p => p.className").endswith("discard-left")
     refused = False
     deadline = time.monotonic() + 90
@@ -424,7 +428,9 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
         if frame.get("type") != "state":
             continue
         view = frame["view"]
-        if view["seat"] is None:  # watching before sitting down: the public view
+        if view["seat"] is None or frame["table"]["status"] == "waiting":
+            # watching before sitting down, or seated before the seat draw (R13-2): the
+            # public view
             assert view["hand"] == [] and view["legal_actions"] == []
             continue
         assert view["seat"] == seat, f"a frame for seat {view['seat']} went to seat {seat}"
@@ -433,7 +439,8 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
             continue
         assert view["hand"] != other_hand
         assert len(view["hand"]) == view["hand_sizes"][seat]
-        public = public_cards(view)
+        public = public_cards(view) | {c for d in frame["table"]["seat_draw"] or ()
+                                       for c in d["cards"]}  # a deck of its own (R13-2)
         secret = Counter(c for c in other_hand if c not in public) - Counter(view["hand"])
         rest = dict(view)
         rest.pop("hand")
@@ -458,9 +465,12 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
     # and someone watches
     watcher = open_person(browser)
     watcher.page.goto(f"{server.url}/table/{code}")
-    for person in (ana, ben):
+    for person in (ana, ben):  # the seat draw (R13-2) puts them where it puts them
         person.page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
-    assert ana.board()["seat"] == "0" and ben.board()["seat"] == "1"
+        wait(person, lambda p=person: p.states() != []
+             and p.states()[-1]["table"]["status"] == "playing", 10, "the seat draw")
+    ana_seat, ben_seat = int(ana.board()["seat"]), int(ben.board()["seat"])
+    assert ana_seat != ben_seat
     deadline = time.monotonic() + 60
     turns = 0
     while turns < 6:
@@ -476,8 +486,8 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
     ana.page.wait_for_timeout(300)  # the last frames arrive
     shot(ana.page, "two_people_ana")
     shot(ben.page, "two_people_ben")
-    assert assert_no_leak(ana, 0, ben, 1) > 10
-    assert assert_no_leak(ben, 1, ana, 0) > 10
+    assert assert_no_leak(ana, ana_seat, ben, ben_seat) > 10
+    assert assert_no_leak(ben, ben_seat, ana, ana_seat) > 10
     # the page shows exactly the hand of its own seat
     for person in (ana, ben):
         assert sorted(person.hand()) == sorted(person.shown_state()["view"]["hand"])

@@ -236,3 +236,14 @@ def test_bad_arguments_say_why(argv: list[str], message: str,
     status, _ = run_play([*argv, "--lang", "en"], input_fn=EndOfInput())
     assert status == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "option players cannot be 8 with jokers=0"),
+    ("id", "opsi players tidak bisa 8 dengan jokers=0"),
+])
+def test_R3_1_eight_players_without_jokers_are_refused_in_the_users_language(
+        lang: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run_play(["3-13", "--players", "8", "--lang", lang], input_fn=EndOfInput())
+    assert status == 2
+    assert message in capsys.readouterr().err

@@ -15,7 +15,7 @@ from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.remi13d import scoring
-from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions, draw_seats
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.views import DealSummary, SeatResult
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 
@@ -39,45 +39,6 @@ def test_R13_1_two_decks_with_jokers_and_exactly_four_players() -> None:
     assert game.players == 4
     with pytest.raises(OptionError, match="players"):
         Remi13DOptions.from_mapping({"players": 5})
-
-
-def test_R13_2_seat_draw_highest_plays_first_lowest_deals() -> None:
-    for seed in range(200):
-        draw = draw_seats(random.Random(seed))
-        finals = [d[-1] for d in draw.draws]
-        assert JOKER not in finals
-        assert len(set(finals)) == 4, "identical cards draw again"
-        order = [finals[draw.player_at(seat)] for seat in range(4)]
-        strength = [(14 if c.rank == 1 else int(c.rank), int(c.suit)) for c in order]
-        assert strength == sorted(strength, reverse=True)
-        for d in draw.draws:
-            assert all(c is JOKER or d.count(c) == 1 for c in d[:-1]) or len(d) > 1
-
-
-class _StackedRng(random.Random):
-    """Shuffles into a fixed order: the last card listed is drawn first."""
-
-    def __init__(self, order: str) -> None:
-        super().__init__(0)
-        self.order = parse_cards(order)
-
-    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
-        rest = list(x)
-        for c in self.order:
-            rest.remove(c)
-        x[:] = rest + self.order
-
-
-def test_R13_2_joker_and_identical_cards_draw_again_suit_breaks_rank_ties() -> None:
-    # draws, player 0 first: Kh Kd Jk 9c, then player 2 again: Ks; Kh beats Kd on suit
-    draw = draw_seats(_StackedRng("Ks 9c Jk Kd Kh"))
-    assert [len(d) for d in draw.draws] == [1, 1, 2, 1]
-    assert draw.seats == (1, 2, 0, 3)  # Ks, Kh, Kd, 9c
-    # identical Qs for players 1 and 3: both draw again
-    draw = draw_seats(_StackedRng("5h 2c Qs 4d Qs As"))
-    assert draw.draws[1] == (Card.parse("Qs"), Card.parse("2c"))
-    assert draw.draws[3] == (Card.parse("Qs"), Card.parse("5h"))
-    assert draw.seats == (0, 3, 2, 1)  # As, 2c, 4d, 5h
 
 
 def test_R13_4_thirteen_cards_each_no_up_card_56_in_stock(stacked: Stacked) -> None:

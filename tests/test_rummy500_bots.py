@@ -22,10 +22,13 @@ from remikit.cards import Card
 from remikit.cli.arena import ArenaError, make_arena
 from remikit.engine import Game
 from remikit.variants import find_variant
+from remikit.variants.rummy500.melds import resolve_meld
+from remikit.variants.rummy500.plan import Rules, plan_turn
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.test_rummy500_random import check_invariants
 from tests.test_rummy500_rules import (
+    JOKER_HANDS,
     OUT_HAND,
     P0,
     P1_OUT,
@@ -83,6 +86,21 @@ def test_greedy_lays_off_on_any_table_meld(stacked: Stacked) -> None:
         "layoff 8h to 1", "layoff Kh to 2"}
     table = game.view(1).table
     assert sum(1 for m in table for s in m.laid_by if s == 1) == 2
+
+
+@pytest.mark.parametrize("joker_layoff", ["runs", "any"])
+def test_R5_6_greedy_lays_a_joker_off_onto_a_set_only_with_joker_layoff_any(
+        stacked: Stacked, joker_layoff: str) -> None:
+    game = new_game(stacked, JOKER_HANDS, up="Ah", stock="5s Ad", joker_layoff=joker_layoff)
+    act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard 2c", "p1 draw stock")
+    done = turn(game, 1, greedy())  # every action legal (turn checks)
+    assert ("layoff Jk=Kh to 1" in done) == (joker_layoff == "any")
+    # the turn plan alone: a joker and a nine against a set of kings
+    table = [resolve_meld([C("Kc"), C("Ks"), C("Kd")], [None] * 3, seat=0, number=1)]
+    plan = plan_turn([Card.parse("Jk"), C("9c")], table, Rules(joker_layoff=joker_layoff))
+    assert plan is not None
+    expected = ["layoff Jk=Kh to 1", "discard 9c"] if joker_layoff == "any" else ["discard Jk"]
+    assert [str(a) for a in plan.actions()] == expected
 
 
 def test_going_out_by_melding_everything_and_keeping_a_card_back_to_go_out(
@@ -277,6 +295,7 @@ def options_for(seed: int) -> Rummy500Options:
         floating=rng.random() < 0.3,
         unplayable_last_discard=rng.random() < 0.3,
         discard_taken_card=rng.random() < 0.2,
+        joker_layoff=rng.choice(("runs", "any")),
     )
 
 

@@ -109,8 +109,8 @@ def test_R5_6_a_joker_keeps_its_identity_and_credits_its_layer() -> None:
     m = meld("5h Jk=6h 7h", seat=2)
     assert m.table_meld.stands_for == (None, C("6h"), None)
     assert m.table_meld.laid_by == (2, 2, 2)
-    assert layoff_options(m, C("6h")) == []  # the joker holds 6h for good
-    m = resolve_layoff(m, C("8h"), None, seat=1)
+    assert layoff_options(m, C("6h"), joker_layoff="runs") == []  # the joker holds 6h for good
+    m = resolve_layoff(m, C("8h"), None, seat=1, joker_layoff="runs")
     assert m.table_meld.laid_by == (2, 2, 2, 1)
     assert m.tokens(2) == ("5h", "Jk=6h", "7h") and m.tokens(1) == ("8h",)
 
@@ -120,38 +120,69 @@ def test_R5_6_a_joker_keeps_its_identity_and_credits_its_layer() -> None:
 
 def test_R5_5_layoffs_extend_runs_at_either_end_and_fill_sets() -> None:
     run = meld("5h 6h 7h")
-    assert [str(i) for i, _ in layoff_options(run, JOKER)] == ["4h", "8h"]
-    assert identities(resolve_layoff(run, C("4h"), None, seat=0)) == ["4h", "5h", "6h", "7h"]
+    assert [str(i) for i, _ in layoff_options(run, JOKER, joker_layoff="runs")] == ["4h", "8h"]
+    assert identities(resolve_layoff(run, C("4h"), None, seat=0, joker_layoff="runs")) == \
+        ["4h", "5h", "6h", "7h"]
     with pytest.raises(IllegalAction) as info:
-        resolve_layoff(run, C("9h"), None, seat=0)
+        resolve_layoff(run, C("9h"), None, seat=0, joker_layoff="runs")
     assert info.value.key == "layoff_invalid" and str(info.value) == "9h does not fit meld 1"
     with pytest.raises(IllegalAction) as info:
-        resolve_layoff(run, JOKER, None, seat=0)
+        resolve_layoff(run, JOKER, None, seat=0, joker_layoff="runs")
     assert info.value.key == "joker_ambiguous"
     with pytest.raises(IllegalAction) as info:
-        resolve_layoff(run, JOKER, C("9h"), seat=0)
+        resolve_layoff(run, JOKER, C("9h"), seat=0, joker_layoff="runs")
     assert info.value.key == "layoff_invalid"
-    assert identities(resolve_layoff(run, JOKER, C("8h"), seat=0))[-1] == "8h"
+    assert identities(resolve_layoff(run, JOKER, C("8h"), seat=0, joker_layoff="runs"))[-1] == "8h"
     with pytest.raises(IllegalAction) as info:
-        resolve_layoff(meld("Jh Qh Kh"), JOKER, None, seat=0)
+        resolve_layoff(meld("Jh Qh Kh"), JOKER, None, seat=0, joker_layoff="runs")
     assert str(info.value) == "say what the joker stands for: Jk=Ah / Jk=Th"
     low = meld("Ah 2h 3h")
-    assert identities(resolve_layoff(low, JOKER, None, seat=0)) == ["Ah", "2h", "3h", "4h"]
+    assert identities(resolve_layoff(low, JOKER, None, seat=0, joker_layoff="runs")) == \
+        ["Ah", "2h", "3h", "4h"]
     three = meld("Kc Ks Kd")
-    assert identities(resolve_layoff(three, JOKER, None, seat=0)) == ["Kc", "Ks", "Kd", "Kh"]
-    four = resolve_layoff(three, C("Kh"), None, seat=1)
-    assert layoff_options(four, JOKER) == [] and not playable(C("Kh"), [four])
+    four = resolve_layoff(three, C("Kh"), None, seat=1, joker_layoff="runs")
+    assert identities(four) == ["Kc", "Ks", "Kd", "Kh"]
+    assert not playable(C("Kh"), [four], joker_layoff="runs")
     with pytest.raises(IllegalAction):
-        resolve_layoff(three, C("Kc"), None, seat=0)
+        resolve_layoff(three, C("Kc"), None, seat=0, joker_layoff="runs")
+
+
+def test_R5_6_joker_layoff_runs_a_joker_may_extend_a_run_but_not_join_a_set() -> None:
+    three, run = meld("Kc Ks Kd"), meld("5h 6h 7h", number=2)
+    assert layoff_options(three, JOKER, joker_layoff="runs") == []
+    assert [str(i) for i, _ in layoff_options(run, JOKER, joker_layoff="runs")] == ["4h", "8h"]
+    for stands_for in (None, C("Kh")):
+        with pytest.raises(IllegalAction) as info:
+            resolve_layoff(three, JOKER, stands_for, seat=0, joker_layoff="runs")
+        assert info.value.key == "joker_layoff_runs"
+    assert "only onto a run" in str(info.value) and "hanya boleh ditempel pada urutan" in \
+        info.value.text("id")
+    assert not playable(JOKER, [three], joker_layoff="runs")
+    assert playable(JOKER, [three, run], joker_layoff="runs")
+    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="runs") == \
+        [LayOff(C("Kh"), 1)]
+    assert not can_place(JOKER, Counter([JOKER]), [three], joker_layoff="runs")
+
+
+def test_R5_6_joker_layoff_any_a_joker_may_join_a_set_too() -> None:
+    three = meld("Kc Ks Kd")
+    assert [str(i) for i, _ in layoff_options(three, JOKER, joker_layoff="any")] == ["Kh"]
+    laid = resolve_layoff(three, JOKER, None, seat=1, joker_layoff="any")
+    assert identities(laid) == ["Kc", "Ks", "Kd", "Kh"] and laid.tokens(1) == ("Jk=Kh",)
+    assert layoff_options(laid, JOKER, joker_layoff="any") == []  # four of a rank is full
+    assert playable(JOKER, [three], joker_layoff="any")
+    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="any") == \
+        [LayOff(C("Kh"), 1), LayOff(JOKER, 1, C("Kh"))]
+    assert can_place(JOKER, Counter([JOKER]), [three], joker_layoff="any")
 
 
 def test_R5_5_an_ace_goes_high_on_two_to_king_and_a_full_run_takes_nothing() -> None:
     run = meld(" ".join(f"{r}c" for r in "23456789TJQK"))
-    laid = resolve_layoff(run, C("Ac"), None, seat=1)
+    laid = resolve_layoff(run, C("Ac"), None, seat=1, joker_layoff="runs")
     assert laid.slots[-1].identity == C("Ac") and laid.slots[-1].position == 13
     assert laid.slots[-1].points() == 15
-    assert layoff_options(laid, JOKER) == []  # never both aces: K A 2 would wrap
-    low = resolve_layoff(meld("2c 3c 4c"), C("Ac"), None, seat=0)
+    assert layoff_options(laid, JOKER, joker_layoff="any") == []  # never both aces: K A 2 wraps
+    low = resolve_layoff(meld("2c 3c 4c"), C("Ac"), None, seat=0, joker_layoff="runs")
     assert low.slots[0].position == 0 and low.slots[0].points() == 1
 
 
@@ -181,23 +212,26 @@ def test_R5_14_five_ten_fifteen_values() -> None:
 def test_can_place_new_meld_layoff_and_chains() -> None:
     table = [meld("5h 6h 7h"), meld("Kc Ks Kd", number=2)]
     hand = Counter(parse_cards("9h 2c"))
-    assert not can_place(C("9h"), hand, table)  # 8h is missing
-    assert can_place(C("9h"), hand + Counter([C("8h")]), table)  # lay off 8h, then 9h
-    assert can_place(C("9h"), hand + Counter([JOKER]), table)  # Jk=8h, then 9h
-    assert can_place(C("Kh"), Counter([C("Kh")]), table)
-    assert can_place(C("4h"), Counter([C("4h")]), table)
-    assert can_place(C("2d"), Counter(parse_cards("2d 2s 2c")), [])
-    assert can_place(C("2d"), Counter(parse_cards("2d 4d Jk")), [])
-    assert not can_place(C("2d"), Counter(parse_cards("2d 5d Jk")), [])
-    assert can_place(C("Ad"), Counter(parse_cards("Ad Qd Kd")), [])
-    assert not can_place(C("Ad"), Counter(parse_cards("Ad Kd 2d")), [])
-    assert can_place(JOKER, Counter([JOKER]), table)
-    assert not can_place(JOKER, Counter([JOKER, C("2c")]), [])
-    assert can_place(JOKER, Counter([JOKER, C("2c"), C("4c")]), [])
-    assert can_place(JOKER, Counter([JOKER, JOKER, C("9s")]), [])
+    assert not can_place(C("9h"), hand, table, joker_layoff="runs")  # 8h is missing
+    assert can_place(C("9h"), hand + Counter([C("8h")]), table,
+                     joker_layoff="runs")  # lay off 8h, then 9h
+    assert can_place(C("9h"), hand + Counter([JOKER]), table,
+                     joker_layoff="runs")  # Jk=8h, then 9h
+    assert can_place(C("Kh"), Counter([C("Kh")]), table, joker_layoff="runs")
+    assert can_place(C("4h"), Counter([C("4h")]), table, joker_layoff="runs")
+    assert can_place(C("2d"), Counter(parse_cards("2d 2s 2c")), [], joker_layoff="runs")
+    assert can_place(C("2d"), Counter(parse_cards("2d 4d Jk")), [], joker_layoff="runs")
+    assert not can_place(C("2d"), Counter(parse_cards("2d 5d Jk")), [], joker_layoff="runs")
+    assert can_place(C("Ad"), Counter(parse_cards("Ad Qd Kd")), [], joker_layoff="runs")
+    assert not can_place(C("Ad"), Counter(parse_cards("Ad Kd 2d")), [], joker_layoff="runs")
+    assert can_place(JOKER, Counter([JOKER]), table, joker_layoff="runs")
+    assert not can_place(JOKER, Counter([JOKER, C("2c")]), [], joker_layoff="runs")
+    assert can_place(JOKER, Counter([JOKER, C("2c"), C("4c")]), [], joker_layoff="runs")
+    assert can_place(JOKER, Counter([JOKER, JOKER, C("9s")]), [], joker_layoff="runs")
 
 
-def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld]) -> bool:
+def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld],
+                     joker_layoff: str) -> bool:
     """Search every sequence of melds and lay-offs (small hands only)."""
     from itertools import combinations
 
@@ -211,9 +245,10 @@ def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld]) 
             for c in list(hand):
                 if hand[c] <= 0:
                     continue
-                for identity, _ in layoff_options(m, c):
+                for identity, _ in layoff_options(m, c, joker_layoff=joker_layoff):
                     try:
-                        new = resolve_layoff(m, c, identity if c.is_joker else None, seat=0)
+                        new = resolve_layoff(m, c, identity if c.is_joker else None, seat=0,
+                                             joker_layoff=joker_layoff)
                     except IllegalAction:
                         continue
                     rest = hand.copy()
@@ -236,7 +271,8 @@ def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld]) 
     return search(+cards, tuple(table), 3)
 
 
-def test_can_place_agrees_with_a_brute_force_search() -> None:
+@pytest.mark.parametrize("joker_layoff", ["runs", "any"])
+def test_R5_6_R5_10_can_place_agrees_with_a_brute_force_search(joker_layoff: str) -> None:
     rng = random.Random(5)
     ranks = (1, 2, 3, 4, 5, 6, 12, 13)
     pool = [c for c in NATURALS if c.suit.letter in "hs" and int(c.rank) in ranks]
@@ -246,10 +282,12 @@ def test_can_place_agrees_with_a_brute_force_search() -> None:
         cards = Counter(rng.sample(pool, rng.randint(1, 6)))
         card = rng.choice(list(cards))
         table = rng.choice(tables)
-        assert can_place(card, cards, table) == _brute_can_place(card, cards, table), (card, cards)
+        assert can_place(card, cards, table, joker_layoff=joker_layoff) == \
+            _brute_can_place(card, cards, table, joker_layoff), (card, cards)
 
 
-def test_candidates_are_valid_and_cover_every_meld_of_small_hands() -> None:
+@pytest.mark.parametrize("joker_layoff", ["runs", "any"])
+def test_candidates_are_valid_and_cover_every_meld_of_small_hands(joker_layoff: str) -> None:
     hand = parse_cards("5h 6h 7h 8h Kc Ks Kd Jk")
     listed = candidate_melds(hand)
     for option in listed:
@@ -261,6 +299,7 @@ def test_candidates_are_valid_and_cover_every_meld_of_small_hands() -> None:
     assert "meld Kc Kd Jk=Kh" in texts
     assert MeldCards((C("5h"), C("6h"), JOKER), (None, None, C("7h"))) not in listed
     table = [meld("Ah 2h 3h"), meld("Qc Qs Qd", number=2)]
-    layoffs = candidate_layoffs(parse_cards("4h Qh Jk 9c"), table)
+    layoffs = candidate_layoffs(parse_cards("4h Qh Jk 9c"), table, joker_layoff=joker_layoff)
+    on_set = {LayOff(JOKER, 2, C("Qh"))} if joker_layoff == "any" else set()  # R5-6
     assert set(layoffs) == {LayOff(C("4h"), 1), LayOff(JOKER, 1, C("4h")), LayOff(C("Qh"), 2),
-                            LayOff(JOKER, 2, C("Qh"))}
+                            *on_set}

@@ -40,6 +40,7 @@ def options_for(seed: int) -> Rummy500Options:
         floating=rng.random() < 0.3,
         unplayable_last_discard=rng.random() < 0.3,
         discard_taken_card=rng.random() < 0.2,
+        joker_layoff=rng.choice(("runs", "any")),  # R5-6
     )
 
 

@@ -276,8 +276,7 @@ def test_R5_4_two_decks_a_set_has_all_suits_different(stacked: Stacked) -> None:
     refused(game, "p3 meld Jk Jk Jk=Qh", "not_in_hand")
     refused(game, "p3 meld Jk=2c Jk=3c 4h", "meld_invalid")
     refused(game, "p3 meld Jk=Jh Jk=Jd", "meld_too_short")
-    act(game, "p3 layoff Jk=5s to 1")  # a joker fills the set
-    assert deal_of(game).table[0].table_meld.stands_for == (None, None, None, C("5s"))
+    refused(game, "p3 layoff Jk=5s to 1", "joker_layoff_runs")  # R5-6: runs only, by default
 
 
 # -- R5-5: lay-offs ----------------------------------------------------------------------
@@ -323,6 +322,52 @@ def test_R5_6_jokers_declare_an_identity_that_never_changes(stacked: Stacked) ->
     act(game, "p0 meld Kc Ks Jk=Kd")
     assert game.view(2).table[1].stands_for == (None, None, C("Kd"))
     assert deal_of(game).table_points(0) == 5 + 6 + 7 + 15 + 10 + 10 + 15
+
+
+JOKER_HANDS = ["Kc Ks Kd 2c 3d 9s 7h", "Jk 4s 6d 8c Qh 2h 9d", "4c 5d 7s Td Jc 3h 6h"]
+
+
+def test_R5_6_option_joker_layoff_runs_by_default_or_any() -> None:
+    assert Rummy500Options().joker_layoff == "runs"
+    assert options(joker_layoff="any").joker_layoff == "any"
+    with pytest.raises(OptionError, match="joker_layoff"):
+        options(joker_layoff="sets")
+    described = {o.name: o for o in Rummy500Options.describe()}
+    assert described["joker_layoff"].choices == ("runs", "any")
+
+
+@pytest.mark.parametrize("joker_layoff", ["runs", "any"])
+def test_R5_6_a_joker_laid_off_onto_a_set_only_with_joker_layoff_any(
+        stacked: Stacked, joker_layoff: str) -> None:
+    game = new_game(stacked, JOKER_HANDS, up="Ah", stock="5s Ad", joker_layoff=joker_layoff)
+    act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard 2c", "p1 draw stock")
+    legal = texts(game.legal_actions(1))
+    if joker_layoff == "runs":
+        assert not any(a.startswith("layoff") for a in legal)
+        error = refused(game, "p1 layoff Jk=Kh to 1", "joker_layoff_runs")
+        assert "only onto a run" in str(error) and "hanya boleh ditempel" in error.text("id")
+        refused(game, "p1 layoff Jk to 1", "joker_layoff_runs")
+    else:
+        assert [a for a in legal if a.startswith("layoff")] == ["layoff Jk=Kh to 1"]
+        act(game, "p1 layoff Jk to 1")  # only the Kh is missing
+        meld = game.view(2).table[0]
+        assert meld.stands_for == (None, None, None, C("Kh")) and meld.laid_by == (0, 0, 0, 1)
+
+
+@pytest.mark.parametrize("joker_layoff", ["runs", "any"])
+def test_R5_6_R5_10_a_discarded_joker_may_be_called_only_where_it_may_be_laid_off(
+        stacked: Stacked, joker_layoff: str) -> None:
+    hands = ["Kc Ks Kd Jk 3d 9s 7h", "2c 4s 6d 8c Qh 2h 9d", "4c 5d 7s Td Jc 3h 6h"]
+    game = new_game(stacked, hands, up="Ah", stock="5s", joker_layoff=joker_layoff)
+    act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard Jk")
+    if joker_layoff == "runs":  # nowhere to go: not a card anyone can call
+        assert deal_of(game).callable_depths() == frozenset()
+        refused(game, "p2 rummy 1", "rummy_not_playable")
+    else:
+        assert deal_of(game).callable_depths() == {1}
+        assert CallRummy(1) in game.legal_actions(1)  # the next player is asked first
+        act(game, "p2 rummy 1", "p2 layoff Jk=Kh to 1")
+        assert game.view(0).table[0].laid_by == (0, 0, 0, 2)
 
 
 # -- R5-7: discarding --------------------------------------------------------------------

@@ -23,10 +23,11 @@ from remikit.bots import LEVELS, Bot
 from remikit.engine import Game
 from remikit.records import replay
 from remikit.server.app import create_app
-from remikit.server.hub import Hub, build_game
+from remikit.server.hub import Hub, build_game, seat_rng
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
 from remikit.storage.testing import ENV_VAR, scratch_database
+from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 
@@ -104,6 +105,20 @@ def create_seeded(client: TestClient, seed: int, variant: str, *, options: dict[
 
     assert client.portal is not None
     return client.portal.call(make)
+
+
+def seat_draw_of(seed: int) -> SeatDraw:
+    """The seat draw (R13-2) of a Remi 13 D table made with ``seed``."""
+    return draw_seats(seat_rng(str(seed)), 4)
+
+
+def seed_seating(wanted: Callable[[tuple[int, ...]], bool]) -> int:
+    """A seed whose Remi 13 D seat draw gives ``wanted`` seats (seats[player])."""
+    return next(seed for seed in range(10_000) if wanted(seat_draw_of(seed).seats))
+
+
+STILL = seed_seating(lambda seats: seats == (0, 1, 2, 3))
+"""A seed whose seat draw leaves everyone in the seat taken."""
 
 
 def join(client: TestClient, table_id: str, name: str = "Budi", **body: Any) -> tuple[int, str]:
@@ -245,6 +260,7 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
             assert str(table["options"][name]).lower() == str(value).lower()
         assert len(table["seats"]) == table["players"]
         assert [s["kind"] for s in table["seats"]][1:] == ["bot"] * (table["players"] - 1)
+        assert table["seat_draw"] is None  # R13-2: drawn when the last seat is taken
     lobby = client.get("/api/tables").json()["tables"]
     assert {t["id"] for t in lobby} == set(ids.values())
     alias = client.post("/api/tables", json={"variant": "500"})
@@ -261,6 +277,8 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
     # CONTRACT.md "Table options": values are exact, never coerced
     ({"variant": "rummy500", "options": {"rummy_calls": "false"}}, "bad_option", "rummy_calls"),
     ({"variant": "three-thirteen", "options": {"players": 3.7}}, "bad_option", "players"),
+    ({"variant": "three-thirteen", "options": {"players": 8}}, "bad_option",
+     "2 to 7 players without jokers"),  # R3-1
     ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
     ({"variant": "remi13d", "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}]
       * 3}, "bad_seats", "clever"),
@@ -286,6 +304,10 @@ def test_malformed_body_and_indonesian_errors(client: TestClient) -> None:
                                         "message": "tidak ada meja ZZZZZZZZ"}
     response = client.get("/api/tables/nope", headers={"accept-language": "en-GB"})
     assert response.json()["error"]["message"] == "there is no table nope"
+    response = client.post("/api/tables?lang=id", json={"variant": "three-thirteen",
+                                                        "options": {"players": 8}})
+    assert response.status_code == 400 and response.json()["error"]["message"].startswith(
+        "pilihan meja tidak sah: Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker")  # R3-1
 
 
 def test_join_seats_and_tokens(client: TestClient) -> None:
@@ -302,10 +324,12 @@ def test_join_seats_and_tokens(client: TestClient) -> None:
     for name in ("", "   ", "x" * 25, "a\x00b"):
         bad = client.post(f"/api/tables/{table_id}/join", json={"name": name})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_name", name
-    seat2, token2 = join(client, table_id, "  Sari   Dewi ")
-    assert seat2 == 0 and token2 != token
+    seat2, token2 = join(client, table_id, "  Sari   Dewi ")  # seat 0, then the seat draw
+    assert token2 != token
     info = client.get(f"/api/tables/{table_id}").json()["table"]
-    assert info["status"] == "playing" and info["seats"][0]["name"] == "Sari Dewi"
+    assert info["status"] == "playing" and info["seats"][seat2]["name"] == "Sari Dewi"
+    moved = {d["joined"]: d["seat"] for d in info["seat_draw"]}
+    assert moved[0] == seat2 and info["seats"][moved[2]]["name"] == "Budi"
     full = client.post(f"/api/tables/{table_id}/join", json={"name": "Wayan"})
     assert full.status_code == 409 and full.json()["error"]["code"] == "table_full"
     missing = client.post("/api/tables/QQQQQQQQ/join", json={"name": "Wayan"})
@@ -315,7 +339,7 @@ def test_join_seats_and_tokens(client: TestClient) -> None:
     assert stored is not None
     text = json.dumps(stored.seats)
     assert token not in text and token2 not in text
-    assert hashlib.sha256(token.encode()).hexdigest() == stored.seats[2]["token_hash"]
+    assert hashlib.sha256(token.encode()).hexdigest() == stored.seats[moved[2]]["token_hash"]
 
 
 # -- WebSockets ----------------------------------------------------------------------------
@@ -330,26 +354,28 @@ def test_person_plays_bots_and_every_socket_sees_only_its_seat(client: TestClien
             client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         assert hello(spectator)["seat"] is None
         welcome = hello(ws, token)
-        assert welcome["seat"] == 0 and welcome["name"] == "Budi"
+        seat = welcome["seat"]  # where the seat draw put Budi (R13-2)
+        assert welcome["name"] == "Budi"
         last = play_turns(ws, 12, seen)
         final = last["state_id"]
         receive_until(spectator, lambda m: m["type"] == "state" and m["state_id"] >= final,
                       watched)
     log = action_log(client, table_id)
     assert len(log) >= final >= 12
-    mine = [parse_seat_action(a) for a in log if a.startswith("p0 ")]
+    mine = [parse_seat_action(a) for a in log if a.startswith(f"p{seat} ")]
     assert len(mine) >= 12
-    assert any(not a.startswith("p0 ") for a in log)  # the bots played too
+    assert any(not a.startswith(f"p{seat} ") for a in log)  # the bots played too
     assert check_only_own_view(client, table_id, seen) >= 12
     assert check_only_own_view(client, table_id, watched) >= 1
     assert all(m["view"]["hand"] == [] and m["view"]["legal_actions"] == []
                for m in watched if m["type"] == "state")
-    assert all(m["view"]["seat"] == 0 for m in seen if m["type"] == "state")
+    assert all(m["view"]["seat"] == seat for m in seen if m["type"] == "state")
 
 
 def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) -> None:
-    table_id = create(client, seats=[{"kind": "person"}, {"kind": "person"},
-                                     {"kind": "bot", "level": "random"}, {"kind": "bot"}])
+    table_id = create_seeded(client, STILL, "remi13d", options={}, seats=[
+        {"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"},
+        {"kind": "bot"}])
     _, token0 = join(client, table_id, "Budi", seat=0)
     _, token1 = join(client, table_id, "Sari", seat=1)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
@@ -436,8 +462,9 @@ def test_sockets_refused_at_hello(client: TestClient) -> None:
 
 
 def test_waiting_table_and_reconnect(client: TestClient) -> None:
-    table_id = create(client, seats=[{"kind": "person"}, {"kind": "person"},
-                                     {"kind": "bot", "level": "random"}, {"kind": "bot"}])
+    table_id = create_seeded(client, STILL, "remi13d", options={}, seats=[
+        {"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"},
+        {"kind": "bot"}])
     _, token = join(client, table_id, "Budi", seat=0)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, token)
@@ -455,6 +482,99 @@ def test_waiting_table_and_reconnect(client: TestClient) -> None:
         assert welcome["seat"] == 0
         again = receive_until(ws, lambda m: m["type"] == "state")
         assert again["view"] == before["view"] and again["state_id"] == 1
+
+
+# -- the seat draw (R13-2) ---------------------------------------------------------------------
+
+
+def expected_draw(draw: SeatDraw, names: list[str]) -> list[Message]:
+    return [{"seat": seat, "name": names[player], "joined": player,
+             "cards": [str(c) for c in draw.draws[player]]}
+            for seat, player in enumerate(draw.order)]
+
+
+def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: str) -> None:
+    seed = seed_seating(lambda seats: all(s != p for p, s in enumerate(seats)))  # all move
+    draw = seat_draw_of(seed)
+    names = ["Ana", "Budi", "Cici", "Dewi"]
+    with running(db_url) as client:
+        table_id = create_seeded(client, seed, "remi13d", options={},
+                                 seats=[{"kind": "person"}] * 4)
+        joined = [join(client, table_id, name, seat=i) for i, name in enumerate(names[:3])]
+        assert [seat for seat, _ in joined] == [0, 1, 2]
+        tokens = [token for _, token in joined]
+        assert client.get(f"/api/tables/{table_id}").json()["table"]["seat_draw"] is None
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as ws2:
+            sockets = [ws0, ws1, ws2]
+            for player, ws in enumerate(sockets):
+                assert hello(ws, tokens[player])["seat"] == player
+                waiting = receive_until(ws, lambda m: m["type"] == "state")
+                assert waiting["table"]["status"] == "waiting"
+                assert waiting["view"]["seat"] == player
+                assert waiting["view"]["hand"] == []  # whose cards they are is not known yet
+            seat, token = join(client, table_id, "Dewi", seat=3)  # the last seat: the draw
+            assert seat == draw.seats[3]
+            tokens.append(token)
+            stored = hub_of(client).store.load(table_id)
+            assert stored is not None
+            deal = build_game(stored).deal
+            assert deal is not None
+            for player, ws in enumerate(sockets):  # each socket follows its player
+                welcome = receive_until(ws, lambda m: m["type"] == "welcome")
+                assert (welcome["seat"], welcome["name"]) == (draw.seats[player], names[player])
+                state = receive_until(ws, lambda m: m["type"] == "state")
+                assert state["view"]["seat"] == draw.seats[player]
+                assert state["table"]["status"] == "playing"
+                assert state["table"]["seat_draw"] == expected_draw(draw, names)
+                assert [s["name"] for s in state["table"]["seats"]] == \
+                    [names[p] for p in draw.order]
+                assert sorted(state["view"]["hand"]) == \
+                    sorted(str(c) for c in deal.hands[draw.seats[player]])
+        first = draw.order[0]  # the highest card plays first from seat 0
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            assert hello(ws, tokens[first])["seat"] == 0
+            receive_until(ws, my_turn(-1))
+            ws.send_json({"type": "action", "state_id": 0, "action": "draw stock"})
+            receive_until(ws, lambda m: m["type"] == "state" and m["state_id"] == 1)
+        assert action_log(client, table_id) == ["p0 draw stock"]
+        stored = hub_of(client).store.load(table_id)
+        assert stored is not None and stored.seat_draw is not None
+        for player, token in enumerate(tokens):
+            assert stored.seats[draw.seats[player]]["token_hash"] == \
+                hashlib.sha256(token.encode()).hexdigest()
+        before = client.get(f"/api/tables/{table_id}").json()["table"]
+    with running(db_url) as client:  # a restart rebuilds the same seats and draw
+        after = client.get(f"/api/tables/{table_id}").json()["table"]
+        assert after["seat_draw"] == before["seat_draw"] == expected_draw(draw, names)
+        assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]] \
+            == [names[p] for p in draw.order]
+        for player, token in enumerate(tokens):
+            with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+                assert hello(ws, token)["seat"] == draw.seats[player]
+                state = receive_until(ws, lambda m: m["type"] == "state")
+                assert state["state_id"] == 1 and state["view"]["seat"] == draw.seats[player]
+
+
+def test_R13_2_a_table_of_bots_is_seated_by_the_draw_when_created(client: TestClient) -> None:
+    seed = seed_seating(lambda seats: seats[0] != 0)
+    draw = seat_draw_of(seed)
+    table_id = create_seeded(client, seed, "remi13d", options={"games": 1},
+                             seats=[{"kind": "bot", "level": "random"}] * 4)
+    table = client.get(f"/api/tables/{table_id}").json()["table"]
+    assert table["seat_draw"] == expected_draw(draw, [f"Bot {i}" for i in range(4)])
+    assert [s["name"] for s in table["seats"]] == [f"Bot {p}" for p in draw.order]
+    wait_finished(client, table_id)
+
+
+def test_R13_2_other_variants_keep_the_seats_taken(client: TestClient) -> None:
+    table_id = create(client, "rummy500", options={"players": 2},
+                      seats=[{"kind": "person"}, {"kind": "person"}])
+    assert [join(client, table_id, name)[0] for name in ("Ana", "Budi")] == [0, 1]
+    table = client.get(f"/api/tables/{table_id}").json()["table"]
+    assert table["status"] == "playing" and table["seat_draw"] is None
+    assert [s["name"] for s in table["seats"]] == ["Ana", "Budi"]
 
 
 def test_bots_think_off_the_event_loop(client: TestClient,
@@ -624,7 +744,7 @@ def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
         waiting_id = create(client, "three-thirteen", options={"players": 3})
         _, token = join(client, table_id)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            hello(ws, token)
+            seat = hello(ws, token)["seat"]
             last = play_turns(ws, 6)  # three draws and three discards
             state = receive_until(ws, my_turn(last["state_id"] - 1))
             ws.send_json({"type": "action", "state_id": state["state_id"],
@@ -638,7 +758,7 @@ def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
         assert lobby[table_id]["state_id"] == before["state_id"] == len(log)
         assert action_log(client, table_id) == log
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            assert hello(ws, token)["seat"] == 0
+            assert hello(ws, token)["seat"] == seat
             after = receive_until(ws, lambda m: m["type"] == "state")
             assert after["view"] == before["view"]
             discard = next(a for a in after["view"]["legal_actions"] if a.startswith("discard"))

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text as sql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -132,6 +133,36 @@ def test_seats_and_finish(store: Store) -> None:
     assert finished[0].seats[0]["name"] == "Budi"
     assert finished[0].result == {"totals": [1, 2, 3, 4], "winner": 3}
     assert finished[0].finished_at is not None
+
+
+def test_R13_2_the_seat_draw_is_stored_with_the_seats(store: Store) -> None:
+    store.create_table(table())
+    assert [t.seat_draw for t in store.unfinished()] == [None]
+    seats = table().seats[::-1]
+    draw = [{"joined": 3 - i, "cards": ["Jk", "Ks"] if i == 0 else [f"{9 - i}c"]}
+            for i in range(4)]
+    store.update_seats("ABCDEFGH", seats, draw)
+    loaded = store.load("ABCDEFGH")
+    assert loaded is not None and loaded.seats == seats and loaded.seat_draw == draw
+    assert store.unfinished()[0].seat_draw == draw
+
+
+def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> None:
+    older = Store(database_url)
+    older.create_table(table())
+    older.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
+    with older.engine.begin() as conn:  # as a database made before the seat draw was stored
+        conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
+    older.close()
+    store = Store(database_url)
+    try:
+        loaded = store.load("ABCDEFGH")
+        assert loaded is not None and loaded.seat_draw is None
+        assert loaded.actions == ("p0 draw stock",)
+        store.update_seats("ABCDEFGH", loaded.seats, [{"joined": 0, "cards": ["As"]}])
+        assert [t.seat_draw for t in store.unfinished()] == [[{"joined": 0, "cards": ["As"]}]]
+    finally:
+        store.close()
 
 
 def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:

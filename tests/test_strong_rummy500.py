@@ -60,7 +60,8 @@ def test_refined_worlds_look_played() -> None:
                 for name, hand in (("sampled", world.hands[other]),
                                    ("refined", refined.hands[other])):
                     free = Counter(hand) - Counter(known.known[other])
-                    misfits[name] += any(playable(c, table) for c in free) or any(
+                    misfits[name] += any(playable(c, table, joker_layoff="runs")
+                                         for c in free) or any(
                         free & Counter(m.cards) for m in candidate_melds(hand))
             game.apply(seat, bots[seat].choose(view))
     assert misfits["refined"] * 5 < misfits["sampled"], misfits
@@ -73,7 +74,7 @@ def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
 
     def rank(card: Card, view: PlayerView) -> tuple[bool, bool, bool, int]:
         table = table_of(view)
-        return (not opens_call(card, view.discard_pile, table), not card.is_joker,
+        return (not opens_call(card, view.discard_pile, table, "runs"), not card.is_joker,
                 not has_partner(card, view.hand), card_points(card, "standard"))
 
     info = find_variant("rummy500")

@@ -18,6 +18,7 @@ from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.three_thirteen import scoring
 from remikit.variants.three_thirteen.rules import (
+    JOKER_CHOICES,
     ThreeThirteenDeal,
     ThreeThirteenGame,
     ThreeThirteenOptions,
@@ -434,11 +435,31 @@ def test_R3_1_a_huge_jokers_text_is_out_of_the_choices() -> None:
         ThreeThirteenOptions.from_mapping({"jokers": OptionText("4" * 5000)})
 
 
-def test_options_eight_players_need_jokers() -> None:
+def test_R3_1_two_to_seven_players_without_jokers_two_to_eight_with_them() -> None:
+    assert ThreeThirteenOptions(jokers=0).max_players == 7  # 8 × 13 + 1 = 105 > 104
+    assert ThreeThirteenOptions(jokers=2).max_players == 8
+    assert ThreeThirteenOptions(jokers=4).max_players == 8
+    for jokers in JOKER_CHOICES:
+        for players in range(2, 8 if jokers == 0 else 9):
+            assert options(players=players, jokers=jokers).players == players
+    for players, jokers in ((9, 0), (9, 2), (1, 4), (0, 0)):  # beyond every table
+        with pytest.raises(OptionError, match="option players must be from 2 to 8"):
+            options(players=players, jokers=jokers)
+    for players, jokers in ((8, 0),):
+        with pytest.raises(OptionError) as info:
+            options(players=players, jokers=jokers)
+        english, indonesian = str(info.value), info.value.text("id")
+        assert "2 to 7 players without jokers and 2 to 8 with jokers=2 or jokers=4" in english
+        assert f"option players cannot be {players} with jokers={jokers}" in english
+        assert "2 sampai 7 pemain tanpa joker dan 2 sampai 8 pemain dengan jokers=2" in indonesian
+        assert f"opsi players tidak bisa {players} dengan jokers={jokers}" in indonesian
+    with pytest.raises(OptionError, match="jokers"):  # a bad jokers value is named first
+        options(players=8, jokers=3)
     with pytest.raises(OptionError, match="jokers=2 or jokers=4"):
-        options(players=8)
-    with pytest.raises(OptionError, match="jokers"):
         ThreeThirteenGame(ThreeThirteenOptions(players=8, jokers=0))
+
+
+def test_R3_1_eight_players_play_every_round_with_jokers() -> None:
     for jokers in (2, 4):
         game, wilds = _full_game(8, jokers=jokers)
         assert game.over and wilds == WILD_RANKS

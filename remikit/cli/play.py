@@ -92,7 +92,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     try:
         options = game_type.options_type.from_mapping(values)
     except OptionError as exc:
-        message = str(exc)
+        message = exc.text(lang)
         if "unknown option 'games'" in message and args.games is not None:
             message = t("play.no_games", lang, variant=title)
         elif "unknown option 'players'" in message:

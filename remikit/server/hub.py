@@ -1,7 +1,8 @@
 """The hub: every live table, the database writer and the bots' thread pool.
 
 Tables are created here (options checked, seats set, a seed drawn with
-:mod:`secrets`), joined here (a token per seat; only its hash is stored) and
+:mod:`secrets`), joined here (a token per seat; only its hash is stored; the
+variant's seat draw once the last seat is taken) and
 rebuilt here on start-up from configuration + seed + actions, so a server
 killed at any moment resumes every table exactly.
 """
@@ -22,7 +23,7 @@ from remikit.actions import ActionSyntaxError, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.engine import Game, OptionError
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, Reason
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
@@ -57,6 +58,28 @@ def deal_rng(seed: str) -> random.Random:
 def bot_seed(seed: str, seat: int) -> int:
     digest = hashlib.sha256(f"{seed}/bot/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def seat_rng(seed: str) -> random.Random:
+    """The random source of a table's seat draw (R13-2): from its seed, apart from the deals."""
+    digest = hashlib.sha256(f"{seed}/seats".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def seat_by_draw(info: VariantSpec, seed: str, seats: Sequence[SeatConfig]
+                 ) -> tuple[list[SeatConfig], list[dict[str, Any]]]:
+    """The variant's seat draw (R13-2): the seats in the order it puts them, and the draw as
+    stored, per seat: the seat its player took before the draw and the cards drawn."""
+    assert info.seating is not None
+    draw = info.seating(seat_rng(seed), len(seats))
+    stored = [{"joined": p, "cards": [str(c) for c in draw.draws[p]]} for p in draw.order]
+    return [seats[p] for p in draw.order], stored
+
+
+def make_bots(seed: str, seats: Sequence[SeatConfig]) -> dict[int, Bot]:
+    """The bots of a table's bot seats, each seeded from the table's seed and its seat."""
+    return {index: make_bot(seat.level or "random", seed=bot_seed(seed, index), timed=True)
+            for index, seat in enumerate(seats) if seat.kind == "bot"}
 
 
 def build_game(stored: StoredTable, steps: int | None = None) -> Game:
@@ -165,15 +188,10 @@ class Hub:
         seats = [SeatConfig.from_stored(s) for s in stored.seats]
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for {game.players} players")
-        bots: dict[int, Bot] = {}
-        for index, seat in enumerate(seats):
-            if seat.kind == "bot":
-                bots[index] = make_bot(seat.level or "random", seed=bot_seed(stored.seed, index),
-                                       timed=True)
         return LiveTable(self, table_id=stored.id, variant=info, game=game, seed=stored.seed,
                          seats=seats, title=stored.title, created_at=stored.created_at,
-                         actions=list(stored.actions), bots=bots,
-                         finished_at=stored.finished_at)
+                         actions=list(stored.actions), bots=make_bots(stored.seed, seats),
+                         finished_at=stored.finished_at, seat_draw=stored.seat_draw)
 
     def table_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory (the database keeps it)."""
@@ -230,17 +248,22 @@ class Hub:
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
-            raise Problem("bad_option", "server.bad_option", why=str(exc)) from None
+            why: Reason | str = (Reason(exc.text("en"), exc.text("id"))
+                                 if isinstance(exc, OptionError) else str(exc))
+            raise Problem("bad_option", "server.bad_option", why=why) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game_class()(parsed, rng=deal_rng(seed))
         configs = self._seat_configs(info, game.players, seats)
+        seat_draw = None
+        if info.seating is not None and all(c.taken for c in configs):  # bots only
+            configs, seat_draw = seat_by_draw(info, seed, configs)
         clean_title = (title or "").strip()[:TITLE_MAX] or info.titles["en"]
         code = new_table_code()
         while code in self.tables or await asyncio.to_thread(self.store.exists, code):
             code = new_table_code()
         stored = StoredTable(id=code, variant=info.name, options=parsed.as_dict(), seed=seed,
                              seats=[c.stored() for c in configs], title=clean_title,
-                             created_at=now())
+                             created_at=now(), seat_draw=seat_draw)
         await self.writer.run(lambda s: Store.add_table(s, stored))
         live = self._live(stored)
         self.tables[code] = live
@@ -275,7 +298,11 @@ class Hub:
 
     async def join(self, table_id: str, *, name: str, seat: int | None,
                    lang: str) -> tuple[LiveTable, int, str]:
-        """Give a person a free seat: returns the table, the seat and its token."""
+        """Give a person a free seat: returns the table, the seat and its token.
+
+        When that takes the last seat of a variant with a seat draw (R13-2), the
+        draw moves everyone to the seat it gives them; the seat returned is the new one.
+        """
         clean = " ".join(name.split())
         if not 1 <= len(clean) <= NAME_MAX or not clean.isprintable():
             raise Problem("bad_name", "server.bad_name", max=NAME_MAX)
@@ -297,10 +324,18 @@ class Hub:
             seats = list(table.seats)
             seats[seat] = SeatConfig("person", name=clean, lang=lang,
                                      token_hash=hash_token(token))
+            seat_draw = None
+            if table.variant.seating is not None and all(s.taken for s in seats):
+                seats, seat_draw = seat_by_draw(table.variant, table.seed, seats)
             stored_seats = [s.stored() for s in seats]
             table_code = table.id
-            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats))
-            table.seats = seats
+            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats,
+                                                            seat_draw))
+            if seat_draw is None:
+                table.seats = seats
+            else:
+                table.reseat(seats, make_bots(table.seed, seats), seat_draw)
+                seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
             table.broadcast()
             table.schedule()
         return table, seat, token

@@ -171,7 +171,8 @@ class LiveTable:
     def __init__(self, host: TableHost, *, table_id: str, variant: VariantSpec, game: Game,
                  seed: str, seats: list[SeatConfig], title: str, created_at: datetime,
                  actions: list[str], bots: dict[int, Bot],
-                 finished_at: datetime | None = None) -> None:
+                 finished_at: datetime | None = None,
+                 seat_draw: list[dict[str, Any]] | None = None) -> None:
         self.host = host
         self.id = table_id
         self.variant = variant
@@ -183,6 +184,7 @@ class LiveTable:
         self.finished_at = finished_at
         self.actions = actions
         self.bots = bots
+        self.seat_draw = seat_draw  # as stored (remikit.storage.models.TableRow)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: CallWindow | None = None
@@ -231,7 +233,16 @@ class LiveTable:
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "created_at": self.created_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+            "seat_draw": self.seat_draw_json(),
         }
+
+    def seat_draw_json(self) -> list[dict[str, Any]] | None:
+        """The seat draw (R13-2) in seat order: who sits there, the seat taken before it
+        and the cards drawn; None before the draw or where the variant has none."""
+        if self.seat_draw is None:
+            return None
+        return [{"seat": i, "name": self.seats[i].name, "joined": d["joined"],
+                 "cards": list(d["cards"])} for i, d in enumerate(self.seat_draw)]
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -244,10 +255,19 @@ class LiveTable:
     def has_people(self) -> bool:
         return any(s.kind == "person" for s in self.seats)
 
+    @property
+    def awaiting_seat_draw(self) -> bool:
+        """Whether the seat draw (R13-2) has yet to say who plays which seat."""
+        return (self.variant.seating is not None and self.seat_draw is None
+                and self.status == "waiting")
+
     # -- views ------------------------------------------------------------------
 
     def view(self, seat: int | None) -> PlayerView:
-        """``seat``'s view with the actions the table takes from it now."""
+        """``seat``'s view with the actions the table takes from it now (before the seat
+        draw the public view: the seat's cards may go to whoever the draw puts there)."""
+        if seat is not None and self.awaiting_seat_draw:
+            return replace(self.game.view(None), seat=seat)
         view = self.game.view(seat)
         if seat is None:
             return view
@@ -287,12 +307,26 @@ class LiveTable:
 
     def attach(self, conn: Connection) -> None:
         self.connections.add(conn)
+        self.welcome(conn)
+        self.broadcast()  # everyone sees who is connected; the newcomer gets the state
+
+    def welcome(self, conn: Connection) -> None:
         seat = conn.seat
         conn.send_json({"type": "welcome", "protocol": PROTOCOL, "table_id": self.id,
                         "seat": seat,
                         "name": self.seats[seat].name if seat is not None else None,
                         "lang": conn.lang})
-        self.broadcast()  # everyone sees who is connected; the newcomer gets the state
+
+    def reseat(self, seats: list[SeatConfig], bots: dict[int, Bot],
+               seat_draw: list[dict[str, Any]]) -> None:
+        """Seat everyone where the seat draw (R13-2) puts them, before the first action;
+        each seat's sockets follow their player and are welcomed again to the new seat."""
+        moved = {d["joined"]: seat for seat, d in enumerate(seat_draw)}
+        self.seats, self.bots, self.seat_draw = seats, bots, seat_draw
+        for conn in list(self.connections):
+            if conn.seat is not None:
+                conn.seat = moved[conn.seat]
+                self.welcome(conn)
 
     def detach(self, conn: Connection) -> None:
         self.connections.discard(conn)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remikit.errors import IllegalAction
+from remikit.errors import IllegalAction, Reason
 from remikit.i18n import t
 
 
@@ -35,7 +35,8 @@ class Problem(Exception):
         if self.illegal is not None:
             return self.illegal.text(lang)
         if self.key is not None:
-            return t(self.key, lang, **self.params)
+            return t(self.key, lang, **{k: v.text(lang) if isinstance(v, Reason) else v
+                                        for k, v in self.params.items()})
         return self.detail or self.code
 
     def json(self, lang: str) -> dict[str, Any]:

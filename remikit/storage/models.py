@@ -20,6 +20,11 @@ class TableRow(Base):
     "lang": ..., "token_hash": ...}`` (name and hash null while the seat is
     free) or ``{"kind": "bot", "level": ..., "name": ...}``. ``seed`` is the
     decimal text of the integer that seeds the deals' ``random.Random``.
+    ``seat_draw`` is null until a variant's seat draw (R13-2) has put everyone
+    in their seat; then, per seat, ``{"joined": ..., "cards": [...]}``: the seat
+    its player took before the draw and the cards drawn. Columns added after
+    the first release are nullable: :class:`~remikit.storage.Store` adds them
+    to an older database.
     """
 
     __tablename__ = "tables"
@@ -33,6 +38,7 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    seat_draw: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
 
 class ActionRow(Base):

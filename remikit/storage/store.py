@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, func, inspect, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -80,6 +80,7 @@ class StoredTable:
     created_at: datetime
     finished_at: datetime | None = None
     result: dict[str, Any] | None = None
+    seat_draw: list[dict[str, Any]] | None = None
     actions: tuple[str, ...] = field(default=())
     action_count: int = 0
 
@@ -90,7 +91,9 @@ def _stored(row: TableRow, actions: Sequence[str] = (), count: int | None = None
     return StoredTable(
         id=row.id, variant=row.variant, options=dict(row.options), seed=row.seed,
         seats=[dict(s) for s in row.seats], title=row.title, created_at=created,
-        finished_at=_aware(row.finished_at), result=row.result, actions=tuple(actions),
+        finished_at=_aware(row.finished_at), result=row.result,
+        seat_draw=None if row.seat_draw is None else [dict(s) for s in row.seat_draw],
+        actions=tuple(actions),
         action_count=len(actions) if count is None else count,
     )
 
@@ -102,6 +105,7 @@ class Store:
         self.url = normalize_url(url) if url else default_database_url()
         self.engine = _make_engine(self.url)
         Base.metadata.create_all(self.engine)
+        _add_new_columns(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
@@ -127,7 +131,7 @@ class Store:
         session.add(TableRow(
             id=table.id, variant=table.variant, options=table.options, seed=table.seed,
             seats=table.seats, title=table.title, created_at=table.created_at,
-            finished_at=table.finished_at, result=table.result,
+            finished_at=table.finished_at, result=table.result, seat_draw=table.seat_draw,
         ))
 
     @staticmethod
@@ -136,8 +140,13 @@ class Store:
                               created_at=now()))
 
     @staticmethod
-    def set_seats(session: Session, table_id: str, seats: list[dict[str, Any]]) -> None:
-        session.execute(update(TableRow).where(TableRow.id == table_id).values(seats=seats))
+    def set_seats(session: Session, table_id: str, seats: list[dict[str, Any]],
+                  seat_draw: list[dict[str, Any]] | None = None) -> None:
+        """The seats; with ``seat_draw``, the seat draw that put them in this order too."""
+        values: dict[str, Any] = {"seats": seats}
+        if seat_draw is not None:
+            values["seat_draw"] = seat_draw
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     @staticmethod
     def set_finished(session: Session, table_id: str, result: dict[str, Any],
@@ -155,9 +164,10 @@ class Store:
         with self.transaction() as session:
             self.add_action(session, table_id, index, seat, text)
 
-    def update_seats(self, table_id: str, seats: list[dict[str, Any]]) -> None:
+    def update_seats(self, table_id: str, seats: list[dict[str, Any]],
+                     seat_draw: list[dict[str, Any]] | None = None) -> None:
         with self.transaction() as session:
-            self.set_seats(session, table_id, seats)
+            self.set_seats(session, table_id, seats, seat_draw)
 
     def finish(self, table_id: str, result: dict[str, Any]) -> None:
         with self.transaction() as session:
@@ -214,6 +224,18 @@ class Store:
                      .order_by(TableRow.finished_at.desc(), TableRow.id)
                      .limit(limit).offset(offset))
             return [_stored(row, count=n or 0) for row, n in session.execute(query)]
+
+
+def _add_new_columns(engine: Engine) -> None:
+    """Add the (nullable) columns a database made by an older remikit lacks."""
+    tables = inspect(engine)
+    for table in Base.metadata.sorted_tables:
+        present = {c["name"] for c in tables.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in present:
+                kind = column.type.compile(engine.dialect)
+                with engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
 
 
 def _make_engine(url: str) -> Engine:

@@ -17,8 +17,9 @@ importing a variant never imports a bot, ``rich`` or a web framework.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -30,6 +31,7 @@ from remikit.melds import Meld
 
 if TYPE_CHECKING:
     from remikit.engine import Game
+    from remikit.variants.remi13d.seating import SeatDraw
 
 Part = Literal["greedy", "tactics", "tui"]
 """The front-end parts a playable variant names by import string."""
@@ -117,6 +119,9 @@ class VariantSpec:
     scorer: Scorer | None = None
     parts: dict[str, str] = field(default_factory=dict)
     """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI."""
+    seating: Callable[[random.Random, int], SeatDraw] | None = None
+    """The seat draw a table holds once every seat is taken (R13-2), or None: everyone
+    plays from the seat taken."""
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang, self.titles["en"])

@@ -79,11 +79,14 @@ const CATALOGUE = {
   "opt.rummy_calls": {id: "Panggilan Rummy!", en: "Rummy! calls"},
   "opt.floating": {id: "Mengambang (floating)", en: "Floating"},
   "opt.unplayable_last_discard": {id: "Buangan terakhir tidak boleh bisa ditempel", en: "The last discard must not be playable"},
+  "opt.joker_layoff": {id: "Joker boleh ditempel pada", en: "A joker may be laid off onto"},
   "opt.discard_taken_card": {id: "Boleh membuang kartu yang baru diambil dari buangan", en: "May discard the card just taken from the discard pile"},
   "optval.low": {id: "rendah (A 2 3)", en: "low (A 2 3)"},
   "optval.high": {id: "tinggi (Q K A)", en: "high (Q K A)"},
   "optval.standard": {id: "standar (nilai kartu)", en: "standard (card values)"},
   "optval.5-10-15": {id: "5-10-15", en: "5-10-15"},
+  "optval.runs": {id: "urutan saja", en: "runs only"},
+  "optval.any": {id: "urutan atau set", en: "runs or sets"},
 
   // positions (RULES.md §0: they follow the variant's direction of play)
   "pos.left": {id: "Kiri", en: "Left"},
@@ -152,6 +155,7 @@ const CATALOGUE = {
   "table.hand_of": {id: "Kartu {name}", en: "{name}'s hand"},
   "table.select_help": {id: "Klik untuk memilih · geser untuk menyusun", en: "Click to select · drag to reorder"},
   "table.log": {id: "Jalannya permainan", en: "Play so far"},
+  "table.seat_draw": {id: "Undian kursi", en: "Seat draw"},
   "table.choose_joker": {id: "Joker sebagai apa?", en: "What does the joker stand for?"},
   "table.cancel": {id: "Batal", en: "Cancel"},
   "table.show_results": {id: "Hasil terakhir", en: "Last results"},

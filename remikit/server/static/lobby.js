@@ -6,10 +6,6 @@ import {has, langButton, onLangChange, t} from "./i18n.js";
 import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
 
 // Values the option table of CONTRACT.md allows, where a select reads better than a box.
-const CHOICES = {
-  "three-thirteen": {jokers: [0, 2, 4], ace: ["low", "high"]},
-  rummy500: {scoring: ["standard", "5-10-15"]},
-};
 const PLAYERS = {remi13d: [4, 4], rummy500: [2, 8], "three-thirteen": [2, 8]};
 
 const form = {
@@ -68,7 +64,7 @@ function optionField(info, option, values) {
   const label = t(`opt.${option.name}`);
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
-  const choices = CHOICES[info.name]?.[option.name];
+  const choices = option.choices; // the allowed values, from /api/variants
   let input;
   if (option.type === "boolean") {
     input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value),

@@ -396,8 +396,17 @@ function render() {
       onclick: () => { page.resultsOpen = true; page.resultsDeal = view.finished_deals.length - 1; render(); }},
     t("table.show_results")) : null,
     logPanel(view, nameOf),
+    seatDrawPanel(message.table.seat_draw),
     scoreSection(view, nameOf)].filter(Boolean));
   renderResults();
+}
+
+/** Who drew what in the seat draw (R13-2), in seat order: seat 0 plays first, the last deals. */
+function seatDrawPanel(draw) {
+  if (!draw) return null;
+  return h("section", {class: "seat-draw", id: "seat-draw"}, h("h3", {}, t("table.seat_draw")),
+    h("ol", {}, draw.map((d) => h("li", {dataset: {seat: String(d.seat)}},
+      `${nameOf(d.seat)}: ${d.cards.map(showCard).join(" → ")}`))));
 }
 
 function renderResults() {

@@ -2,6 +2,7 @@
 
 from remikit.variants.remi13d.rules import Remi13DGame
 from remikit.variants.remi13d.scoring import Remi13DScorer
+from remikit.variants.remi13d.seating import draw_seats
 from remikit.variants.spec import VariantSpec
 
 SPEC = VariantSpec(
@@ -10,6 +11,7 @@ SPEC = VariantSpec(
     titles={"en": "Remi 13 D", "id": "Remi 13 D"},
     game=Remi13DGame,
     scorer=Remi13DScorer(),
+    seating=draw_seats,
     parts={
         "greedy": "remikit.variants.remi13d.greedy:Remi13DStrategy",
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",

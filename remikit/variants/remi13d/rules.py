@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
 from remikit.actions import Action, Close
-from remikit.cards import JOKER, Card, Rank, make_deck
+from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.melds import PURE_RUN_CHOICES, PureRun
@@ -150,48 +149,3 @@ class Remi13DGame(Game):
         best = max(self.totals)
         leaders = [s for s, t in enumerate(self.totals) if t == best]
         return leaders[0] if len(leaders) == 1 else None
-
-
-# -- R13-2: the seat draw ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatDraw:
-    """The seat draw shown to the players.
-
-    ``draws[i]`` lists the cards player ``i`` drew (a joker or a card identical
-    to another player's is drawn again); ``seats[i]`` is player ``i``'s seat:
-    seat 0 (the highest card) plays first, seat 3 (the lowest) deals.
-    """
-
-    draws: tuple[tuple[Card, ...], ...]
-    seats: tuple[int, ...]
-
-    def player_at(self, seat: int) -> int:
-        return self.seats.index(seat)
-
-
-def _strength(card: Card) -> tuple[int, int]:
-    rank = 14 if card.rank == Rank.ACE else int(card.rank)
-    return (rank, int(card.suit))
-
-
-def draw_seats(rng: random.Random, players: int = PLAYERS) -> SeatDraw:
-    """R13-2: each player draws a card face down; the highest plays first, the lowest deals.
-
-    A joker [interp] or a card identical to another player's is drawn again.
-    """
-    deck = make_deck(decks=2, jokers=4)
-    rng.shuffle(deck)
-    draws: list[list[Card]] = [[] for _ in range(players)]
-    waiting = list(range(players))
-    while waiting:
-        for p in waiting:
-            draws[p].append(deck.pop())
-        final = [d[-1] for d in draws]
-        waiting = [p for p in range(players) if final[p] is JOKER or final.count(final[p]) > 1]
-    order = sorted(range(players), key=lambda p: _strength(draws[p][-1]), reverse=True)
-    seats = [0] * players
-    for seat, p in enumerate(order):
-        seats[p] = seat
-    return SeatDraw(tuple(tuple(d) for d in draws), tuple(seats))

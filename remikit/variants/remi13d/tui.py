@@ -24,7 +24,8 @@ from remikit.errors import IllegalAction
 from remikit.i18n import t
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
-from remikit.variants.remi13d.rules import draw_seats, pure_rule_of
+from remikit.variants.remi13d.rules import pure_rule_of
+from remikit.variants.remi13d.seating import draw_seats
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:

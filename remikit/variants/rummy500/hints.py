@@ -62,17 +62,19 @@ def _related(a: Card, b: Card) -> bool:
     return bool(NEAR[a.index] >> b.index & 1)
 
 
-def opens_call(card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld]) -> bool:
+def opens_call(card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld],
+               joker_layoff: str) -> bool:
     """Whether discarding ``card`` lets someone lay it off or call Rummy on a pile card
     that could not be called before (R5-10)."""
-    if playable(card, table):
+    if playable(card, table, joker_layoff=joker_layoff):
         return True
     for k in range(1, len(pile) + 1):
         deep = pile[-k]
         if not _related(deep, card):
             continue
         above = Counter(pile[-k:])
-        if can_place(deep, above + Counter([card]), table) and not can_place(deep, above, table):
+        if (can_place(deep, above + Counter([card]), table, joker_layoff=joker_layoff)
+                and not can_place(deep, above, table, joker_layoff=joker_layoff)):
             return True
     return False
 
@@ -95,7 +97,8 @@ def choose_discard(left: Sequence[Card], *, banned: Card | None, pile: Sequence[
                   if rules.discard_taken_card or c is not banned]
     if len(left) == 1:
         if rules.unplayable_last_discard:
-            candidates = [c for c in candidates if not playable(c, table)]
+            candidates = [c for c in candidates
+                          if not playable(c, table, joker_layoff=rules.joker_layoff)]
         return candidates[0] if candidates else None
 
     def rank(card: Card) -> tuple[bool, bool, int]:
@@ -103,7 +106,7 @@ def choose_discard(left: Sequence[Card], *, banned: Card | None, pile: Sequence[
 
     # the best safe card, else the best card; the costly safety test only as far as needed
     ordered = sorted(candidates, key=rank, reverse=True)
-    return next((c for c in ordered if not opens_call(c, pile, table)),
+    return next((c for c in ordered if not opens_call(c, pile, table, rules.joker_layoff)),
                 ordered[0] if ordered else None)
 
 
@@ -150,7 +153,7 @@ def with_discard(found: Plan, table: Sequence[PlacedMeld], pile: Sequence[Card],
     on the table its plays make (a last card that may not go out is laid off instead)."""
     if found.discard is None:
         return found
-    after = table_after(table, found.plays, seat)
+    after = table_after(table, found.plays, seat, rules.joker_layoff)
     if after is None:
         return found
     discard = choose_discard(found.left, banned=banned, pile=pile, table=after, rules=rules)
@@ -159,7 +162,7 @@ def with_discard(found: Plan, table: Sequence[PlacedMeld], pile: Sequence[Card],
         card = found.left[0]
         for meld in after:
             try:
-                resolve_layoff(meld, card, None, seat=0)
+                resolve_layoff(meld, card, None, seat=0, joker_layoff=rules.joker_layoff)
             except IllegalAction:
                 continue
             extra = Play((LayOff(card, meld.number),), (card,), 0)

@@ -15,11 +15,15 @@ after the gap between the meld and the card is filled by other lay-offs.
 Those two cases are complete: a new meld laid first and then extended by the
 card is the same as one bigger new meld, and a set takes no chains.
 
+Where a joker may be laid off is the table option ``joker_layoff`` (R5-6
+[interp]): ``runs`` (the seed: a joker laid off must extend a run) or ``any``
+(onto a set as well). Every function that lays off takes it.
+
 >>> from remikit.cards import parse_cards
 >>> m = resolve_meld(parse_cards("5h Jk 7h"), (None, None, None), seat=0, number=1)
 >>> [str(s.identity) for s in m.slots]
 ['5h', '6h', '7h']
->>> [str(i) for i, _ in layoff_options(m, JOKER)]
+>>> [str(i) for i, _ in layoff_options(m, JOKER, joker_layoff="runs")]
 ['4h', '8h']
 """
 
@@ -39,6 +43,7 @@ from remikit.melds import card_at
 from remikit.views import TableMeld
 
 SCORINGS = ("standard", "5-10-15")  # R5-11, R5-14
+JOKER_LAYOFFS = ("runs", "any")  # R5-6 [interp]: what a joker may be laid off onto
 JOKER_POINTS = 15
 ACE_LOW, ACE_HIGH = 0, 13
 SUITS = tuple(Suit)
@@ -326,15 +331,22 @@ def _text(cards: Sequence[Card]) -> str:
 # -- lay-offs (R5-5, R5-6) ----------------------------------------------------------
 
 
-def layoff_options(meld: PlacedMeld, card: Card) -> list[tuple[Card, int | None]]:
-    """(identity, position) pairs ``card`` can take on ``meld``; a joker any identity."""
+def takes_joker(meld: PlacedMeld, joker_layoff: str) -> bool:
+    """R5-6: whether a joker may be laid off onto ``meld`` (a run; a set only with ``any``)."""
+    return meld.kind == "run" or joker_layoff == "any"
+
+
+def layoff_options(meld: PlacedMeld, card: Card, *,
+                   joker_layoff: str) -> list[tuple[Card, int | None]]:
+    """(identity, position) pairs ``card`` can take on ``meld``; a joker any identity
+    (where ``joker_layoff`` lets it on)."""
     if card.is_joker:
-        return list(meld.openings)
+        return list(meld.openings) if takes_joker(meld, joker_layoff) else []
     return [(i, p) for i, p in meld.openings if i is card]
 
 
 def resolve_layoff(meld: PlacedMeld, card: Card, stands_for: Card | None, *,
-                   seat: int) -> PlacedMeld:
+                   seat: int, joker_layoff: str) -> PlacedMeld:
     """``meld`` with ``card`` laid off, or :class:`IllegalAction`.
 
     An undeclared joker is accepted when only one identity fits; an ace that
@@ -342,7 +354,9 @@ def resolve_layoff(meld: PlacedMeld, card: Card, stands_for: Card | None, *,
     """
     if stands_for is not None and (not card.is_joker or stands_for.is_joker):
         raise IllegalAction("declare_only_joker", card=card)
-    options = layoff_options(meld, card)
+    if card.is_joker and not takes_joker(meld, joker_layoff):
+        raise IllegalAction("joker_layoff_runs", meld=meld.number)
+    options = layoff_options(meld, card, joker_layoff=joker_layoff)
     if stands_for is not None:
         options = [(i, p) for i, p in options if i is stands_for]
     if not options:
@@ -355,24 +369,25 @@ def resolve_layoff(meld: PlacedMeld, card: Card, stands_for: Card | None, *,
     return meld.with_slot(Slot(card, identity, position, seat))
 
 
-def playable(card: Card, table: Sequence[PlacedMeld]) -> bool:
+def playable(card: Card, table: Sequence[PlacedMeld], *, joker_layoff: str) -> bool:
     """Whether ``card`` can be laid off onto some table meld right now."""
-    return any(layoff_options(m, card) for m in table)
+    return any(layoff_options(m, card, joker_layoff=joker_layoff) for m in table)
 
 
 # -- can a card get onto the table (R5-3, R5-10) --------------------------------------
 
 
-def can_place(card: Card, cards: Counter[Card], table: Sequence[PlacedMeld]) -> bool:
+def can_place(card: Card, cards: Counter[Card], table: Sequence[PlacedMeld], *,
+              joker_layoff: str) -> bool:
     """Whether ``card`` can be melded this turn using only ``cards`` (which hold it).
 
     It goes into a new meld of ``cards``, or onto a table meld, either at
     once or after the gap up to a run's end is filled with lay-offs of
-    ``cards`` (naturals or jokers).
+    ``cards`` (naturals or jokers; runs take jokers whatever ``joker_layoff``).
     """
     jokers = cards[JOKER]
     if card.is_joker:
-        return playable(card, table) or _joker_meld(cards)
+        return playable(card, table, joker_layoff=joker_layoff) or _joker_meld(cards)
     suit = _suit_of(card)
     row = _AT[suit]
     for meld in table:
@@ -483,15 +498,18 @@ def candidate_melds(hand: Sequence[Card]) -> list[MeldCards]:
     return out
 
 
-def candidate_layoffs(hand: Sequence[Card], table: Sequence[PlacedMeld]) -> list[LayOff]:
-    """Every lay-off of a hand card (a joker with each identity it may declare)."""
+def candidate_layoffs(hand: Sequence[Card], table: Sequence[PlacedMeld], *,
+                      joker_layoff: str) -> list[LayOff]:
+    """Every lay-off of a hand card (a joker with each identity it may declare, where
+    ``joker_layoff`` lets it on)."""
     held = set(hand)
     joker = JOKER in held
     out: list[LayOff] = []
     for meld in table:
+        meld_joker = joker and takes_joker(meld, joker_layoff)
         for identity, _ in meld.openings:
             if identity in held:
                 out.append(LayOff(identity, meld.number))
-            if joker:
+            if meld_joker:
                 out.append(LayOff(JOKER, meld.number, identity))
     return list(dict.fromkeys(out))

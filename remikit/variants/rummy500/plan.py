@@ -14,7 +14,8 @@ the plays that hold it), with the cards left, the table melds already
 extended and three flags (discarded, kept any, owed card melded) as the memo
 key. Plays are the hand's candidate melds (:func:`candidate_melds`) and, per
 table meld, every extension at its ends or open suits by cards in hand, a
-joker filling each place the hand has no natural card for. A card owed after
+joker filling each place the hand has no natural card for (on a set only
+with ``joker_layoff=any``, R5-6). A card owed after
 a deep draw or a Rummy call (``must_meld``) must be in a play, and that play
 comes first; a single card just taken from the pile may not be the discard
 (R5-7).
@@ -48,6 +49,7 @@ from remikit.variants.rummy500.melds import (
     placed_meld,
     resolve_layoff,
     resolve_meld,
+    takes_joker,
 )
 from remikit.variants.rummy500.rules import Rummy500Options
 from remikit.views import PlayerView
@@ -108,9 +110,9 @@ def _slot_points(identity: Card, position: int | None, joker: bool, scoring: str
 
 
 def _extension(meld: PlacedMeld, places: Sequence[tuple[Card, int | None]], held: Counter[Card],
-               scoring: str) -> Play | None:
-    """The lay-offs filling ``places`` (identity, position) in order, naturals first."""
-    jokers = held[JOKER]
+               scoring: str, jokers: int) -> Play | None:
+    """The lay-offs filling ``places`` (identity, position) in order, naturals first, then
+    up to ``jokers`` jokers."""
     use: Counter[Card] = Counter()
     actions: list[PlayAction] = []
     cards: list[Card] = []
@@ -144,7 +146,8 @@ def _reach(suit: int, side: range, held: Counter[Card]) -> list[tuple[Card, int 
     return places
 
 
-def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str) -> list[Play]:
+def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str,
+                joker_layoff: str) -> list[Play]:
     """Every extension of each table meld by cards of ``hand`` (one play per meld)."""
     held = Counter(hand)
     out: list[Play] = []
@@ -152,9 +155,10 @@ def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str)
         bit = 1 << index
         if meld.kind == "set":
             openings = [i for i, _ in meld.openings]
+            jokers = held[JOKER] if takes_joker(meld, joker_layoff) else 0
             for k in range(1, len(openings) + 1):
                 for chosen in combinations(openings, k):
-                    play = _extension(meld, [(i, None) for i in chosen], held, scoring)
+                    play = _extension(meld, [(i, None) for i in chosen], held, scoring, jokers)
                     if play is not None:
                         out.append(Play(play.actions, play.cards, play.points, bit))
             continue
@@ -165,7 +169,7 @@ def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str)
             for kh in range(len(above) + 1):
                 if kl + kh == 0 or not _window_ok(low - kl, high + kh):
                     continue
-                play = _extension(meld, below[:kl] + above[:kh], held, scoring)
+                play = _extension(meld, below[:kl] + above[:kh], held, scoring, held[JOKER])
                 if play is not None:
                     out.append(Play(play.actions, play.cards, play.points, bit))
     return out
@@ -193,6 +197,7 @@ class Rules:
     floating: bool = False
     unplayable_last_discard: bool = False
     discard_taken_card: bool = False
+    joker_layoff: str = "runs"
 
     @staticmethod
     def of(view: PlayerView) -> Rules:
@@ -200,7 +205,8 @@ class Rules:
         assert isinstance(options, Rummy500Options)
         return Rules(scoring=options.scoring, floating=options.floating,
                      unplayable_last_discard=options.unplayable_last_discard,
-                     discard_taken_card=options.discard_taken_card)
+                     discard_taken_card=options.discard_taken_card,
+                     joker_layoff=options.joker_layoff)
 
 
 @dataclass(frozen=True)
@@ -246,7 +252,8 @@ class _Search:
         self.owed = owed
         self.banned = None if rules.discard_taken_card else banned
         self.discard_done = discard_done
-        self.plays = meld_plays(hand, rules.scoring) + table_plays(hand, table, rules.scoring)
+        self.plays = meld_plays(hand, rules.scoring) + table_plays(hand, table, rules.scoring,
+                                                                   rules.joker_layoff)
         self.masks = [p.mask for p in self.plays]
         self.by_card: list[list[int]] = [[] for _ in range(53)]
         for i, play in enumerate(self.plays):
@@ -350,7 +357,7 @@ def plan_turn(hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules, *
 
 
 
-def table_after(table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int
+def table_after(table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int, joker_layoff: str
                 ) -> list[PlacedMeld] | None:
     """The table once ``plays`` are made, or None if one of them does not fit."""
     out = list(table)
@@ -363,7 +370,7 @@ def table_after(table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int
                 else:
                     index = action.meld - 1
                     out[index] = resolve_layoff(out[index], action.card, action.stands_for,
-                                                seat=seat)
+                                                seat=seat, joker_layoff=joker_layoff)
     except (IllegalAction, IndexError):
         return None
     return out

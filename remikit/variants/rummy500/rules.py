@@ -60,6 +60,7 @@ from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.rummy500.melds import (
+    JOKER_LAYOFFS,
     SCORINGS,
     PlacedMeld,
     can_place,
@@ -83,7 +84,8 @@ MAX_TARGET = 10_000  # a game that could not end in an evening is refused
 class Rummy500Options(Options):
     """Table options (CONTRACT.md): ``players`` 2–8, ``jokers``, ``target``,
     ``scoring`` (``standard`` or ``5-10-15``), ``rummy_calls``, ``floating``,
-    ``unplayable_last_discard`` and the shared ``discard_taken_card``."""
+    ``unplayable_last_discard``, ``joker_layoff`` (``runs`` or ``any``, R5-6) and
+    the shared ``discard_taken_card``."""
 
     players: int = option(DEFAULT_PLAYERS, low=MIN_PLAYERS, high=MAX_PLAYERS)
     jokers: bool = option(True)
@@ -92,6 +94,7 @@ class Rummy500Options(Options):
     rummy_calls: bool = option(True)
     floating: bool = option(False)
     unplayable_last_discard: bool = option(False)
+    joker_layoff: str = option("runs", choices=JOKER_LAYOFFS)  # R5-6 [interp]
 
     @property
     def decks(self) -> int:
@@ -142,7 +145,8 @@ class Rummy500Deal(Deal):
         if self.phase is Phase.CALL:
             return [*(CallRummy(k) for k in sorted(self.calls_open)), Pass()]
         hand = self.hands[seat]
-        return [*candidate_layoffs(hand, self.table), *candidate_melds(hand)]
+        return [*candidate_layoffs(hand, self.table, joker_layoff=self.options.joker_layoff),
+                *candidate_melds(hand)]
 
     def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
         if isinstance(action, CallRummy | Pass):
@@ -226,7 +230,8 @@ class Rummy500Deal(Deal):
         hand = self.hands[seat]
         if action.depth == 1:
             self._check_single_take(hand, taken[0])
-        elif not can_place(taken[0], Counter(hand + taken), self.table):  # R5-3
+        elif not can_place(taken[0], Counter(hand + taken), self.table,
+                           joker_layoff=self.options.joker_layoff):  # R5-3
             raise IllegalAction("deep_draw_unmeldable", card=taken[0], depth=action.depth)
 
     def draw(self, seat: int, action: Draw) -> None:
@@ -240,7 +245,8 @@ class Rummy500Deal(Deal):
             raise IllegalAction("must_meld_first", card=self.must_meld)
         super().verify_discard(seat, card)
         hand = self.hands[seat]
-        if self.options.unplayable_last_discard and len(hand) == 1 and playable(card, self.table):
+        if (self.options.unplayable_last_discard and len(hand) == 1
+                and playable(card, self.table, joker_layoff=self.options.joker_layoff)):
             raise IllegalAction("last_discard_playable", card=card)  # R5-14
 
     def after_discard(self, seat: int) -> None:
@@ -318,8 +324,10 @@ class Rummy500Deal(Deal):
     def callable_depths(self) -> frozenset[int]:
         """Depths K whose card is playable at once with the cards above it (public facts)."""
         pile = self.discard_pile
+        joker_layoff = self.options.joker_layoff
         return frozenset(k for k in range(1, len(pile) + 1)
-                         if can_place(pile[-k], Counter(pile[-k:]), self.table))
+                         if can_place(pile[-k], Counter(pile[-k:]), self.table,
+                                      joker_layoff=joker_layoff))
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
@@ -334,7 +342,8 @@ class Rummy500Deal(Deal):
             raise IllegalAction("no_such_meld", meld=action.meld)
         table = list(self.table)
         table[action.meld - 1] = resolve_layoff(table[action.meld - 1], action.card,
-                                                action.stands_for, seat=seat)
+                                                action.stands_for, seat=seat,
+                                                joker_layoff=self.options.joker_layoff)
         return table, [action.card]
 
     def _verify_play(self, seat: int, action: MeldCards | LayOff) -> None:
@@ -347,11 +356,13 @@ class Rummy500Deal(Deal):
         table, used = self._resolve(seat, action)
         rest = hand - need
         owed = self.must_meld
-        if owed is not None and owed not in used and not can_place(owed, rest, table):
+        joker_layoff = self.options.joker_layoff
+        if (owed is not None and owed not in used
+                and not can_place(owed, rest, table, joker_layoff=joker_layoff)):
             raise IllegalAction("would_strand_owed", card=owed)
         kept = self.just_taken
         if (kept is not None and not self.options.discard_taken_card and set(rest) == {kept}
-                and (rest[kept] > 1 or not playable(kept, table))):
+                and (rest[kept] > 1 or not playable(kept, table, joker_layoff=joker_layoff))):
             raise IllegalAction("taken_card_left", card=kept)
 
     def _play(self, seat: int, action: MeldCards | LayOff) -> None:
@@ -375,7 +386,7 @@ class Rummy500Deal(Deal):
             return
         if hand:
             raise IllegalAction("taken_card_only", card=card)
-        if not playable(card, self.table):
+        if not playable(card, self.table, joker_layoff=self.options.joker_layoff):
             raise IllegalAction("taken_card_alone", card=card)
 
     def _next_turn(self, seat: int) -> None:

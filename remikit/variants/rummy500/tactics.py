@@ -82,7 +82,8 @@ def _rules(deal: Deal) -> Rules:
     return Rules(scoring=str(getattr(options, "scoring", "standard")),
                  floating=bool(getattr(options, "floating", False)),
                  unplayable_last_discard=bool(getattr(options, "unplayable_last_discard", False)),
-                 discard_taken_card=options.discard_taken_card)
+                 discard_taken_card=options.discard_taken_card,
+                 joker_layoff=str(getattr(options, "joker_layoff", "runs")))
 
 
 def may_meld(hand: Sequence[Card]) -> bool:
@@ -167,11 +168,13 @@ class Rummy500Tactics:
         plays = [a for a in actions if not isinstance(a, Discard)]
         if greedy.discard is not None and self.effort >= QUICK:
             # the rollouts play no Rummy calls: a discard that opens one is no candidate
-            after = table_after(self._table(view), greedy.plays, view.seat or 0) or []
+            rules = Rules.of(view)
+            after = table_after(self._table(view), greedy.plays, view.seat or 0,
+                                rules.joker_layoff) or []
             others = [c for c in dict.fromkeys(greedy.left) if c is not greedy.discard
                       and c is not just_taken(view)
-                      and not opens_call(c, view.discard_pile, after)]
-            others.sort(key=lambda c: -hand_points([c], Rules.of(view).scoring))
+                      and not opens_call(c, view.discard_pile, after, rules.joker_layoff)]
+            others.sort(key=lambda c: -hand_points([c], rules.scoring))
             out += [(*plays, Discard(c)) for c in others[:OTHER_DISCARDS]]
         held = self.holding(view, plays)
         if held is not None:
@@ -217,6 +220,7 @@ class Rummy500Tactics:
         lay off on the table goes back to the stock for another (a few swaps per seat;
         the cards known to be in a hand stay)."""
         table = self._table(view)
+        joker_layoff = Rules.of(view).joker_layoff
         hands = [list(h) for h in world.hands]
         stock = list(world.stock)
         for s, hand in enumerate(hands):
@@ -226,7 +230,7 @@ class Rummy500Tactics:
             for card in known.known[s]:
                 free.remove(card)
             for _ in range(REFINE_SWAPS):
-                out = self._misfit(hand, free, table)
+                out = self._misfit(hand, free, table, joker_layoff)
                 if out is None:
                     break
                 pick = rng.randrange(len(stock))
@@ -243,11 +247,11 @@ class Rummy500Tactics:
         return self._table_melds
 
     @staticmethod
-    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld]
-                ) -> Card | None:
+    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld],
+                joker_layoff: str) -> Card | None:
         """A card of ``free`` that the hand would have played: on the table, or in a meld."""
         for card in free:
-            if playable(card, table):
+            if playable(card, table, joker_layoff=joker_layoff):
                 return card
         if not may_meld(hand):
             return None
@@ -277,7 +281,7 @@ class Rummy500Tactics:
             return action
         banned = None if rules.discard_taken_card else deal.just_taken
         if (deal.must_meld is None and not may_meld(hand)
-                and not candidate_layoffs(hand, deal.table)):
+                and not candidate_layoffs(hand, deal.table, joker_layoff=rules.joker_layoff)):
             card = choose_discard(hand, banned=banned, pile=deal.discard_pile,
                                   table=deal.table, rules=rules)
             return Discard(card) if card is not None else deal.legal_actions(seat)[0]
@@ -297,7 +301,7 @@ class Rummy500Tactics:
         pile = deal.discard_pile
         table = deal.table
         base = 0
-        if may_meld(hand) or candidate_layoffs(hand, table):
+        if may_meld(hand) or candidate_layoffs(hand, table, joker_layoff=rules.joker_layoff):
             found = self._plan(hand, table, rules, None, None, discard_done=True)
             base = laid(found) if found is not None else 0
         best: Draw | None = None
@@ -310,9 +314,10 @@ class Rummy500Tactics:
             taken = pile[-depth:]
             close = near >> deep.index & 1
             near |= NEAR[deep.index]
-            if not close and not playable(deep, table):
+            if not close and not playable(deep, table, joker_layoff=rules.joker_layoff):
                 continue
-            if not can_place(deep, Counter([*hand, *taken]), table):
+            if not can_place(deep, Counter([*hand, *taken]), table,
+                             joker_layoff=rules.joker_layoff):
                 continue
             plan = self._plan([*hand, *taken], table, rules, deep,
                               deep if depth == 1 else None)

@@ -289,11 +289,12 @@ class Rummy500UI(VariantUI):
 
     def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
         table = table_of(view)
+        joker_layoff = Rules.of(view).joker_layoff
         for meld in table:
-            if layoff_options(meld, card):
+            if layoff_options(meld, card, joker_layoff=joker_layoff):
                 return t("play.r5_warn_playable", session.lang, card=card_markup(card),
                          meld=meld.number)
-        if len(view.hand) > 1 and opens_call(card, view.discard_pile, table):
+        if len(view.hand) > 1 and opens_call(card, view.discard_pile, table, joker_layoff):
             return t("play.r5_warn_call", session.lang, card=card_markup(card))
         return None
 

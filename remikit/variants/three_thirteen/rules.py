@@ -33,7 +33,8 @@ DEFAULT_PLAYERS = 4  # R3-1: one person against three bots
 
 @dataclass(frozen=True, kw_only=True)
 class ThreeThirteenOptions(Options):
-    """Table options: ``players`` 2–8, ``jokers`` 0/2/4, ``ace`` low/high.
+    """Table options: ``players`` 2–8 (R3-1: 2–7 without jokers), ``jokers`` 0/2/4,
+    ``ace`` low/high.
 
     Every round must be dealable: ``players × 13`` cards for round 11 plus
     the turned-up card must fit in the deck. Eight players with no jokers
@@ -47,11 +48,16 @@ class ThreeThirteenOptions(Options):
     ace: str = option("low", choices=ACE_CHOICES)
 
     def check(self) -> None:
+        """R3-1: a player count the jokers allow, said in both languages."""
         super().check()
-        needed = self.players * scoring.hand_size(scoring.ROUNDS) + 1
-        if needed > self.deck_size:
-            raise OptionRefused("option.t13_deck", round=scoring.ROUNDS, players=self.players,
-                                needed=needed, size=self.deck_size)
+        if not MIN_PLAYERS <= self.players <= self.max_players:
+            raise OptionRefused("option.t13_players", players=self.players, jokers=self.jokers)
+
+    @property
+    def max_players(self) -> int:
+        """R3-1: as many as round 11 can deal 13 cards each, plus the turned-up card (7 from
+        104 cards, 8 with jokers)."""
+        return min(MAX_PLAYERS, (self.deck_size - 1) // scoring.hand_size(scoring.ROUNDS))
 
     @property
     def deck_size(self) -> int:
