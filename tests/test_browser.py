@@ -5,7 +5,8 @@ A person plays through the UI by clicks only: a whole Three-Thirteen round and a
 Remi 13 D game against bots; two people at one table each receive only their own cards
 (every WebSocket frame is checked); a reload keeps the seat, the hand and its order; a
 Rummy 500 deep pick-up and meld, with the Rummy! button enabled after every other
-player's discard whether or not a call is possible. Screenshots go to tests/artifacts/.
+player's discard whether or not a call is possible; the lobby builds every variant's option
+form from /api/variants. Screenshots go to tests/artifacts/.
 
 Outside CI these tests skip when no Chromium is found; in CI (``CI`` set) they must run.
 """
@@ -735,5 +736,81 @@ def test_lobby_on_a_phone_join_by_code_both_languages(server: Served, browser: B
     page.wait_for_selector('#board[data-seat="1"]')
     assert page.get_attribute('.seat-panel[data-pos="top"]', "data-seat") == "0"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    person.no_page_errors()
+    page.context.close()
+
+
+# -- (f) the lobby's option form comes from /api/variants --------------------------------------
+
+FORM_FIELDS = """els => els.map(e => ({id: e.id, tag: e.tagName.toLowerCase(), type: e.type,
+  min: e.getAttribute('min'), max: e.getAttribute('max'), disabled: e.disabled,
+  checked: e.checked, value: e.value,
+  choices: e.tagName === 'SELECT' ? [...e.options].map(o => o.value) : null,
+  label: e.closest('label').textContent.trim()}))"""
+
+
+def test_lobby_builds_every_option_form_from_the_metadata(server: Served,
+                                                          browser: Browser) -> None:
+    person = open_person(browser)
+    page = person.page
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form #variant")
+    variants = httpx.get(server.url + "/api/variants").json()["variants"]
+    assert {v["name"] for v in variants} >= {"remi13d", "rummy500", "three-thirteen"}
+    for variant in variants:
+        page.select_option("#variant", variant["name"])
+        page.wait_for_function("n => document.querySelector('#variant').value === n",
+                               arg=variant["name"])
+        fields = page.eval_on_selector_all("#create-form fieldset.options [id^='opt-']",
+                                           FORM_FIELDS)
+        assert [f["id"] for f in fields] == [f"opt-{o['name']}" for o in variant["options"]]
+        for option, shown in zip(variant["options"], fields, strict=True):
+            assert shown["label"] and not shown["label"].startswith("opt."), shown
+            if option["type"] == "boolean":
+                assert shown["type"] == "checkbox" and shown["checked"] == option["default"]
+            elif option["choices"] is not None:
+                assert shown["tag"] == "select", shown
+                assert shown["choices"] == [str(c) for c in option["choices"]]
+                assert shown["value"] == str(option["default"])
+            elif option["type"] == "integer":
+                assert shown["type"] == "number", shown
+                bounds = [None if b is None else str(b) for b in (option["min"], option["max"])]
+                assert [shown["min"], shown["max"]] == bounds
+                assert shown["disabled"] == (option["min"] is not None
+                                             and option["min"] == option["max"])
+                assert shown["value"] == str(option["default"])
+    # Rummy 500: scoring is a select of its two choices, the target a number box 1 … 10000
+    page.select_option("#variant", "rummy500")
+    choices = page.eval_on_selector_all("#opt-scoring option",
+                                        "os => os.map(o => [o.value, o.textContent])")
+    assert choices == [["standard", "standard (card values)"], ["5-10-15", "5-10-15"]]
+    assert [page.get_attribute("#opt-target", a) for a in ("min", "max")] == ["1", "10000"]
+    assert page.inner_text("label[for='opt-target'] span") == "Target score"
+    assert page.is_disabled("#opt-players") is False
+    page.select_option("#variant", "remi13d")
+    assert page.is_disabled("#opt-players")  # always 4
+    page.click("#lang-toggle")
+    page.select_option("#variant", "rummy500")
+    wait_text(page, "label[for='opt-target'] span", "Target poin")
+    assert page.inner_text("#opt-scoring option[value='standard']") == "standar (nilai kartu)"
+    page.click("#lang-toggle")
+    # the values chosen in the form are the table's: a choice of numbers stays a number
+    page.select_option("#variant", "three-thirteen")
+    page.select_option("#opt-jokers", "2")
+    page.select_option("#opt-ace", "high")
+    page.fill("#opt-players", "3")
+    page.dispatch_event("#opt-players", "change")
+    assert page.locator("#create-form .seat-row").count() == 3
+    page.fill("#create-name", "Tono")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/table/[0-9A-Z]{8}$"))
+    code = page.url.rsplit("/", 1)[1]
+    table = httpx.get(f"{server.url}/api/tables/{code}").json()["table"]
+    assert {k: table["options"][k] for k in ("jokers", "ace", "players")} == \
+        {"jokers": 2, "ace": "high", "players": 3}
+    assert table["client"] == next(v["client"] for v in variants
+                                   if v["name"] == "three-thirteen")
+    page.wait_for_selector("#board[data-state-id]")
+    assert page.inner_text("#deal-label") == "Round 1 of 11"
     person.no_page_errors()
     page.context.close()

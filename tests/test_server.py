@@ -27,6 +27,7 @@ from remikit.server.hub import Hub, build_game, seat_rng
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
 from remikit.storage.testing import ENV_VAR, scratch_database
+from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
@@ -237,6 +238,38 @@ def test_health_pages_and_variants(client: TestClient) -> None:
                                  "choices": None, "min": 1, "max": 10_000}
     assert options["scoring"]["choices"] == ["standard", "5-10-15"]
     assert "random" in variants["rummy500"]["bots"]
+
+
+def test_variants_and_tables_carry_the_client_info(client: TestClient) -> None:
+    """Every playable variant tells a client how to draw its table and offer its options."""
+    variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
+    assert set(variants) == {spec.name for spec in playable()}
+    for spec in playable():
+        sent = variants[spec.name]
+        assert sent["client"] == spec.client_json()
+        assert spec.client is not None
+        assert set(sent["client"]) >= {"deal", "length", "clockwise", "discard_first",
+                                       "spread_discards", "table_melds", "closing",
+                                       "calls_option", "wild_ranks", "hints",
+                                       "lower_is_better", "options"}
+        assert sent["client"]["lower_is_better"] == spec.game_class().lower_is_better
+        names = [o["name"] for o in sent["options"]]
+        assert names[:len(spec.client.options)] == list(spec.client.options)
+        assert sorted(names) == sorted(o.name for o in
+                                       spec.game_class().options_type.describe())
+        for option in sent["options"]:
+            assert set(option) == {"name", "type", "default", "choices", "min", "max"}
+        table = client.post("/api/tables", json={"variant": spec.name}).json()["table"]
+        assert table["client"] == sent["client"]
+        again = client.get(f"/api/tables/{table['id']}").json()["table"]
+        assert again["client"] == sent["client"]
+    rummy, remi, t13 = (variants[n]["client"] for n in ("rummy500", "remi13d", "three-thirteen"))
+    assert rummy["table_melds"] and rummy["spread_discards"]
+    assert rummy["calls_option"] == "rummy_calls" and rummy["length"] == "target"
+    assert remi["closing"] and remi["discard_first"] and not remi["clockwise"]
+    assert remi["length"] == "games" and remi["hints"]["discard"] == "table.hint_discard_close"
+    assert t13["length"] == 11 and t13["wild_ranks"][0] == "3" and t13["wild_ranks"][-1] == "K"
+    assert t13["lower_is_better"] and not rummy["lower_is_better"]
 
 
 def test_create_tables_of_every_variant_with_options(client: TestClient) -> None:
@@ -713,6 +746,7 @@ def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) ->
         assert result.game is not None and list(result.game.totals) == summary["result"]["totals"]
         detail = client.get(f"/api/games/{table_id}").json()["game"]
         assert len(detail["actions"]) == summary["action_count"]
+        assert detail["client"] == find_variant("remi13d").client_json()
         assert detail["actions"] == [a for hand in record["hands"] for a in hand["actions"]]
         start = client.get(f"{summary['replay']}?step=0").json()
         assert start["step"] == 0 and start["action"] is None and start["view"]["hand"] == []

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import ActionSyntaxError, parse_action
 from remikit.engine import Game
-from remikit.server.hub import Hub, build_game, variants_json
+from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import view_json
@@ -161,7 +161,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{table_id}")
     async def get_game(request: Request, table_id: str) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
-        return {"game": game_summary(stored) | {"actions": list(stored.actions)}}
+        return {"game": game_summary(stored) | {"actions": list(stored.actions),
+                                                "client": variant_client(stored.variant)}}
 
     @app.get("/api/games/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> Response:

@@ -120,17 +120,23 @@ def bot_levels(variant: str) -> list[str]:
 
 
 def variants_json() -> list[dict[str, Any]]:
-    """Each variant with its options (name, type, default) and the bot levels that play it."""
+    """Each variant with its options (name, type, default, allowed values) in the order
+    clients offer them, how a client draws its table and the bot levels that play it."""
     out = []
     for info in playable():
         options = [{"name": o.name, "type": o.kind, "default": o.default,
                     "choices": list(o.choices) if o.choices is not None else None,
                     "min": o.low, "max": o.high}
-                   for o in info.game_class().options_type.describe()]
+                   for o in info.options()]
         out.append({"name": info.name, "aliases": list(info.aliases), "title": info.titles,
-                    "options": options, "bots": bot_levels(info.name),
-                    "default_bot": default_bot(info.name)})
+                    "options": options, "client": info.client_json(),
+                    "bots": bot_levels(info.name), "default_bot": default_bot(info.name)})
     return out
+
+
+def variant_client(variant: str) -> dict[str, Any]:
+    """How a client draws a table of ``variant`` (as in :func:`variants_json`)."""
+    return find_playable(variant).client_json()
 
 
 class Hub:

@@ -223,6 +223,7 @@ class LiveTable:
             "id": self.id,
             "variant": self.variant.name,
             "variant_title": self.variant.titles,
+            "client": self.variant.client_json(),
             "title": self.title,
             "options": self.game.options.as_dict(),
             "players": self.game.players,

@@ -5,7 +5,9 @@ A :class:`VariantSpec` is declared in the variant's own package
 core parts directly (the :class:`~remikit.engine.Game` class and the scorer
 ``remi score`` and :func:`remikit.score` call) and names the front-end parts
 (greedy strategy, strong tactics, terminal UI) by import string, so that
-importing a variant never imports a bot, ``rich`` or a web framework.
+importing a variant never imports a bot, ``rich`` or a web framework. Its
+:class:`ClientInfo` tells a client (the browser's table) how to draw the
+variant's table without knowing its name.
 
 >>> from remikit.variants import find_variant
 >>> spec = find_variant("500")
@@ -13,6 +15,9 @@ importing a variant never imports a bot, ``rich`` or a web framework.
 ('rummy500', 'Remi 500')
 >>> spec.part("greedy").__name__
 'Rummy500Strategy'
+>>> client = spec.client_json()
+>>> client["deal"], client["length"], client["table_melds"], client["calls_option"]
+('hand', 'target', True, 'rummy_calls')
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from remikit.i18n import t
 from remikit.melds import Meld
 
 if TYPE_CHECKING:
-    from remikit.engine import Game
+    from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
 Part = Literal["greedy", "tactics", "tui"]
@@ -108,6 +113,56 @@ class Scorer:
 
 
 @dataclass(frozen=True)
+class ClientInfo:
+    """What a client needs to draw a table of the variant without knowing its name.
+
+    Message keys name entries of the browser's catalogue (``remikit/server/static/i18n.js``).
+    """
+
+    deal: str
+    """What a deal is called (``game``, ``hand``, ``round``): the keys ``table.deal.<deal>``
+    (with ``{n}`` and ``{of}``, the length), ``end.deal_over.<deal>`` and
+    ``scores.deal_word.<deal>``."""
+    length: str | int
+    """How long a game is: the option that says (``games``, ``target``) or a fixed number
+    of deals."""
+    clockwise: bool = True
+    """Play passes to the left: the next player sits on the left, the previous one on the right."""
+    discard_first: bool = False
+    """The discard pile lies before the stock, by the previous player, and is labelled with
+    whose discard it is."""
+    spread_discards: bool = False
+    """The discard pile is spread out and a card at any depth may be taken (with those above)."""
+    table_melds: bool = False
+    """Melds are laid on the table during play, and cards laid off on them."""
+    closing: bool = False
+    """A player may close (tutup) with a card instead of discarding it."""
+    calls_option: str | None = None
+    """The boolean option that lets players call (Rummy!) on a discard; None without calls."""
+    wild_ranks: tuple[str, ...] = ()
+    """The wild rank of each deal (deal ``n``'s at ``n - 1``), where every deal has one."""
+    draw_hint: str = "table.hint_draw"
+    """The key of the hint in the draw phase."""
+    discard_hint: str = "table.hint_discard"
+    """The key of the hint in the discard phase."""
+    options: tuple[str, ...] = ()
+    """The order the table options are offered in; options not named come after, in
+    declaration order. An option's label is the key ``opt.<name>``, a choice's
+    ``optval.<value>``."""
+
+    def as_json(self, game: type[Game]) -> dict[str, Any]:
+        """The client info as JSON, with the game's ``lower_is_better``."""
+        return {
+            "deal": self.deal, "length": self.length, "clockwise": self.clockwise,
+            "discard_first": self.discard_first, "spread_discards": self.spread_discards,
+            "table_melds": self.table_melds, "closing": self.closing,
+            "calls_option": self.calls_option, "wild_ranks": list(self.wild_ranks),
+            "hints": {"draw": self.draw_hint, "discard": self.discard_hint},
+            "lower_is_better": game.lower_is_better, "options": list(self.options),
+        }
+
+
+@dataclass(frozen=True)
 class VariantSpec:
     """A variant: its names, its game, its scorer and its front-end parts."""
 
@@ -122,6 +177,8 @@ class VariantSpec:
     seating: Callable[[random.Random, int], SeatDraw] | None = None
     """The seat draw a table holds once every seat is taken (R13-2), or None: everyone
     plays from the seat taken."""
+    client: ClientInfo | None = None
+    """How a client draws its table; every playable variant has one."""
 
     def title(self, lang: str) -> str:
         return self.titles.get(lang, self.titles["en"])
@@ -135,6 +192,19 @@ class VariantSpec:
         if self.game is None:
             raise ValueError(f"{self.name} is scored only (remi score); no table plays it")
         return self.game
+
+    def client_json(self) -> dict[str, Any]:
+        """What a client needs to draw a table of this variant (:class:`ClientInfo`)."""
+        if self.client is None:
+            raise ValueError(f"{self.name} has no client info")
+        return self.client.as_json(self.game_class())
+
+    def options(self) -> tuple[OptionInfo, ...]:
+        """The table options in the order clients offer them (:attr:`ClientInfo.options`)."""
+        described = self.game_class().options_type.describe()
+        order = self.client.options if self.client is not None else ()
+        rank = {name: i for i, name in enumerate(order)}
+        return tuple(sorted(described, key=lambda o: rank.get(o.name, len(order))))
 
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)

@@ -1,7 +1,8 @@
 // The table as a person sees it: the other seats Left/Top/Right in the variant's direction
-// of play (RULES.md §0), the stock and the discard pile by the previous player, Rummy 500's
-// spread pile and table melds, the player's hand and buttons. Used live (table.js) and for
-// replays (replay.js, read-only).
+// of play (RULES.md §0), the stock and the discard pile by the previous player, a spread
+// pile and table melds where the variant has them, the player's hand and buttons. Used live
+// (table.js) and for replays (replay.js, read-only). What the variant has comes from its
+// client info (`client`: the table's `client`, see docs/protocol.md), never from its name.
 
 import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
 import {t} from "./i18n.js";
@@ -9,14 +10,13 @@ import {SEAT_COLOURS} from "./scores.js";
 import {describeLog, h, levelName, showCard} from "./util.js";
 
 /** Where each seat sits seen from `viewpoint`: {seat: {zone, order}}, zone left/top/right/bottom. */
-export function seatPositions(players, viewpoint, variant) {
+export function seatPositions(players, viewpoint, clockwise) {
   const others = Array.from({length: players - 1}, (_, i) => (viewpoint + 1 + i) % players);
   const k = others.length;
   const side = k <= 1 ? 0 : k >= 6 ? 2 : 1;
   const top = k - 2 * side;
-  // Clockwise tables (Rummy 500, Three-Thirteen): the next player sits on the left and the
-  // previous one on the right. Remi 13 D plays to the right: next on the right, previous on the left.
-  const clockwise = variant !== "remi13d";
+  // Clockwise tables: the next player sits on the left and the previous one on the right.
+  // Tables that play to the right (Remi 13 D): next on the right, previous on the left.
   const zones = clockwise
     ? [...Array(side).fill("left"), ...Array(top).fill("top"), ...Array(side).fill("right")]
     : [...Array(side).fill("right"), ...Array(top).fill("top"), ...Array(side).fill("left")];
@@ -25,16 +25,19 @@ export function seatPositions(players, viewpoint, variant) {
   return out;
 }
 
-export function dealLabel(view) {
-  const of = view.variant === "remi13d" ? view.options.games : view.variant === "rummy500" ? view.options.target : 11;
-  return t(`table.deal.${view.variant}`, {n: view.deal_number, of});
+/** "Game 2 of 4", "Hand 3 · target 500", "Round 1 of 11": the deal and the game's length. */
+export function dealLabel(view, client) {
+  const of = typeof client.length === "number" ? client.length : view.options[client.length];
+  return t(`table.deal.${client.deal}`, {n: view.deal_number, of});
 }
 
-/** Three-Thirteen: the wild rank of round `r` (3 … 10, J, Q, K) as a card rank letter. */
-export function roundWildRank(round) {
-  const size = round + 2;
-  return size <= 9 ? String(size) : "TJQK"[size - 10];
+/** The wild rank of deal `number` as a card rank letter, or null where deals have none. */
+export function dealWildRank(client, number) {
+  return wildRankLetter(client.wild_ranks[number - 1] ?? null);
 }
+
+/** Whether the table takes calls (Rummy!) now: the variant has them and the option is on. */
+const takesCalls = (view, client) => Boolean(client.calls_option && view.options[client.calls_option]);
 
 function smallCards(cards, {wildRank = null, cls = "", standsFor = null, owners = null} = {}) {
   return h("div", {class: `cards small ${cls}`}, cards.map((text, i) => {
@@ -68,7 +71,7 @@ function seatPanel(model, seat, position, last) {
   const info = seats[seat] || {};
   const toPlay = view.to_play === seat && !view.game_over;
   const label = t(`pos.${position.zone}`);
-  const shown = view.variant === "three-thirteen" && view.went_out === seat && view.shown_melds?.length
+  const shown = view.went_out === seat && view.shown_melds?.length
     ? h("div", {class: "shown-melds"}, h("span", {class: "muted"}, t("table.shown_melds", {name: nameOf(seat)})),
       view.shown_melds.map((meld) => smallCards(meld, {wildRank: wildRankLetter(view.wild_rank)})))
     : null;
@@ -102,7 +105,7 @@ function pileCard(text, depth, model, clickable) {
 }
 
 function pilesArea(model) {
-  const {view, nameOf} = model;
+  const {view, client, nameOf} = model;
   const legal = new Set(view.legal_actions || []);
   const act = !model.readOnly && !model.busy;
   const stockClickable = act && legal.has("draw stock");
@@ -118,7 +121,7 @@ function pilesArea(model) {
   const prev = view.to_play === null ? null : (view.to_play - 1 + view.players) % view.players;
   const prevName = prev === null ? "" : nameOf(prev);
   let discard;
-  if (view.variant === "rummy500") {
+  if (client.spread_discards) {
     // R5-2: the pile is spread; click the K-th card from the top to take it and all above it
     const myDraw = act && model.me !== null && view.to_play === model.me && view.phase === "draw" && !model.callOpen;
     const canCall = act && model.mayCall;
@@ -131,7 +134,7 @@ function pilesArea(model) {
     const top = view.top_discard;
     const clickable = act && legal.has("draw discard");
     discard = h("div", {class: "pile discard-pile"},
-      h("div", {class: "pile-label"}, prev === null || view.variant !== "remi13d" ? t("table.discard")
+      h("div", {class: "pile-label"}, prev === null || !client.discard_first ? t("table.discard")
         : prev === view.seat ? t("table.your_discard") : t("table.prev_discard", {name: prevName})),
       h("div", {id: "discard", class: "discard" + (clickable ? " clickable" : ""), dataset: {count: String(pile.length)}},
         pile.length > 1 ? h("div", {class: "under"}, backElement()) : null,
@@ -139,14 +142,14 @@ function pilesArea(model) {
   }
   // the discard lies by the previous player (whose discard one may take): on the left in
   // Remi 13 D, on the right at the clockwise tables
-  const discardFirst = view.variant === "remi13d";
+  const discardFirst = client.discard_first;
   return h("div", {class: "piles" + (discardFirst ? " discard-left" : " discard-right")},
     discardFirst ? [discard, stock] : [stock, discard]);
 }
 
 function callBar(model) {
-  const {view, callWindow} = model;
-  if (view.variant !== "rummy500" || !view.options.rummy_calls) return null;
+  const {view, client, callWindow} = model;
+  if (!takesCalls(view, client)) return null;
   const open = model.callOpen;
   const mine = callWindow?.my_call;
   let text = "";
@@ -164,8 +167,8 @@ function callBar(model) {
 }
 
 function meldsArea(model) {
-  const {view, nameOf} = model;
-  if (view.variant !== "rummy500") return null;
+  const {view, client, nameOf} = model;
+  if (!client.table_melds) return null;
   const canLayOff = !model.readOnly && model.me !== null && view.to_play === model.me && view.phase === "discard";
   const melds = (view.table || []).map((meld) => {
     const owner = meld.laid_by[0];
@@ -187,7 +190,7 @@ function meldsArea(model) {
 
 function statusBar(model, words) {
   const {view, nameOf} = model;
-  const parts = [h("span", {class: "deal", id: "deal-label"}, dealLabel(view))];
+  const parts = [h("span", {class: "deal", id: "deal-label"}, dealLabel(view, model.client))];
   if (view.wild_rank) {
     parts.push(h("span", {class: "wild-rank", id: "wild-rank"},
       h("span", {class: "star"}, "★"), t("table.wild", {rank: view.wild_rank})));
@@ -203,26 +206,25 @@ function statusBar(model, words) {
 }
 
 function prompt(model) {
-  const {view} = model;
+  const {view, client} = model;
   if (model.me === null || model.readOnly || view.game_over) return null;
   const lines = [];
-  if (view.went_out !== null && view.went_out !== undefined && view.variant === "three-thirteen") {
+  if (view.went_out !== null && view.went_out !== undefined) { // the others' last turns (R3-6)
     lines.push(t("table.went_out", {name: model.nameOf(view.went_out)}));
   }
   if (view.to_play === model.me) {
     if (view.must_meld) lines.push(h("b", {}, t("table.must_meld", {card: showCard(view.must_meld)})));
     if (view.phase === "draw" && !model.callOpen) {
-      lines.push(t(view.variant === "rummy500" ? "table.hint_draw500" : "table.hint_draw"));
+      lines.push(t(client.hints.draw));
     } else if (view.phase === "discard") {
-      lines.push(t(view.variant === "rummy500" ? "table.hint_discard500"
-        : view.variant === "remi13d" ? "table.hint_discard13d" : "table.hint_discard"));
+      lines.push(t(client.hints.discard));
     }
   }
   return lines.length ? h("div", {class: "prompt", id: "prompt"}, lines.map((line) => h("div", {}, line))) : null;
 }
 
 function actionBar(model) {
-  const {view} = model;
+  const {view, client} = model;
   const mine = model.me !== null && view.to_play === model.me && !model.busy && !view.game_over;
   const selected = model.selected.size;
   const discardPhase = mine && view.phase === "discard" && !model.callOpen;
@@ -232,14 +234,14 @@ function actionBar(model) {
     button("sort-suit", t("btn.sort_suit"), true, () => model.on.sort("suit"), "ghost"),
     button("sort-rank", t("btn.sort_rank"), true, () => model.on.sort("rank"), "ghost"),
   ];
-  if (view.variant === "rummy500") {
+  if (client.table_melds) {
     buttons.push(button("btn-meld", t("btn.meld"), discardPhase && selected >= 3, () => model.on.meld()));
   }
   buttons.push(button("btn-discard", t("btn.discard"), discardPhase && selected === 1, () => model.on.discard(), "primary"));
-  if (view.variant === "remi13d") {
+  if (client.closing) {
     buttons.push(button("btn-close", t("btn.close"), discardPhase && selected === 1, () => model.on.close(), "gold"));
   }
-  if (view.variant === "rummy500" && view.options.rummy_calls) {
+  if (takesCalls(view, client)) {
     // Enabled for every seat but the discarder for the whole call window, whether or not a
     // call is possible: the button must not tell (R5-10).
     const enabled = model.mayCall;
@@ -276,15 +278,15 @@ function bottomArea(model, last) {
     model.handElement);
 }
 
-/** Render the whole board into `root`. */
+/** Render the whole board into `root`; `model.client` is the variant's client info. */
 export function renderBoard(root, model) {
-  const {view} = model;
+  const {view, client} = model;
   model.wildRank = wildRankLetter(view.wild_rank);
   model.callOpen = Boolean(model.callWindow);
   // every seat but the discarder may call while the window is open (R5-10)
   model.mayCall = model.callOpen && model.me !== null && !model.readOnly
     && model.callWindow.discarder !== model.me;
-  const positions = seatPositions(view.players, model.viewpoint, view.variant);
+  const positions = seatPositions(view.players, model.viewpoint, client.clockwise);
   const {out: last, words} = lastBySeat(view, model.nameOf);
   const zones = {left: [], top: [], right: []};
   const order = Object.entries(positions).filter(([, p]) => p.zone !== "bottom")
@@ -292,9 +294,8 @@ export function renderBoard(root, model) {
   for (const [seat, position] of order) zones[position.zone].push(seatPanel(model, Number(seat), position, last[seat]));
   // lay the seats out the way they sit: the left column runs up from the player, the right
   // one down to the player; the top row runs the way play goes
-  const clockwise = view.variant !== "remi13d";
   zones.left.reverse();
-  if (!clockwise) zones.top.reverse();
+  if (!client.clockwise) zones.top.reverse();
   root.className = `board variant-${view.variant} players-${view.players}`;
   Object.assign(root.dataset, {
     stateId: String(model.stateId ?? ""),
@@ -320,17 +321,17 @@ export function renderBoard(root, model) {
 }
 
 /** The log panel: this deal's actions in words, the newest first. */
-export function logPanel(view, nameOf) {
+export function logPanel(view, client, nameOf) {
   const words = describeLog(view.log || [], nameOf, view.taken_from_discard || []);
-  return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view)),
+  return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view, client)),
     words.length ? h("ol", {class: "log", id: "log", reversed: true}, [...words].reverse().map((w) => h("li", {}, w)))
       : h("p", {class: "muted"}, t("act.none")));
 }
 
 /** Every seat's arrangement at the end of a deal (R13-14): melds, dead cards, points. */
-export function dealResults(view, summary, nameOf, viewpoint) {
-  const wildRank = view.variant === "three-thirteen" ? roundWildRank(summary.number) : null;
-  const positions = seatPositions(view.players, viewpoint ?? 0, view.variant);
+export function dealResults(view, client, summary, nameOf, viewpoint) {
+  const wildRank = dealWildRank(client, summary.number);
+  const positions = seatPositions(view.players, viewpoint ?? 0, client.clockwise);
   const ended = summary.by_seat === null || summary.by_seat === undefined
     ? t(`end.by.${summary.ended_by}`, {name: ""})
     : t(`end.by.${summary.ended_by}`, {name: nameOf(summary.by_seat)});
@@ -341,7 +342,7 @@ export function dealResults(view, summary, nameOf, viewpoint) {
     h("b", {}, nameOf(seat)),
     positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(`pos.${positions[seat].zone}`)) : null,
     result.went_out ? h("span", {class: "tag out"}, t("end.went_out")) : null,
-    view.variant === "three-thirteen" // R3-7: deadwood counts against its holder
+    client.lower_is_better // R3-7: deadwood counts against its holder
       ? h("span", {class: "points" + (result.points > 0 ? " negative" : "")}, t("end.deadwood", {n: result.points}))
       : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, t("end.points", {n: result.points}))),
   result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
@@ -352,7 +353,7 @@ export function dealResults(view, summary, nameOf, viewpoint) {
     h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.dead")),
       result.dead.length ? smallCards(result.dead, {wildRank, cls: "dead"}) : h("span", {class: "muted"}, t("end.none"))))));
   return h("div", {class: "deal-results", dataset: {deal: String(summary.number)}},
-    h("h3", {}, t(`end.deal_over.${view.variant}`, {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
+    h("h3", {}, t(`end.deal_over.${client.deal}`, {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
     rows);
 }
 

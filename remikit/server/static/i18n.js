@@ -85,6 +85,9 @@ const CATALOGUE = {
   "optval.high": {id: "tinggi (Q K A)", en: "high (Q K A)"},
   "optval.standard": {id: "standar (nilai kartu)", en: "standard (card values)"},
   "optval.5-10-15": {id: "5-10-15", en: "5-10-15"},
+  "opt.pure_run": {id: "Kartu dasar murni", en: "The pure run"},
+  "optval.strict": {id: "tanpa Joker sama sekali", en: "holds no joker at all"},
+  "optval.natural4": {id: "4 kartu asli berurutan, Joker boleh menyambung", en: "4 natural cards in a row, a joker may extend it"},
   "optval.runs": {id: "urutan saja", en: "runs only"},
   "optval.any": {id: "urutan atau set", en: "runs or sets"},
 
@@ -115,9 +118,9 @@ const CATALOGUE = {
   "table.cards_n": {id: "{n} kartu", en: "{n} cards"},
   "table.prev_discard": {id: "buangan {name}", en: "{name}'s discard"},
   "table.your_discard": {id: "buangan Anda", en: "Your discard"},
-  "table.deal.remi13d": {id: "Permainan {n} dari {of}", en: "Game {n} of {of}"},
-  "table.deal.rummy500": {id: "Tangan {n} · target {of}", en: "Hand {n} · target {of}"},
-  "table.deal.three-thirteen": {id: "Ronde {n} dari 11", en: "Round {n} of 11"},
+  "table.deal.game": {id: "Permainan {n} dari {of}", en: "Game {n} of {of}"},
+  "table.deal.hand": {id: "Tangan {n} · target {of}", en: "Hand {n} · target {of}"},
+  "table.deal.round": {id: "Ronde {n} dari {of}", en: "Round {n} of {of}"},
   "table.wild": {id: "Kartu liar: {rank} (dan Joker)", en: "Wild: {rank}s (and jokers)"},
   "table.turn_of": {id: "Giliran {name}", en: "{name} to play"},
   "table.your_turn": {id: "Giliran Anda", en: "Your turn"},
@@ -125,16 +128,16 @@ const CATALOGUE = {
     id: "Ambil kartu: klik tumpukan atau kartu buangan.",
     en: "Draw: click the stock or the discard.",
   },
-  "table.hint_draw500": {
+  "table.hint_draw_spread": {
     id: "Ambil kartu: klik tumpukan, atau kartu di buangan (kartu ke-K dan semua di atasnya).",
     en: "Draw: click the stock, or a card of the discard pile (it and every card above it).",
   },
   "table.hint_discard": {id: "Pilih satu kartu lalu Buang.", en: "Select one card, then Discard."},
-  "table.hint_discard13d": {
+  "table.hint_discard_close": {
     id: "Pilih satu kartu lalu Buang, atau pilih kartu penutup (As/Joker) lalu Tutup.",
     en: "Select a card and Discard, or select the closing card (an ace or a joker) and Close.",
   },
-  "table.hint_discard500": {
+  "table.hint_discard_melds": {
     id: "Turunkan kartu jadi (pilih kartu, Turunkan), tempel (pilih kartu, klik gabungan di meja), lalu buang.",
     en: "Meld (select cards, Meld), lay off (select a card, click a table meld), then discard.",
   },
@@ -200,9 +203,9 @@ const CATALOGUE = {
   "act.none": {id: "Belum ada langkah.", en: "No moves yet."},
 
   // end of a deal, end of the game
-  "end.deal_over.remi13d": {id: "Permainan {n} selesai", en: "Game {n} is over"},
-  "end.deal_over.rummy500": {id: "Tangan {n} selesai", en: "Hand {n} is over"},
-  "end.deal_over.three-thirteen": {id: "Ronde {n} selesai", en: "Round {n} is over"},
+  "end.deal_over.game": {id: "Permainan {n} selesai", en: "Game {n} is over"},
+  "end.deal_over.hand": {id: "Tangan {n} selesai", en: "Hand {n} is over"},
+  "end.deal_over.round": {id: "Ronde {n} selesai", en: "Round {n} is over"},
   "end.by.close": {id: "{name} tutup.", en: "{name} closed (tutup)."},
   "end.by.stock": {id: "Tumpukan habis.", en: "The stock ran out."},
   "end.by.out": {id: "{name} keluar.", en: "{name} went out."},
@@ -225,9 +228,9 @@ const CATALOGUE = {
   "scores.deal": {id: "#", en: "#"},
   "scores.total": {id: "Total", en: "Total"},
   "scores.chart": {id: "Total setelah setiap {deal}", en: "Totals after each {deal}"},
-  "scores.deal_word.remi13d": {id: "permainan", en: "game"},
-  "scores.deal_word.rummy500": {id: "tangan", en: "hand"},
-  "scores.deal_word.three-thirteen": {id: "ronde", en: "round"},
+  "scores.deal_word.game": {id: "permainan", en: "game"},
+  "scores.deal_word.hand": {id: "tangan", en: "hand"},
+  "scores.deal_word.round": {id: "ronde", en: "round"},
   "scores.none": {id: "Belum ada skor.", en: "No scores yet."},
 
   // replay

@@ -1,12 +1,11 @@
 // The lobby (/): open tables, a new table of any variant with its options and seats (a
 // person or a bot of a chosen level), joining by code, and the finished games with their
-// replays and records.
+// replays and records. The option form is built from /api/variants: a select where an
+// option lists its choices, a number box with its min and max, a checkbox for a boolean;
+// labels are the messages opt.NAME (and optval.VALUE for a choice, opt.NAME.help for a tooltip).
 
 import {has, langButton, onLangChange, t} from "./i18n.js";
 import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
-
-// Values the option table of CONTRACT.md allows, where a select reads better than a box.
-const PLAYERS = {remi13d: [4, 4], rummy500: [2, 8], "three-thirteen": [2, 8]};
 
 const form = {
   variants: [],
@@ -59,27 +58,29 @@ function seatList() {
   return seats;
 }
 
-function optionField(info, option, values) {
+const message = (key, fallback) => (has(key) ? t(key) : fallback);
+const bound = (n) => (n === null || n === undefined ? null : String(n));
+
+function optionField(option, values) {
   const id = `opt-${option.name}`;
-  const label = t(`opt.${option.name}`);
+  const label = message(`opt.${option.name}`, option.name);
+  const help = message(`opt.${option.name}.help`, null);
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
-  const choices = option.choices; // the allowed values, from /api/variants
   let input;
   if (option.type === "boolean") {
     input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value),
       onchange: (e) => set(e.target.checked)});
-    return h("label", {class: "check", for: id}, input, label);
+    return h("label", {class: "check", for: id, title: help}, input, label);
   }
-  if (choices) {
+  if (option.choices) {
     input = h("select", {id, name: option.name, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
-      choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
-        has(`optval.${c}`) ? t(`optval.${c}`) : String(c))));
+      option.choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
+        message(`optval.${c}`, String(c)))));
   } else if (option.type === "integer") {
-    const range = option.name === "players" ? PLAYERS[info.name] || [2, 8] : null;
     input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric",
-      min: range ? String(range[0]) : "1", max: range ? String(range[1]) : null,
-      disabled: range && range[0] === range[1],
+      min: bound(option.min), max: bound(option.max),
+      disabled: option.min !== null && option.min === option.max,
       step: "1",
       onchange: (e) => {
         set(Number(e.target.value));
@@ -88,7 +89,7 @@ function optionField(info, option, values) {
   } else {
     input = h("input", {type: "text", id, name: option.name, value: String(value), onchange: (e) => set(e.target.value)});
   }
-  return h("label", {for: id}, h("span", {}, label), input);
+  return h("label", {for: id, title: help}, h("span", {}, label), input);
 }
 
 function seatRow(info, seat, index) {
@@ -121,7 +122,7 @@ function renderNewTable() {
     h("h2", {}, t("lobby.new_table")),
     h("label", {for: "variant"}, h("span", {}, t("lobby.variant")), variant),
     h("fieldset", {class: "options"}, h("legend", {}, t("lobby.options")),
-      info.options.map((option) => optionField(info, option, values))),
+      info.options.map((option) => optionField(option, values))),
     h("fieldset", {class: "seats"}, h("legend", {}, t("lobby.seats")),
       seats.map((seat, index) => seatRow(info, seat, index))),
     h("label", {for: "create-title"}, h("span", {}, t("lobby.title_field")), title),

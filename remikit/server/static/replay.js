@@ -136,9 +136,10 @@ function render() {
   const data = replay.data;
   if (!data) return;
   const view = data.view;
+  const client = replay.game.client;
   const seats = data.seats.map((s) => ({...s, connected: true}));
   renderBoard($("#board"), {
-    view, seats, me: replay.seat, myName: replay.seat === null ? null : nameOf(replay.seat),
+    view, client, seats, me: replay.seat, myName: replay.seat === null ? null : nameOf(replay.seat),
     viewpoint: replay.seat ?? 0, stateId: data.step, callWindow: null, callDepth: 1, busy: false,
     selected: new Set(), handElement: replay.seat === null ? null : staticHand(view), readOnly: true,
     nameOf, on: {},
@@ -146,9 +147,9 @@ function render() {
   const deals = view.finished_deals;
   const justEnded = deals.length && (view.log.length === 0 || view.game_over);
   $("#side").replaceChildren(...[
-    justEnded ? dealResults(view, deals[deals.length - 1], nameOf, replay.seat ?? 0) : null,
-    logPanel(view, nameOf),
-    scoreSection(view, nameOf)].filter(Boolean));
+    justEnded ? dealResults(view, client, deals[deals.length - 1], nameOf, replay.seat ?? 0) : null,
+    logPanel(view, client, nameOf),
+    scoreSection(view, client, nameOf)].filter(Boolean));
 }
 
 document.addEventListener("keydown", (event) => {

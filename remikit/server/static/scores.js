@@ -37,7 +37,7 @@ export function scoreTable(view, nameOf) {
 }
 
 /** An SVG line chart of the running totals (one polyline per seat); null before any deal. */
-export function scoreChart(view, nameOf) {
+export function scoreChart(view, client, nameOf) {
   const deals = view.finished_deals || [];
   if (!deals.length) return null;
   const players = view.players;
@@ -63,7 +63,7 @@ export function scoreChart(view, nameOf) {
   svg.setAttribute("class", "score-chart");
   svg.setAttribute("id", "score-chart");
   svg.setAttribute("role", "img");
-  const word = t(`scores.deal_word.${view.variant}`);
+  const word = t(`scores.deal_word.${client.deal}`);
   svg.setAttribute("aria-label", t("scores.chart", {deal: word}));
   const add = (tag, attrs, text) => {
     const element = document.createElementNS(ns, tag);
@@ -101,12 +101,12 @@ function niceStep(raw) {
 }
 
 /** The score section: a heading, the table, the chart and its legend. */
-export function scoreSection(view, nameOf) {
+export function scoreSection(view, client, nameOf) {
   const deals = view.finished_deals || [];
-  const word = t(`scores.deal_word.${view.variant}`);
-  const chart = scoreChart(view, nameOf);
+  const word = t(`scores.deal_word.${client.deal}`);
+  const chart = scoreChart(view, client, nameOf);
   return h("section", {class: "score-section"},
-    h("h3", {}, t("scores.title"), view.variant === "three-thirteen" ? h("small", {}, " ", t("end.lower_better")) : null),
+    h("h3", {}, t("scores.title"), client.lower_is_better ? h("small", {}, " ", t("end.lower_better")) : null),
     deals.length ? null : h("p", {class: "muted"}, t("scores.none")),
     scoreTable(view, nameOf),
     chart ? h("figure", {class: "chart"}, chart, h("figcaption", {}, t("scores.chart", {deal: word}))) : null);

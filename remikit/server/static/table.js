@@ -366,8 +366,10 @@ function render() {
   $("#table-title").textContent = message.table.title;
   hand.render(page.order, {selected: page.selected, wildRank: wildRankLetter(view.wild_rank),
     interactive: page.me !== null});
+  const client = message.table.client;
   const model = {
     view,
+    client,
     seats: message.table.seats,
     me: page.me,
     myName: page.myName,
@@ -395,9 +397,9 @@ function render() {
     view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",
       onclick: () => { page.resultsOpen = true; page.resultsDeal = view.finished_deals.length - 1; render(); }},
     t("table.show_results")) : null,
-    logPanel(view, nameOf),
+    logPanel(view, client, nameOf),
     seatDrawPanel(message.table.seat_draw),
-    scoreSection(view, nameOf)].filter(Boolean));
+    scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
 }
 
@@ -411,7 +413,7 @@ function seatDrawPanel(draw) {
 
 function renderResults() {
   const box = $("#results");
-  const view = page.message.view;
+  const {view, table: {client}} = page.message;
   if (!page.resultsOpen || page.resultsDeal === null || !view.finished_deals[page.resultsDeal]) {
     box.hidden = true;
     box.replaceChildren();
@@ -431,8 +433,8 @@ function renderResults() {
   box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
     dataset: {gameOver: over ? "true" : "false", deal: String(summary.number)}},
   headline,
-  dealResults(view, summary, nameOf, page.me ?? 0),
-  over ? scoreSection(view, nameOf) : null,
+  dealResults(view, client, summary, nameOf, page.me ?? 0),
+  over ? scoreSection(view, client, nameOf) : null,
   h("div", {class: "row end-links"},
     over ? h("a", {class: "btn", href: `/static/replay.html?game=${code}`, id: "replay-link"}, t("table.replay")) : null,
     over ? h("a", {class: "btn", href: `/api/games/${code}/record`, download: ""}, t("lobby.download")) : null,

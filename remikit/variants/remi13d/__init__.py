@@ -3,7 +3,7 @@
 from remikit.variants.remi13d.rules import Remi13DGame
 from remikit.variants.remi13d.scoring import Remi13DScorer
 from remikit.variants.remi13d.seating import draw_seats
-from remikit.variants.spec import VariantSpec
+from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
     name="remi13d",
@@ -17,4 +17,9 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
     },
+    client=ClientInfo(
+        deal="game", length="games", clockwise=False, discard_first=True, closing=True,
+        discard_hint="table.hint_discard_close",
+        options=("players", "discard_taken_card", "games"),
+    ),
 )

@@ -1,7 +1,7 @@
 """Rummy 500: melds on the table, deep draws and Rummy calls, a game to 500 (RULES.md §2)."""
 
 from remikit.variants.rummy500.rules import Rummy500Game
-from remikit.variants.spec import VariantSpec
+from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
     name="rummy500",
@@ -13,4 +13,11 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.rummy500.tactics:Rummy500Tactics",
         "tui": "remikit.variants.rummy500.tui:Rummy500UI",
     },
+    client=ClientInfo(
+        deal="hand", length="target", spread_discards=True, table_melds=True,
+        calls_option="rummy_calls",
+        draw_hint="table.hint_draw_spread", discard_hint="table.hint_discard_melds",
+        options=("players", "discard_taken_card", "jokers", "target", "scoring", "rummy_calls",
+                 "floating", "unplayable_last_discard"),
+    ),
 )

@@ -1,6 +1,7 @@
 """Three-Thirteen: eleven rounds of 3 to 13 cards with a wild rank (RULES.md §3)."""
 
-from remikit.variants.spec import VariantSpec
+from remikit.variants.spec import ClientInfo, VariantSpec
+from remikit.variants.three_thirteen import scoring
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame
 from remikit.variants.three_thirteen.scoring import ThreeThirteenScorer
 
@@ -15,4 +16,9 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.three_thirteen.tactics:ThreeThirteenTactics",
         "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
     },
+    client=ClientInfo(
+        deal="round", length=scoring.ROUNDS,
+        wild_ranks=tuple(scoring.wild_rank(n).label for n in range(1, scoring.ROUNDS + 1)),
+        options=("players", "discard_taken_card", "jokers", "ace"),
+    ),
 )
