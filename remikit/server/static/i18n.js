@@ -85,9 +85,9 @@ const CATALOGUE = {
   "optval.high": {id: "tinggi (Q K A)", en: "high (Q K A)"},
   "optval.standard": {id: "standar (nilai kartu)", en: "standard (card values)"},
   "optval.5-10-15": {id: "5-10-15", en: "5-10-15"},
-  "opt.pure_run": {id: "Kartu dasar murni", en: "The pure run"},
-  "optval.strict": {id: "tanpa Joker sama sekali", en: "holds no joker at all"},
-  "optval.natural4": {id: "4 kartu asli berurutan, Joker boleh menyambung", en: "4 natural cards in a row, a joker may extend it"},
+  "opt.pure_run": {id: "Kartu dasar murni", en: "Pure run"},
+  "optval.strict": {id: "tanpa Joker", en: "no joker"},
+  "optval.natural4": {id: "4 asli + Joker", en: "4 natural + joker"},
   "optval.runs": {id: "urutan saja", en: "runs only"},
   "optval.any": {id: "urutan atau set", en: "runs or sets"},
 
