@@ -58,14 +58,6 @@ class Remi13DStrategy:
         assert found is not None
         return (0, found.value), found.discard
 
-    def rate_after_discard(self, hand14: Sequence[Card]) -> Rating:
-        """The rating after the best discard of any card (the value of :meth:`best_discard`)."""
-        if may_hold_pure_run(hand14):
-            value = remi13d.SOLVER.value(hand14, goal=Goal(discard=True, need_pure=True))
-            if value > NEG // 2:
-                return (1, value)
-        return (0, remi13d.SOLVER.value(hand14, goal=Goal(discard=True)))
-
     def draw(self, view: PlayerView) -> Action:
         top = view.top_discard
         if top is None or Draw("discard") not in view.legal_actions:
