@@ -146,3 +146,14 @@ def split_wilds(hand: Sequence[Card], wild_rank: Rank | None) -> tuple[list[Card
     for card in hand:
         (wilds if is_wild(card, wild_rank) else naturals).append(card)
     return naturals, wilds
+
+
+@dataclass(frozen=True)
+class Deadwood:
+    """A hand's minimum deadwood, its arrangement, and (after the best discard) that
+    discard: what the deadwood variants' scorers return."""
+
+    points: int
+    melds: tuple[Meld, ...]
+    dead: tuple[Card, ...]
+    discard: Card | None = None

@@ -13,10 +13,9 @@ Card('Qh')
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from remikit.cards import Card
-from remikit.melds import Meld, MeldRules, Scoring
+from remikit.melds import Deadwood, MeldRules, Scoring
 from remikit.solver import Goal, Solver
 from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
@@ -25,14 +24,6 @@ HAND_SIZE = 10
 RULES = MeldRules(ace="low", set_distinct_suits=True, set_max=4)
 SCORING = Scoring(dead=tuple(-min(i % 13 + 1, 10) for i in range(52)))
 SOLVER = Solver(RULES, SCORING)
-
-
-@dataclass(frozen=True)
-class Deadwood:
-    points: int
-    melds: tuple[Meld, ...]
-    dead: tuple[Card, ...]
-    discard: Card | None = None
 
 
 def deadwood(hand: Sequence[Card]) -> Deadwood:

@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from remikit.cards import Card, Rank
 from remikit.i18n import brief
-from remikit.melds import AceMode, Meld, MeldRules, Scoring
+from remikit.melds import AceMode, Deadwood, MeldRules, Scoring
 from remikit.solver import Goal, Solver
 from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
 
@@ -52,14 +51,6 @@ def solver(ace: AceMode) -> Solver:
         dead_wild_rank=-UNUSED_WILD_RANK,
     )
     return Solver(rules, scoring)
-
-
-@dataclass(frozen=True)
-class Deadwood:
-    points: int
-    melds: tuple[Meld, ...]
-    dead: tuple[Card, ...]
-    discard: Card | None = None
 
 
 def deadwood(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low",
