@@ -707,7 +707,7 @@ def check_rummy_calls(client: TestClient) -> None:
         assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
         act(ws0, 4, "rummy 3")  # seat 0 calls first ...
         assert receive_until(ws0, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
-        assert state(ws0, 4, True)["call_window"]["my_call"] == "rummy 3"
+        assert state(ws0, 4, True)["call_window"]["my_call"]["text"] == "rummy 3"
         act(ws2, 4, "rummy 3")  # ... but seat 2 comes first after the discarder (seat 1)
         assert receive_until(ws2, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
         lost = receive_until(ws0, lambda m: m["type"] == "call_lost")
@@ -749,11 +749,13 @@ def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) ->
         assert detail["client"] == find_variant("remi13d").client_json()
         assert detail["actions"] == [a for hand in record["hands"] for a in hand["actions"]]
         start = client.get(f"{summary['replay']}?step=0").json()
-        assert start["step"] == 0 and start["action"] is None and start["view"]["hand"] == []
+        assert start["step"] == 0 and start["action"] is None and start["play"] is None
+        assert start["view"]["hand"] == []
         assert start["view"]["stock_size"] > 0 and start["view"]["log"] == []
         steps = start["steps"]
         middle = client.get(f"{summary['replay']}?step=5").json()
         assert middle["action"] == detail["actions"][4] and len(middle["view"]["log"]) == 5
+        assert middle["play"] == middle["view"]["plays"][4]
         seat_view = client.get(f"{summary['replay']}?step=5&seat=2").json()["view"]
         assert seat_view["seat"] == 2 and len(seat_view["hand"]) in (13, 14)
         assert client.get(f"{summary['replay']}?seat=4").json()["error"]["code"] == "bad_seat"

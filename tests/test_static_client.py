@@ -87,3 +87,19 @@ def test_options_come_in_the_client_order_then_the_rest() -> None:
         declared = [o.name for o in spec.game_class().options_type.describe()]
         rest = [n for n in declared if n not in spec.client.options]
         assert names[len(listed):] == rest
+
+
+PARSED = re.compile(r"""\b(?:legal_actions|view\.log|my_call\.split|\.log\s*\|\|)""")
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_no_script_parses_action_text(path: Path) -> None:
+    """Log entries and legal actions are read in their structured form (``plays``,
+    ``legal``); the record text is only sent back or shown as is."""
+    parsed = [m.group(0) for m in PARSED.finditer(code_of(path))]
+    assert not parsed, f"{path.name} reads action text: {parsed}"
+
+
+def test_the_parse_check_catches_a_text_log() -> None:
+    assert PARSED.search("describeLog(view.log || [], nameOf)")
+    assert PARSED.search("new Set(view.legal_actions)")

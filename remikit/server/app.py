@@ -24,12 +24,12 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
-from remikit.actions import ActionSyntaxError, parse_action
+from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable
 from remikit.server.problems import Problem, pick_lang
-from remikit.server.serialize import view_json
+from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
 from remikit.storage import StoredTable
 
@@ -186,6 +186,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game: Game = await asyncio.to_thread(build_game, stored, step)
         return {"table_id": stored.id, "step": step, "steps": steps,
                 "action": stored.actions[step - 1] if step else None,
+                "play": play_json(Play(*parse_seat_action(stored.actions[step - 1])))
+                if step else None,
                 "seats": public_seats(stored), "view": view_json(game.view(seat))}
 
     # -- play --------------------------------------------------------------------------

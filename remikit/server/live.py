@@ -37,7 +37,7 @@ from remikit.bots import Bot
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
 from remikit.server.problems import Problem
-from remikit.server.serialize import PROTOCOL, view_json
+from remikit.server.serialize import PROTOCOL, action_json, view_json
 from remikit.storage import Store
 from remikit.storage.store import now
 from remikit.variants import VariantSpec
@@ -291,7 +291,7 @@ class LiveTable:
         mine = window.held.get(seat) if seat is not None else None
         return {"discarder": window.discarder, "seats": window.seats,
                 "duration_ms": round(window.duration * 1000),
-                "ends_in_ms": round(left * 1000), "my_call": str(mine) if mine else None}
+                "ends_in_ms": round(left * 1000), "my_call": action_json(mine) if mine else None}
 
     def state_message(self, seat: int | None) -> str:
         message = {

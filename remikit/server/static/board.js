@@ -60,9 +60,10 @@ function backs(count, max = 13) {
 
 /** The last thing each seat did this deal (from the log). */
 function lastBySeat(view, nameOf) {
-  const words = describeLog(view.log || [], nameOf, view.taken_from_discard || []);
+  const plays = view.plays || [];
+  const words = describeLog(plays, nameOf, view.taken_from_discard || []);
   const out = {};
-  (view.log || []).forEach((line, i) => { out[Number(line.split(" ")[0].slice(1))] = words[i]; });
+  plays.forEach((play, i) => { out[play.seat] = words[i]; });
   return {out, words};
 }
 
@@ -106,7 +107,7 @@ function pileCard(text, depth, model, clickable) {
 
 function pilesArea(model) {
   const {view, client, nameOf} = model;
-  const legal = new Set(view.legal_actions || []);
+  const legal = new Set((view.legal || []).map((a) => a.text));
   const act = !model.readOnly && !model.busy;
   const stockClickable = act && legal.has("draw stock");
   const stock = h("div", {class: "pile stock-pile"},
@@ -154,7 +155,8 @@ function callBar(model) {
   const mine = callWindow?.my_call;
   let text = "";
   if (open) {
-    text = mine ? t("call.pending", {k: mine.split(" ")[1]})
+    text = mine?.type === "rummy" ? t("call.pending", {k: mine.depth})
+      : mine ? t("call.passed")
       : model.mayCall ? `${t("call.open", {k: model.callDepth})} · ${t("call.help")}`
         : t("call.window");
   }
@@ -247,7 +249,7 @@ function actionBar(model) {
     const enabled = model.mayCall;
     buttons.push(button("btn-rummy", t("btn.rummy"), enabled, () => model.on.rummy(), "rummy"));
   }
-  if ((view.legal_actions || []).includes("decline") && !model.busy) {
+  if ((view.legal || []).some((a) => a.type === "decline") && !model.busy) {
     buttons.push(button("btn-decline", t("btn.decline"), true, () => model.on.decline(), "ghost"));
   }
   if (selected) buttons.push(button("btn-clear", t("btn.clear"), true, () => model.on.clear(), "ghost"));
@@ -322,7 +324,7 @@ export function renderBoard(root, model) {
 
 /** The log panel: this deal's actions in words, the newest first. */
 export function logPanel(view, client, nameOf) {
-  const words = describeLog(view.log || [], nameOf, view.taken_from_discard || []);
+  const words = describeLog(view.plays || [], nameOf, view.taken_from_discard || []);
   return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view, client)),
     words.length ? h("ol", {class: "log", id: "log", reversed: true}, [...words].reverse().map((w) => h("li", {}, w)))
       : h("p", {class: "muted"}, t("act.none")));

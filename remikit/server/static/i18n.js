@@ -183,6 +183,7 @@ const CATALOGUE = {
   "call.open": {id: "Waktu memanggil Rummy! · kartu ke-{k} dari atas", en: "Rummy! may be called · card {k} from the top"},
   "call.window": {id: "Waktu memanggil Rummy!", en: "Rummy! may be called"},
   "call.pending": {id: "Anda memanggil Rummy! (kartu ke-{k}).", en: "You called Rummy! (card {k})."},
+  "call.passed": {id: "Anda tidak memanggil.", en: "You did not call."},
   "call.lost": {id: "Panggilan Rummy! Anda kalah: {name} lebih dulu.", en: "Your Rummy! call lost: {name} came first."},
   "call.help": {
     id: "Klik kartu buangan untuk memilih kedalaman, lalu Rummy!",

@@ -99,7 +99,7 @@ function renderControls() {
     h("option", {value: "", selected: replay.seat === null}, t("replay.public")),
     replay.game.seats.map((s) => h("option", {value: String(s.seat), selected: replay.seat === s.seat}, nameOf(s.seat))));
   const button = (id, label, onclick, disabled = false) => h("button", {type: "button", class: "btn small", id, onclick, disabled}, label);
-  const action = replay.data?.action ? actionWords(replay.data) : null;
+  const action = replay.data?.play ? actionWords(replay.data) : null;
   $("#controls").replaceChildren(
     h("div", {class: "row wrap"},
       button("replay-first", t("replay.first"), () => go(0), replay.step === 0),
@@ -116,12 +116,12 @@ function renderControls() {
 
 /** The step's action in words (with the card a single discard draw took). */
 function actionWords(data) {
-  const log = data.view.log;
-  if (log.length && log[log.length - 1] === data.action) {
-    const words = describeLog(log, nameOf, data.view.taken_from_discard);
+  const plays = data.view.plays;
+  if (plays.length && plays[plays.length - 1].text === data.play.text) {
+    const words = describeLog(plays, nameOf, data.view.taken_from_discard);
     return words[words.length - 1];
   }
-  return describeAction(data.action, nameOf);
+  return describeAction(data.play, nameOf);
 }
 
 function staticHand(view) {
@@ -145,7 +145,7 @@ function render() {
     nameOf, on: {},
   });
   const deals = view.finished_deals;
-  const justEnded = deals.length && (view.log.length === 0 || view.game_over);
+  const justEnded = deals.length && (view.plays.length === 0 || view.game_over);
   $("#side").replaceChildren(...[
     justEnded ? dealResults(view, client, deals[deals.length - 1], nameOf, replay.seat ?? 0) : null,
     logPanel(view, client, nameOf),

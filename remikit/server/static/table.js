@@ -282,15 +282,20 @@ function selectedCards() {
   return page.order.entries.filter((e) => page.selected.has(e.id)).map((e) => e.card);
 }
 
-const legal = () => new Set(page.message?.view.legal_actions || []);
+const legal = () => page.message?.view.legal || [];
 
-function multisetKey(cards) {
-  return cards.map((c) => c.split("=")[0]).sort().join(" ");
+const multisetKey = (cards) => [...cards].sort().join(" ");
+
+/** A meld's or lay-off's cards as the player sees them, each joker with the card it stands for. */
+function actionCards(action) {
+  const cards = action.type === "meld" ? action.cards : [action.card];
+  const stands = action.type === "meld" ? action.stands_for : [action.stands_for];
+  return cards.map((c, i) => showCard(stands[i] ? `${c}=${stands[i]}` : c)).join(" ");
 }
 
 /** Send `action`, or, when several legal actions fit (a joker's identity), let the player choose. */
 function sendOrChoose(candidates, fallback) {
-  if (candidates.length === 1) send(candidates[0]);
+  if (candidates.length === 1) send(candidates[0].text);
   else if (candidates.length > 1) {
     page.choice = {title: t("table.choose_joker"), options: candidates};
     render();
@@ -321,7 +326,7 @@ const on = {
   meld: () => {
     const cards = selectedCards();
     const key = multisetKey(cards);
-    const candidates = [...legal()].filter((a) => a.startsWith("meld ") && multisetKey(a.split(" ").slice(1)) === key);
+    const candidates = legal().filter((a) => a.type === "meld" && multisetKey(a.cards) === key);
     sendOrChoose(candidates, `meld ${cards.join(" ")}`);
   },
   layoff: (number) => {
@@ -331,10 +336,7 @@ const on = {
       return;
     }
     const card = cards[0];
-    const candidates = [...legal()].filter((a) => {
-      const parts = a.split(" ");
-      return parts[0] === "layoff" && parts[1].split("=")[0] === card && parts[3] === String(number);
-    });
+    const candidates = legal().filter((a) => a.type === "layoff" && a.card === card && a.meld === number);
     sendOrChoose(candidates, `layoff ${card} to ${number}`);
   },
   rummy: () => send(`rummy ${page.callDepth}`),
@@ -388,9 +390,9 @@ function render() {
   if (page.choice) {
     $("#board").append(h("div", {class: "choice card-box", id: "choice"},
       h("b", {}, page.choice.title),
-      page.choice.options.map((action) => h("button", {type: "button", class: "btn", dataset: {action},
-        onclick: () => { page.choice = null; send(action); }},
-        action.split(" ").slice(1).map(showCard).join(" "))),
+      page.choice.options.map((action) => h("button", {type: "button", class: "btn",
+        dataset: {action: action.text}, onclick: () => { page.choice = null; send(action.text); }},
+        actionCards(action))),
       h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
   }
   $("#side").replaceChildren(...[

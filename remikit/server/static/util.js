@@ -74,43 +74,43 @@ export function levelName(level) {
 const joker = () => t("common.joker");
 export const showCard = (text) => cardText(text, joker());
 
-/** What a log line ("p1 discard Kc") says, in words. */
-export function describeAction(line, nameOf) {
-  const [seatText, verb, ...rest] = line.split(" ");
-  const who = nameOf(Number(seatText.slice(1)));
-  switch (verb) {
+/** What a log entry ({seat, action: {type, …}}) says, in words. */
+export function describeAction(play, nameOf) {
+  const who = nameOf(play.seat);
+  const a = play.action;
+  switch (a.type) {
     case "draw":
-      if (rest[0] === "stock") return t("act.draw_stock", {who});
-      if (rest.length > 1 && Number(rest[1]) > 1) return t("act.draw_deep", {who, k: rest[1]});
+      if (a.source === "stock") return t("act.draw_stock", {who});
+      if (a.depth > 1) return t("act.draw_deep", {who, k: a.depth});
       return t("act.draw_discard", {who, card: "?"});
-    case "discard": return t("act.discard", {who, card: showCard(rest[0])});
-    case "close": return t("act.close", {who, card: showCard(rest[0])});
-    case "meld": return t("act.meld", {who, cards: rest.map(showCard).join(" ")});
-    case "layoff": return t("act.layoff", {who, card: showCard(rest[0]), n: rest[2]});
-    case "rummy": return t("act.rummy", {who, k: rest[0]});
+    case "discard": return t("act.discard", {who, card: showCard(a.card)});
+    case "close": return t("act.close", {who, card: showCard(a.card)});
+    case "meld": return t("act.meld", {who, cards: a.cards.map(showCard).join(" ")});
+    case "layoff": return t("act.layoff", {who, card: showCard(a.card), n: a.meld});
+    case "rummy": return t("act.rummy", {who, k: a.depth});
     case "decline": return t("act.decline", {who});
     case "pass": return t("act.pass", {who});
-    default: return line;
+    default: return play.text;
   }
 }
 
 /**
- * The log in words, with the cards taken from the discard pile filled in: the log says
- * only "draw discard 3"; the view's taken_from_discard lists those cards in order.
+ * The log in words, with the cards taken from the discard pile filled in: a draw from
+ * the pile says only its depth; the view's taken_from_discard lists those cards in order.
  */
-export function describeLog(log, nameOf, taken = []) {
+export function describeLog(plays, nameOf, taken = []) {
   let next = 0;
-  return log.map((line) => {
-    const [seatText, verb, ...rest] = line.split(" ");
-    const who = nameOf(Number(seatText.slice(1)));
-    const fromPile = (verb === "draw" && rest[0] === "discard") || verb === "rummy";
-    if (!fromPile) return describeAction(line, nameOf);
-    const k = Number(verb === "rummy" ? rest[0] : rest[1] || 1) || 1;
+  return plays.map((play) => {
+    const a = play.action;
+    const fromPile = (a.type === "draw" && a.source === "discard") || a.type === "rummy";
+    if (!fromPile) return describeAction(play, nameOf);
+    const k = a.depth;
     const cards = taken.slice(next, next + k).map((entry) => entry[1]);
     next += k;
-    if (verb === "rummy") return describeAction(line, nameOf);
+    if (a.type === "rummy") return describeAction(play, nameOf);
+    const who = nameOf(play.seat);
     if (k === 1 && cards.length === 1) return t("act.draw_discard", {who, card: showCard(cards[0])});
     if (k > 1 && cards.length) return `${t("act.draw_deep", {who, k})}: ${cards.map(showCard).join(" ")}`;
-    return describeAction(line, nameOf);
+    return describeAction(play, nameOf);
   });
 }
