@@ -151,7 +151,8 @@ class Session:
             assert deal is not None
             if deal.number > announced:
                 announced = deal.number
-                self.say(Rule(self.ui.deal_title(self, deal)), self.ui.deal_intro(self, deal))
+                view = self.game.view(self.person)
+                self.say(Rule(self.ui.deal_title(self, view)), self.ui.deal_intro(self, view))
             seat = self.game.to_play
             assert seat is not None
             if deal.phase is Phase.CALL:
@@ -167,7 +168,7 @@ class Session:
                     self.person_call()  # no call is possible: the same pause all the same
             if deal.summary is not None:
                 self.show_news()
-                self.say(*self.ui.deal_result(self, deal))
+                self.say(*self.ui.deal_result(self, deal.summary, deal.log))
                 if not self.game.over:
                     self.ask(t("play.next_deal", self.lang) + " ")
 
@@ -184,7 +185,8 @@ class Session:
             if isinstance(action, Discard | Close | Decline):
                 break
         if steps:
-            self.news.append(self.ui.narrate(self, seat, steps, deal))
+            self.news.append(self.ui.narrate(self, seat, steps, self.game.view(self.person),
+                                             deal.summary))
 
     def think(self, seat: int, decide: Callable[[], T]) -> T:
         """Run a bot's decision; on a terminal a spinner says the bot is thinking."""
@@ -226,15 +228,14 @@ class Session:
                     self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
                     continue
                 call = CallRummy(int(args[0]) if args else 1)
-                before = self.game.view(self.person)
+                before, deal = self.game.view(self.person), self.game.deal
+                assert deal is not None
                 try:
                     self.game.apply(self.person, call)
                 except IllegalAction as exc:
                     self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
                     continue
-                deal = self.game.deal
-                assert deal is not None
-                self.new_cards = self.ui.after_person_action(self, call, before, deal)
+                self.new_cards = self.ui.after_person_action(self, call, before, deal.summary)
                 return
             if verb in TABLE_WORDS and not args:
                 self.say(self.table_view(self.game.view(self.person)))
@@ -288,7 +289,7 @@ class Session:
                     if warning and not self.confirm(warning):
                         continue
                 self.game.apply(self.person, action)
-                new = self.ui.after_person_action(self, action, view, deal) or new
+                new = self.ui.after_person_action(self, action, view, deal.summary) or new
 
     # -- what the person sees ------------------------------------------------
 

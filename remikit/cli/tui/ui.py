@@ -17,7 +17,7 @@ from rich.console import RenderableType
 from rich.markup import escape
 from rich.table import Table
 
-from remikit.actions import Action, CallRummy, Close, Discard, Draw
+from remikit.actions import Action, CallRummy, Close, Discard, Draw, Play
 from remikit.cards import Card, Rank
 from remikit.cli.tui.table import (
     card_markup,
@@ -29,7 +29,6 @@ from remikit.cli.tui.table import (
     scores_table,
     sorted_hand,
 )
-from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.melds import Meld
 from remikit.views import DealSummary, PlayerView
@@ -79,11 +78,13 @@ class VariantUI(ABC):
     # -- during a deal -------------------------------------------------------
 
     @abstractmethod
-    def deal_title(self, session: Session, deal: Deal) -> str: ...
+    def deal_title(self, session: Session, view: PlayerView) -> str: ...
 
-    def deal_intro(self, session: Session, deal: Deal) -> str:
-        return t("play.deal_intro", session.lang, dealer=session.who(deal.dealer),
-                 first=session.who(deal.first))
+    def deal_intro(self, session: Session, view: PlayerView) -> str:
+        """Who dealt and who plays first, from the person's view as the deal starts."""
+        assert view.to_play is not None
+        return t("play.deal_intro", session.lang, dealer=session.who(view.dealer),
+                 first=session.who(view.to_play))
 
     @abstractmethod
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]: ...
@@ -97,12 +98,14 @@ class VariantUI(ABC):
             return t("play.prompt_draw", lang, card=card_markup(top))
         return t("play.prompt_discard_close" if self.can_close else "play.prompt_discard", lang)
 
-    def narrate(self, session: Session, seat: int, steps: Sequence[Step], deal: Deal) -> str:
-        """One sentence for a bot's turn: ``Left (Budi) drew from the stock and discarded 7♥.``"""
+    def narrate(self, session: Session, seat: int, steps: Sequence[Step], view: PlayerView,
+                ended: DealSummary | None) -> str:
+        """One sentence for a bot's turn: ``Left (Budi) drew from the stock and discarded 7♥.``
+        ``view`` is the person's view after it; ``ended`` the deal's summary if it ended."""
         lang = session.lang
         parts = [self.narrate_step(session, action, taken) for action, taken in steps]
         sentence = t("play.narrate", lang, who=session.who(seat), did=join_parts(parts, lang))
-        note = self.turn_note(session, seat, deal)
+        note = self.turn_note(session, seat, view, ended)
         return f"{sentence} {note}" if note else sentence
 
     def narrate_step(self, session: Session, action: Action, taken: Sequence[Card]) -> str:
@@ -144,13 +147,14 @@ class VariantUI(ABC):
         return None
 
     def after_person_action(self, session: Session, action: Action, before: PlayerView,
-                            deal: Deal) -> tuple[Card, ...]:
-        """Tell the person what their action did; the cards it brought into the hand."""
+                            ended: DealSummary | None) -> tuple[Card, ...]:
+        """Tell the person what their action did; the cards it brought into the hand.
+        ``before`` is the person's view before it, ``ended`` the summary if it ended the deal."""
         lang = session.lang
+        view = session.game.view(session.person)
         if isinstance(action, Draw):
-            view = session.game.view(session.person)
             if action.source == "stock":
-                drawn = deal.hands[session.person][-1]
+                drawn = view.hand[-1]
                 session.say(t("play.you_drew", lang, card=card_markup(drawn)))
             else:
                 assert before.top_discard is not None
@@ -159,7 +163,7 @@ class VariantUI(ABC):
             session.say(hand_table(sorted_hand(view.hand), new=drawn, wild=self.wild(view)))
             return (drawn,)
         if isinstance(action, Discard):
-            note = self.turn_note(session, session.person, deal)
+            note = self.turn_note(session, session.person, view, ended)
             session.say(t("play.you_discarded", lang, card=card_markup(action.card))
                         + (f" {note}" if note else ""))
         elif isinstance(action, Close):
@@ -170,8 +174,10 @@ class VariantUI(ABC):
         """The wild rank to mark in the hand, if the variant has one."""
         return None
 
-    def turn_note(self, session: Session, seat: int, deal: Deal) -> str:
-        """Anything worth saying after ``seat``'s turn (going out)."""
+    def turn_note(self, session: Session, seat: int, view: PlayerView,
+                  ended: DealSummary | None) -> str:
+        """Anything worth saying after ``seat``'s turn (going out), from the person's view
+        after it and the deal's summary if the turn ended the deal."""
         return ""
 
     def best_close(self, session: Session, view: PlayerView) -> Action | None:
@@ -203,7 +209,9 @@ class VariantUI(ABC):
     # -- scores ---------------------------------------------------------------
 
     @abstractmethod
-    def deal_result(self, session: Session, deal: Deal) -> list[RenderableType]: ...
+    def deal_result(self, session: Session, summary: DealSummary,
+                    log: Sequence[Play]) -> list[RenderableType]:
+        """The scores of a finished deal; ``log`` is what was played in it."""
 
     @abstractmethod
     def game_result(self, session: Session) -> list[RenderableType]: ...

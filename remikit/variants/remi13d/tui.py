@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from remikit.actions import Action, Close
+from remikit.actions import Action, Close, Play
 from remikit.cli.tui.table import (
     card_markup,
     cards_text,
@@ -19,14 +19,13 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.cli.tui.ui import VariantUI, arrangement_table
-from remikit.engine import Deal
 from remikit.errors import IllegalAction
 from remikit.i18n import t
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.variants.remi13d.seating import draw_seats
-from remikit.views import PlayerView
+from remikit.views import DealSummary, PlayerView
 
 if TYPE_CHECKING:
     from remikit.cli.tui.session import Session
@@ -56,9 +55,9 @@ class Remi13DUI(VariantUI):
             table.add_row(escape(names[player]), cards, f"{seat + 1}{role}")
         return list(drawn.seats), [table, f"[dim]{t('play.seat_draw_rule', lang)}[/dim]"]
 
-    def deal_title(self, session: Session, deal: Deal) -> str:
+    def deal_title(self, session: Session, view: PlayerView) -> str:
         games = cast(int, session.game.options.as_dict()["games"])
-        return t("play.game_title", session.lang, number=deal.number, games=games)
+        return t("play.game_title", session.lang, number=view.deal_number, games=games)
 
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
@@ -134,10 +133,9 @@ class Remi13DUI(VariantUI):
         title = t("play.no_pure_now", lang, points=score.points)
         return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
 
-    def deal_result(self, session: Session, deal: Deal) -> list[RenderableType]:
+    def deal_result(self, session: Session, summary: DealSummary,
+                    log: Sequence[Play]) -> list[RenderableType]:
         lang = session.lang
-        summary = deal.summary
-        assert summary is not None
         if summary.ended_by == "close" and summary.by_seat is not None:
             closer = summary.results[summary.by_seat]
             assert closer.closing is not None
@@ -145,7 +143,7 @@ class Remi13DUI(VariantUI):
                      card=card_markup(closer.closing), bonus=closer.bonus)
         else:
             head = t("play.stock_out", lang)
-        table = Table(title=t("play.game_scores", lang, number=deal.number), show_lines=True)
+        table = Table(title=t("play.game_scores", lang, number=summary.number), show_lines=True)
         table.add_column(t("play.col_player", lang))
         table.add_column(t("score.melds", lang))
         table.add_column(t("score.dead", lang))

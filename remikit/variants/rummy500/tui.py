@@ -26,6 +26,7 @@ from remikit.actions import (
     Draw,
     LayOff,
     MeldCards,
+    Play,
 )
 from remikit.cards import Card
 from remikit.cli.tui.commands import parse_card_arg
@@ -40,13 +41,12 @@ from remikit.cli.tui.table import (
     token_text,
 )
 from remikit.cli.tui.ui import Step, VariantUI, join_parts
-from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
 from remikit.variants.rummy500.plan import Rules, table_of
 from remikit.variants.rummy500.rules import Rummy500Options
-from remikit.views import PlayerView, TableMeld
+from remikit.views import DealSummary, EndedBy, PlayerView, TableMeld
 
 if TYPE_CHECKING:
     from remikit.cli.tui.session import Session
@@ -114,11 +114,11 @@ class Rummy500UI(VariantUI):
     def options(session: Session) -> dict[str, object]:
         return session.game.options.as_dict()
 
-    def deal_title(self, session: Session, deal: Deal) -> str:
-        return t("play.r5_title", session.lang, number=deal.number,
+    def deal_title(self, session: Session, view: PlayerView) -> str:
+        return t("play.r5_title", session.lang, number=view.deal_number,
                  target=self.options(session)["target"])
 
-    def deal_intro(self, session: Session, deal: Deal) -> str:
+    def deal_intro(self, session: Session, view: PlayerView) -> str:
         lang = session.lang
         options = self.options(session)
 
@@ -127,7 +127,7 @@ class Rummy500UI(VariantUI):
 
         rules = t("play.r5_rules", lang, calls=state("rummy_calls"), floating=state("floating"),
                   last=state("unplayable_last_discard"), scoring=options["scoring"])
-        return super().deal_intro(session, deal) + f"\n[dim]{rules}[/dim]"
+        return super().deal_intro(session, view) + f"\n[dim]{rules}[/dim]"
 
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
@@ -209,7 +209,8 @@ class Rummy500UI(VariantUI):
 
     # -- what happened ----------------------------------------------------------------
 
-    def narrate(self, session: Session, seat: int, steps: Sequence[Step], deal: Deal) -> str:
+    def narrate(self, session: Session, seat: int, steps: Sequence[Step], view: PlayerView,
+                ended: DealSummary | None) -> str:
         lang = session.lang
         parts = []
         for action, taken in steps:
@@ -223,7 +224,7 @@ class Rummy500UI(VariantUI):
             else:
                 parts.append(self.narrate_step(session, action, taken))
         sentence = t("play.narrate", lang, who=session.who(seat), did=join_parts(parts, lang))
-        note = self.turn_note(session, seat, deal)
+        note = self.turn_note(session, seat, view, ended)
         return f"{sentence} {note}" if note else sentence
 
     def narrate_step(self, session: Session, action: Action, taken: Sequence[Card]) -> str:
@@ -241,15 +242,17 @@ class Rummy500UI(VariantUI):
             return t("play.r5_did_decline", lang)
         return super().narrate_step(session, action, taken)
 
-    def turn_note(self, session: Session, seat: int, deal: Deal) -> str:
-        if getattr(deal, "went_out", None) == seat:
-            return t("play.r5_went_out", session.lang)
-        if not deal.is_over and not deal.hands[seat] and deal.to_play != seat:
+    def turn_note(self, session: Session, seat: int, view: PlayerView,
+                  ended: DealSummary | None) -> str:
+        if ended is not None:
+            went_out = ended.ended_by is EndedBy.OUT and ended.by_seat == seat
+            return t("play.r5_went_out", session.lang) if went_out else ""
+        if view.hand_sizes[seat] == 0 and view.to_play != seat:
             return t("play.r5_floats", session.lang)
         return ""
 
     def after_person_action(self, session: Session, action: Action, before: PlayerView,
-                            deal: Deal) -> tuple[Card, ...]:
+                            ended: DealSummary | None) -> tuple[Card, ...]:
         lang = session.lang
         taken = before.discard_pile[-action.depth:] if isinstance(action, Draw | CallRummy) else ()
         if isinstance(action, Draw) and action.source == "discard":
@@ -260,9 +263,9 @@ class Rummy500UI(VariantUI):
                           card=card_markup(taken[0])))
             return taken
         elif isinstance(action, Draw):
-            return super().after_person_action(session, action, before, deal)
+            return super().after_person_action(session, action, before, ended)
         elif isinstance(action, MeldCards):
-            view = session.game.view(session.person) if not deal.is_over else None
+            view = session.game.view(session.person) if ended is None else None
             number = len(view.table) if view is not None else len(before.table) + 1
             session.say(t("play.r5_you_melded", lang,
                           cards=meld_markup(action.cards, action.stands_for), meld=number))
@@ -274,14 +277,14 @@ class Rummy500UI(VariantUI):
             session.say(t("play.r5_you_declined", lang))
             return ()
         else:
-            return super().after_person_action(session, action, before, deal)
-        note = self.turn_note(session, session.person, deal)
+            return super().after_person_action(session, action, before, ended)
+        now = session.game.view(session.person)
+        note = self.turn_note(session, session.person, now, ended)
         if note:
             session.say(note)
-        if deal.is_over or session.game.to_play != session.person:
+        if ended is not None or now.to_play != session.person:
             return ()
-        view = session.game.view(session.person)
-        session.say(hand_table(sorted_hand(view.hand), new=taken))
+        session.say(hand_table(sorted_hand(now.hand), new=taken))
         return taken
 
     def pauses_after_discard(self, view: PlayerView) -> bool:
@@ -361,17 +364,17 @@ class Rummy500UI(VariantUI):
 
     # -- scores -----------------------------------------------------------------------
 
-    def deal_result(self, session: Session, deal: Deal) -> list[RenderableType]:
+    def deal_result(self, session: Session, summary: DealSummary,
+                    log: Sequence[Play]) -> list[RenderableType]:
         lang = session.lang
-        summary = deal.summary
-        assert summary is not None
+        number = summary.number
         if summary.by_seat is not None:
-            head = t("play.r5_out", lang, number=deal.number, who=session.who(summary.by_seat))
+            head = t("play.r5_out", lang, number=number, who=session.who(summary.by_seat))
         else:
-            last = deal.log[-1].seat if deal.log else 0
-            head = t("play.r5_declined", lang, number=deal.number, who=session.who(last))
+            last = log[-1].seat if log else 0
+            head = t("play.r5_declined", lang, number=number, who=session.who(last))
         scoring = str(self.options(session)["scoring"])
-        table = Table(title=t("play.r5_hand_scores", lang, number=deal.number), show_lines=True)
+        table = Table(title=t("play.r5_hand_scores", lang, number=number), show_lines=True)
         table.add_column(t("play.col_player", lang))
         table.add_column(t("play.r5_col_laid", lang))
         table.add_column("+", justify="right")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from remikit.actions import Play
 from remikit.cards import Rank
 from remikit.cli.tui.table import (
     card_markup,
@@ -17,12 +19,11 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.cli.tui.ui import VariantUI, arrangement_table
-from remikit.engine import Deal
 from remikit.i18n import t
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring as three_thirteen
 from remikit.variants.three_thirteen.rules import options_of
-from remikit.views import PlayerView
+from remikit.views import DealSummary, PlayerView
 
 if TYPE_CHECKING:
     from remikit.cli.tui.session import Session
@@ -42,10 +43,11 @@ class ThreeThirteenUI(VariantUI):
         ace = cast(AceMode, session.game.options.as_dict().get("ace", "low"))
         return number, ace, three_thirteen.wild_rank(number)
 
-    def deal_title(self, session: Session, deal: Deal) -> str:
-        _, _, wild = self.table_info(session, deal.number)
-        return t("play.round_title", session.lang, number=deal.number,
-                 rounds=three_thirteen.ROUNDS, size=three_thirteen.hand_size(deal.number),
+    def deal_title(self, session: Session, view: PlayerView) -> str:
+        number = view.deal_number
+        _, _, wild = self.table_info(session, number)
+        return t("play.round_title", session.lang, number=number,
+                 rounds=three_thirteen.ROUNDS, size=three_thirteen.hand_size(number),
                  wild=wild.label)
 
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]:
@@ -67,10 +69,12 @@ class ThreeThirteenUI(VariantUI):
     def wild(self, view: PlayerView) -> Rank | None:
         return three_thirteen.wild_rank(view.deal_number)
 
-    def turn_note(self, session: Session, seat: int, deal: Deal) -> str:
-        out = getattr(deal, "went_out", None)
-        if out == seat and deal.number not in self.announced_out:
-            self.announced_out.add(deal.number)
+    def turn_note(self, session: Session, seat: int, view: PlayerView,
+                  ended: DealSummary | None) -> str:
+        number = ended.number if ended is not None else view.deal_number
+        out = ended.by_seat if ended is not None else view.went_out
+        if out == seat and number not in self.announced_out:
+            self.announced_out.add(number)
             return t("play.went_out", session.lang)
         return ""
 
@@ -89,15 +93,15 @@ class ThreeThirteenUI(VariantUI):
             title = t("play.t13_hand_now", lang, points=found.points)
         return [title, arrangement_table(found.melds, found.dead, lang, points=False)]
 
-    def deal_result(self, session: Session, deal: Deal) -> list[RenderableType]:
+    def deal_result(self, session: Session, summary: DealSummary,
+                    log: Sequence[Play]) -> list[RenderableType]:
         lang = session.lang
-        summary = deal.summary
-        assert summary is not None
+        number = summary.number
         if summary.by_seat is not None:
-            head = t("play.round_out", lang, number=deal.number, who=session.who(summary.by_seat))
+            head = t("play.round_out", lang, number=number, who=session.who(summary.by_seat))
         else:
-            head = t("play.round_over", lang, number=deal.number)
-        table = Table(title=t("play.round_scores", lang, number=deal.number), show_lines=True)
+            head = t("play.round_over", lang, number=number)
+        table = Table(title=t("play.round_scores", lang, number=number), show_lines=True)
         table.add_column(t("play.col_player", lang))
         table.add_column(t("score.melds", lang))
         table.add_column(t("score.dead", lang))
