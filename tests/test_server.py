@@ -766,6 +766,35 @@ def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) ->
         assert client.get("/api/tables").json()["tables"] == []  # not in the lobby any more
 
 
+def test_an_action_the_engine_fails_on_is_kept_and_applied_on_rebuild(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = create(client, seats=[{"kind": "person"}] + [{"kind": "bot", "level": "greedy"}] * 3)
+    _, token = join(client, table_id)
+    hub = hub_of(client)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        seat = hello(ws, token)["seat"]
+        state = receive_until(ws, my_turn(-1))
+        live = hub.tables[table_id]
+
+        def fail(*args: object) -> None:
+            raise RuntimeError("an engine bug")
+
+        monkeypatch.setattr(live.game, "apply", fail)
+        ws.send_json({"type": "action", "state_id": state["state_id"], "action": "draw stock"})
+        error = receive_until(ws, lambda m: m["type"] == "error")
+        assert error["code"] == "broken_table" and error["state_id"] == state["state_id"]
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    assert table_id not in hub.tables
+    assert action_log(client, table_id)[-1] == f"p{seat} draw stock"  # kept
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert hello(ws, token)["seat"] == seat
+        again = receive_until(ws, lambda m: m["type"] == "state")
+        assert again["state_id"] == state["state_id"] + 1  # rebuilt with the draw applied
+        assert len(again["view"]["hand"]) == 14
+        assert any(a.startswith("discard") for a in again["view"]["legal_actions"])
+
+
 def test_not_finished_game_has_no_record(client: TestClient) -> None:
     table_id = create(client)
     response = client.get(f"/api/games/{table_id}/record")

@@ -204,6 +204,11 @@ class Hub:
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
 
+    def table_broken(self, table: LiveTable) -> None:
+        """A table whose engine failed leaves memory; the next use rebuilds it."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
     # -- tables -----------------------------------------------------------------------
 
     async def get(self, table_id: str, *, keep: bool = True) -> LiveTable:

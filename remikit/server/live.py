@@ -164,6 +164,8 @@ class TableHost(Protocol):
 
     def table_idle(self, table: LiveTable) -> None: ...
 
+    def table_broken(self, table: LiveTable) -> None: ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + seed + actions, and who is at it."""
@@ -431,10 +433,21 @@ class LiveTable:
         except Exception:  # verified, so an engine bug: stop rather than drift from the log
             log.exception("table %s: stored action %d (%s) failed to apply", self.id, index,
                           text)
-            self.stopped = self.broken = True
-            raise Problem("broken_table", "server.broken_table", status=500,
-                          table=self.id) from None
+            raise self._break() from None
         self.actions.append(text)
+
+    def _break(self) -> Problem:
+        """The engine failed on an action already stored: this copy of the table stops,
+        tells everyone at it, closes their sockets and leaves memory, so the next
+        connection rebuilds the table from storage with that action applied."""
+        self.stopped = self.broken = True
+        problem = Problem("broken_table", "server.broken_table", status=500, table=self.id)
+        for conn in list(self.connections):
+            conn.send_json({"type": "error", **problem.json(conn.lang),
+                            "state_id": self.state_id, "ref": None})
+            conn.close()
+        self.host.table_broken(self)
+        return problem
 
     async def _finish(self) -> None:
         result = game_result(self.game)
