@@ -21,6 +21,7 @@ test: lint
 
 lint: $(INSTALLED_DEV)
 	$(BIN)/ruff check remikit tests bench
+	$(BIN)/ruff format --check remikit tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -54,8 +54,10 @@ def decision_times(games: int, seed: int) -> list[float]:
     times: list[float] = []
     for index in range(games):
         game = Remi13DGame(Remi13DOptions(games=1), rng=random.Random(derive_seed(seed, index)))
-        bots = [Timed(make_bot("greedy", seed=derive_seed(seed, index, j)), times)
-                for j in seat_order(4, index)]
+        bots = [
+            Timed(make_bot("greedy", seed=derive_seed(seed, index, j)), times)
+            for j in seat_order(4, index)
+        ]
         play_game(game, bots)
     return times
 
@@ -73,12 +75,17 @@ def main() -> None:
     times = sorted(decision_times(args.games, args.seed + 1))
     micro = [t * 1e6 for t in times]
     rate, seconds = games_per_second(args.games, args.seed, args.jobs)
-    print(f"remi13d greedy x4, {args.games} single games, seed {args.seed}, jobs {args.jobs}: "
-          f"{rate:.2f} games/s ({seconds:.2f} s)")
-    print(f"greedy decision: median {statistics.median(micro):.0f} µs, "
-          f"p90 {percentile(micro, 0.9):.0f} µs, p99 {percentile(micro, 0.99):.0f} µs, "
-          f"mean {statistics.fmean(micro):.0f} µs over {len(micro)} decisions "
-          f"(seed {args.seed + 1})")
+    print(
+        f"remi13d greedy x4, {args.games} single games, seed {args.seed}, jobs {args.jobs}: "
+        f"{rate:.2f} games/s ({seconds:.2f} s)"
+    )
+    print(
+        f"greedy decision: median {statistics.median(micro):.0f} µs, "
+        f"p90 {percentile(micro, 0.9):.0f} µs, p99 {percentile(micro, 0.99):.0f} µs, "
+        f"mean {statistics.fmean(micro):.0f} µs over {len(micro)} decisions "
+        f"(seed {args.seed + 1})"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -97,8 +97,9 @@ def positions(job: Job) -> list[Position]:
     return found
 
 
-def true_values(game: Game, view: PlayerView, strong: StrongBot, worlds: int,
-                rng: random.Random) -> Position | None:
+def true_values(
+    game: Game, view: PlayerView, strong: StrongBot, worlds: int, rng: random.Random
+) -> Position | None:
     """The candidates of ``view`` valued on copies of the true deal (None: one candidate)."""
     deal = game.deal
     assert deal is not None
@@ -133,8 +134,9 @@ def searched(task: tuple[Position, int, int, bool]) -> float:
     view = position.view
     strong = StrongBot(seed=seed, sims=sims)
     tactics = tactics_for(view.variant)
-    sampler = ((lambda _, rng: shuffled(position.truth, rng)) if peek
-               else strong.sampler(view, tactics))
+    sampler = (
+        (lambda _, rng: shuffled(position.truth, rng)) if peek else strong.sampler(view, tactics)
+    )
     decision = search(view, tactics, sampler, random.Random(seed), sims=sims)
     return position.regret(decision.plan)
 
@@ -143,25 +145,31 @@ def summary(label: str, regrets: Sequence[float], best: int) -> str:
     n = len(regrets)
     mean = statistics.fmean(regrets)
     error = statistics.pstdev(regrets) / math.sqrt(n) if n > 1 else 0.0
-    return (f"  {label:<14} regret {mean:6.2f} ± {error:4.2f}   "
-            f"chose the best {best / n:6.1%}")
+    return f"  {label:<14} regret {mean:6.2f} ± {error:4.2f}   chose the best {best / n:6.1%}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="seeded games (6)")
-    parser.add_argument("--budget", type=float, default=0.1,
-                        help="the strong bot's budget while the games are played (0.1)")
-    parser.add_argument("--worlds", type=int, default=100,
-                        help="copies of the true deal per position (100)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.1,
+        help="the strong bot's budget while the games are played (0.1)",
+    )
+    parser.add_argument(
+        "--worlds", type=int, default=100, help="copies of the true deal per position (100)"
+    )
     parser.add_argument("--sims", default="50", help="comma separated rollouts (50)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     args = parser.parse_args()
     jobs = [Job(g, args.budget, args.worlds) for g in range(args.games)]
     with multiprocessing.Pool(args.jobs) as pool:
         found = [p for batch in pool.map(positions, jobs) for p in batch]
-        print(f"Rummy 500: {len(found)} decisions of strong@{args.budget:g} in "
-              f"{args.games} games, each candidate valued on {args.worlds} true deals")
+        print(
+            f"Rummy 500: {len(found)} decisions of strong@{args.budget:g} in "
+            f"{args.games} games, each candidate valued on {args.worlds} true deals"
+        )
         results = {}
         for sims in (int(s) for s in args.sims.split(",")):
             for peek in (False, True):

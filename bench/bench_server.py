@@ -60,9 +60,24 @@ class Tally:
 
 def start_server(folder: str, args: argparse.Namespace) -> tuple[subprocess.Popen[str], str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
-    command = [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--database", f"sqlite:///{folder}/bench.db", "--bot-delay", str(args.bot_delay),
-               "--call-window", str(args.call_window), "--bot-threads", str(args.bot_threads)]
+    command = [
+        sys.executable,
+        "-m",
+        "remikit",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--database",
+        f"sqlite:///{folder}/bench.db",
+        "--bot-delay",
+        str(args.bot_delay),
+        "--call-window",
+        str(args.call_window),
+        "--bot-threads",
+        str(args.bot_threads),
+    ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert server.stdout is not None
     ready, _, _ = select.select([server.stdout], [], [], 60)
@@ -75,8 +90,9 @@ def start_server(folder: str, args: argparse.Namespace) -> tuple[subprocess.Pope
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     with opener.open(request, timeout=30) as response:
         data: dict[str, Any] = json.load(response)
@@ -84,10 +100,14 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_tables(base: str, args: argparse.Namespace) -> list[tuple[str, str]]:
-    info = json.load(urllib.request.build_opener(urllib.request.ProxyHandler({}))
-                     .open(base + "api/variants", timeout=30))
-    variant = next(v for v in info["variants"] if v["name"] == args.variant
-                   or args.variant in v["aliases"])
+    info = json.load(
+        urllib.request.build_opener(urllib.request.ProxyHandler({})).open(
+            base + "api/variants", timeout=30
+        )
+    )
+    variant = next(
+        v for v in info["variants"] if v["name"] == args.variant or args.variant in v["aliases"]
+    )
     players = next(o["default"] for o in variant["options"] if o["name"] == "players")
     seats = [{"kind": "person"}] + [{"kind": "bot", "level": args.bot}] * (players - 1)
     out = []
@@ -107,8 +127,15 @@ def choose(actions: list[str], rng: random.Random) -> str:
     return rng.choice(discards) if discards else actions[0]
 
 
-async def person(ws_url: str, table_id: str, token: str, args: argparse.Namespace,
-                 tally: Tally, deadline: float, rng: random.Random) -> None:
+async def person(
+    ws_url: str,
+    table_id: str,
+    token: str,
+    args: argparse.Namespace,
+    tally: Tally,
+    deadline: float,
+    rng: random.Random,
+) -> None:
     async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
@@ -134,13 +161,19 @@ async def person(ws_url: str, table_id: str, token: str, args: argparse.Namespac
             view = message["view"]
             if view["game_over"]:
                 break
-            if sent_at is None and state_id > sent_id and view["legal_actions"] \
-                    and message["call_window"] is None and done < args.actions:
+            if (
+                sent_at is None
+                and state_id > sent_id
+                and view["legal_actions"]
+                and message["call_window"] is None
+                and done < args.actions
+            ):
                 await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
                 action = choose(view["legal_actions"], rng)
                 sent_id, sent_at = state_id, time.monotonic()
-                await ws.send(json.dumps({"type": "action", "state_id": state_id,
-                                          "action": action}))
+                await ws.send(
+                    json.dumps({"type": "action", "state_id": state_id, "action": action})
+                )
                 done += 1
                 tally.person_actions += 1
 
@@ -159,15 +192,18 @@ async def spectator(ws_url: str, table_id: str, tally: Tally, stop: asyncio.Even
                 tally.last_state[table_id] = message["state_id"]
 
 
-async def run_load(ws_url: str, tables: list[tuple[str, str]], args: argparse.Namespace,
-                   tally: Tally) -> float:
+async def run_load(
+    ws_url: str, tables: list[tuple[str, str]], args: argparse.Namespace, tally: Tally
+) -> float:
     stop = asyncio.Event()
     watchers = [asyncio.create_task(spectator(ws_url, t, tally, stop)) for t, _ in tables]
     await asyncio.sleep(0.5)  # the spectators are in before play starts
     started = time.monotonic()
     deadline = started + args.seconds
-    players = [person(ws_url, t, token, args, tally, deadline, random.Random(i))
-               for i, (t, token) in enumerate(tables)]
+    players = [
+        person(ws_url, t, token, args, tally, deadline, random.Random(i))
+        for i, (t, token) in enumerate(tables)
+    ]
     results = await asyncio.gather(*players, return_exceptions=True)
     elapsed = time.monotonic() - started
     await asyncio.sleep(0.3)  # the last states reach the spectators
@@ -205,10 +241,15 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120, help="stop after this long")
     parser.add_argument("--variant", default="remi13d")
     parser.add_argument("--bot", default="random", help="the bots' level")
-    parser.add_argument("--bot-delay", type=float, default=0.25,
-                        help="seconds a bot's move takes at least")
-    parser.add_argument("--think", type=float, default=0.25,
-                        help="mean seconds the person thinks before each action")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.25, help="seconds a bot's move takes at least"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.25,
+        help="mean seconds the person thinks before each action",
+    )
     parser.add_argument("--call-window", type=float, default=1.0)
     parser.add_argument("--bot-threads", type=int, default=4)
     args = parser.parse_args()
@@ -223,8 +264,9 @@ def main() -> int:
             client_before = time.process_time()
             tally = Tally()
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args,
-                                              tally))
+                elapsed = runner.run(
+                    run_load(base.replace("http://", "ws://"), tables, args, tally)
+                )
             cpu = cpu_seconds(server.pid) - cpu_before
             client_cpu = time.process_time() - client_before
         finally:
@@ -232,16 +274,22 @@ def main() -> int:
             status = server.wait(30)
     applied = sum(tally.last_state[t] - tally.first_state.get(t, 0) for t in tally.last_state)
     lat = [x * 1000 for x in tally.latencies]
-    print(f"bench_server: {args.tables} tables of {args.variant} (seat 0 over a WebSocket, "
-          f"{args.bot} bots with {args.bot_delay} s moves, {args.think} s thinking), "
-          f"{elapsed:.1f} s")
-    print(f"  actions applied: {applied} ({applied / elapsed:.0f} per second; server CPU "
-          f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core; this client "
-          f"{100 * client_cpu / elapsed:.0f}%)")
+    print(
+        f"bench_server: {args.tables} tables of {args.variant} (seat 0 over a WebSocket, "
+        f"{args.bot} bots with {args.bot_delay} s moves, {args.think} s thinking), "
+        f"{elapsed:.1f} s"
+    )
+    print(
+        f"  actions applied: {applied} ({applied / elapsed:.0f} per second; server CPU "
+        f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core; this client "
+        f"{100 * client_cpu / elapsed:.0f}%)"
+    )
     if lat:
-        print(f"  person action latency over {len(lat)} actions: p50 {statistics.median(lat):.1f} "
-              f"ms, p90 {percentile(lat, 0.9):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
-              f"max {max(lat):.1f} ms")
+        print(
+            f"  person action latency over {len(lat)} actions: p50 {statistics.median(lat):.1f} "
+            f"ms, p90 {percentile(lat, 0.9):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+            f"max {max(lat):.1f} ms"
+        )
     if tally.errors:
         print(f"  {len(tally.errors)} errors, e.g. {tally.errors[0]}")
     ok = bool(lat) and not tally.errors and status == 0

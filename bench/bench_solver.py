@@ -59,8 +59,9 @@ def clear(solver: Solver, *, tables: bool) -> None:
         solver._set_table.clear()
 
 
-def time_hands(hands: Sequence[list[Card]], work: Callable[[list[Card]], object],
-               solver: Solver, start: str) -> tuple[list[float], list[float]]:
+def time_hands(
+    hands: Sequence[list[Card]], work: Callable[[list[Card]], object], solver: Solver, start: str
+) -> tuple[list[float], list[float]]:
     """Microseconds per hand, wall clock and CPU time of this thread, each hand started
     as ``start`` says (the clearing is not timed)."""
     wall, cpu = [], []
@@ -95,22 +96,40 @@ def best_discard(hand: list[Card]) -> object:
 DECK_108 = make_deck(decks=2, jokers=4)
 CASES: list[tuple[str, Deal, Work, Solver]] = [
     ("remi13d best_close, 14 cards, 0-4 jokers", remi_hand, remi13d.best_close, remi13d.SOLVER),
-    ("3-13 round 11 deadwood, 4 jokers in hand", lambda r, i: with_jokers(r, 13, 4), deadwood,
-     three_thirteen.solver("low")),
-    ("3-13 round 11 deadwood, 108-card deck", lambda r, i: r.sample(DECK_108, 13), deadwood,
-     three_thirteen.solver("low")),
-    ("3-13 14 cards best discard, 4 jokers", lambda r, i: with_jokers(r, 14, 4), best_discard,
-     three_thirteen.solver("low")),
-    ("3-13 14 cards best discard, 108-card deck", lambda r, i: r.sample(DECK_108, 14),
-     best_discard, three_thirteen.solver("low")),
+    (
+        "3-13 round 11 deadwood, 4 jokers in hand",
+        lambda r, i: with_jokers(r, 13, 4),
+        deadwood,
+        three_thirteen.solver("low"),
+    ),
+    (
+        "3-13 round 11 deadwood, 108-card deck",
+        lambda r, i: r.sample(DECK_108, 13),
+        deadwood,
+        three_thirteen.solver("low"),
+    ),
+    (
+        "3-13 14 cards best discard, 4 jokers",
+        lambda r, i: with_jokers(r, 14, 4),
+        best_discard,
+        three_thirteen.solver("low"),
+    ),
+    (
+        "3-13 14 cards best discard, 108-card deck",
+        lambda r, i: r.sample(DECK_108, 14),
+        best_discard,
+        three_thirteen.solver("low"),
+    ),
 ]
 
 
 def row(name: str, start: str, wall: list[float], cpu: list[float]) -> str:
     mark = "" if p99(wall) < TARGET_US else "  > target"
-    return (f"{name:<44} {start:<5} {len(wall):>5} {statistics.median(wall):>7.0f} "
-            f"{p99(wall):>7.0f} {max(wall):>7.0f} {statistics.median(cpu):>7.0f} "
-            f"{p99(cpu):>7.0f}{mark}")
+    return (
+        f"{name:<44} {start:<5} {len(wall):>5} {statistics.median(wall):>7.0f} "
+        f"{p99(wall):>7.0f} {max(wall):>7.0f} {statistics.median(cpu):>7.0f} "
+        f"{p99(cpu):>7.0f}{mark}"
+    )
 
 
 def main() -> None:
@@ -118,10 +137,14 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"solver latency in µs per hand, {args.hands} hands per case (seed {args.seed}); "
-          f"target p99 < {TARGET_US} µs")
-    header = (f"{'case':<44} {'start':<5} {'hands':>5} {'median':>7} {'p99':>7} {'max':>7} "
-              f"{'cpu med':>7} {'cpu p99':>7}")
+    print(
+        f"solver latency in µs per hand, {args.hands} hands per case (seed {args.seed}); "
+        f"target p99 < {TARGET_US} µs"
+    )
+    header = (
+        f"{'case':<44} {'start':<5} {'hands':>5} {'median':>7} {'p99':>7} {'max':>7} "
+        f"{'cpu med':>7} {'cpu p99':>7}"
+    )
     print(header)
     print("-" * len(header))
     for number, (name, deal, work, solver) in enumerate(CASES):

@@ -73,8 +73,12 @@ SUITES = {
     "three-thirteen": Suite("three-thirteen", "strong", (), 11),
     "rummy500": Suite("rummy500", "strong", ("players=4",), 10),
 }
-SUITES.update({f"cheater-{k}": Suite(s.variant, "cheater", s.options, s.deals_per_game)
-               for k, s in list(SUITES.items())})
+SUITES.update(
+    {
+        f"cheater-{k}": Suite(s.variant, "cheater", s.options, s.deals_per_game)
+        for k, s in list(SUITES.items())
+    }
+)
 
 
 Timing = list[tuple[float, float]]
@@ -124,13 +128,15 @@ def play_timed(task: GameTask) -> tuple[GameOutcome, Timing, Outs]:
     play_game(game, bots)
     finished = [(d.summary, d.hands) for d in game.deals if d.summary is not None]
     deals = tuple(summary.points for summary, _ in finished)
-    outs = tuple(next((s for s, hand in enumerate(hands) if not hand), None)
-                 for _, hands in finished)
+    outs = tuple(
+        next((s for s, hand in enumerate(hands) if not hand), None) for _, hands in finished
+    )
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals), times, outs
 
 
-def endings(outcomes: Sequence[GameOutcome], outs: Sequence[Outs], tested: str
-            ) -> list[dict[str, Any]]:
+def endings(
+    outcomes: Sequence[GameOutcome], outs: Sequence[Outs], tested: str
+) -> list[dict[str, Any]]:
     """How the deals someone ended by going out went for the tested bot (first) and for
     the greedy bots (together): the share of them it went out in, and its share of deals
     won on points when it went out and when another seat did."""
@@ -146,19 +152,28 @@ def endings(outcomes: Sequence[GameOutcome], outs: Sequence[Outs], tested: str
                 first = 0 if out == seat else 2
                 row[first] += 1
                 row[first + 1] += won
-    return [{"bot": who, "went_out": out / (out + other) if out + other else 0.0,
-             "won_when_out": won_out / out if out else 0.0,
-             "won_when_another_out": won_other / other if other else 0.0}
-            for who, (out, won_out, other, won_other) in zip((tested, "greedy"), counts,
-                                                             strict=True)]
+    return [
+        {
+            "bot": who,
+            "went_out": out / (out + other) if out + other else 0.0,
+            "won_when_out": won_out / out if out else 0.0,
+            "won_when_another_out": won_other / other if other else 0.0,
+        }
+        for who, (out, won_out, other, won_other) in zip((tested, "greedy"), counts, strict=True)
+    ]
 
 
 def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dict[str, Any]:
     suite = SUITES[name]
     tested = f"{suite.tested}@{budget:g}"
     games = max(1, math.ceil(deals / suite.deals_per_game))
-    arena: Arena = make_arena(suite.variant, ",".join([tested, "greedy", "greedy", "greedy"]),
-                              games=games, seed=seed, options=suite.options)
+    arena: Arena = make_arena(
+        suite.variant,
+        ",".join([tested, "greedy", "greedy", "greedy"]),
+        games=games,
+        seed=seed,
+        options=suite.options,
+    )
     tasks = arena.tasks()
     start = time.perf_counter()
     outcomes: list[GameOutcome] = []
@@ -172,8 +187,11 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
             outs.append(deal_outs)
             done += 1
             if done % max(1, games // 20) == 0:
-                print(f"  {name}: {done}/{games} games, {time.perf_counter() - start:.0f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {name}: {done}/{games} games, {time.perf_counter() - start:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     seconds = time.perf_counter() - start
     lower = arena.info.game.lower_is_better
     per_deal = tally(outcomes, arena.bots, per_deal=True, lower_is_better=lower)
@@ -182,20 +200,39 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
     for index, (d, g) in enumerate(zip(per_deal, per_game, strict=True)):
         dl, dh = wilson_interval(d.wins, d.played)
         gl, gh = wilson_interval(g.wins, g.played)
-        rows.append({"seat_order": index, "bot": d.bot,
-                     "deals": d.played, "deal_wins": d.wins, "deal_win_rate": d.win_rate,
-                     "deal_win_ci95": [dl, dh], "mean_points_per_deal": d.mean_points,
-                     "games": g.played, "game_wins": g.wins, "game_win_rate": g.win_rate,
-                     "game_win_ci95": [gl, gh], "mean_points_per_game": g.mean_points})
+        rows.append(
+            {
+                "seat_order": index,
+                "bot": d.bot,
+                "deals": d.played,
+                "deal_wins": d.wins,
+                "deal_win_rate": d.win_rate,
+                "deal_win_ci95": [dl, dh],
+                "mean_points_per_deal": d.mean_points,
+                "games": g.played,
+                "game_wins": g.wins,
+                "game_win_rate": g.win_rate,
+                "game_win_ci95": [gl, gh],
+                "mean_points_per_game": g.mean_points,
+            }
+        )
     timing: dict[str, float] = {"decisions": len(times), "budget": budget}
     for clock, values in (("", [w for w, _ in times]), ("cpu_", [c for _, c in times])):
         ordered = sorted(values) or [0.0]
         timing[f"{clock}median"] = statistics.median(ordered)
         timing[f"{clock}p95"] = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
         timing[f"{clock}max"] = ordered[-1]
-    result = {"suite": name, "variant": suite.variant, "options": list(suite.options),
-              "seed": seed, "jobs": jobs, "games": games, "seconds": seconds, "bots": rows,
-              "decision_time": timing}
+    result = {
+        "suite": name,
+        "variant": suite.variant,
+        "options": list(suite.options),
+        "seed": seed,
+        "jobs": jobs,
+        "games": games,
+        "seconds": seconds,
+        "bots": rows,
+        "decision_time": timing,
+    }
     result["target"] = judge(suite, rows)
     if suite.variant == "rummy500":
         result["endings"] = endings(outcomes, outs, tested)
@@ -206,42 +243,62 @@ def judge(suite: Suite, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The issue's target for the suite, and whether the tested bot meets it."""
     me, others = rows[0], rows[1:]
     if suite.variant == "remi13d":
-        return {"text": "highest score in >= 40% of games (par 25%)",
-                "value": me["deal_win_rate"], "met": me["deal_win_rate"] >= 0.40}
+        return {
+            "text": "highest score in >= 40% of games (par 25%)",
+            "value": me["deal_win_rate"],
+            "met": me["deal_win_rate"] >= 0.40,
+        }
     if suite.variant == "three-thirteen":
         greedy = statistics.fmean(r["mean_points_per_deal"] for r in others)
         cut = 1 - me["mean_points_per_deal"] / greedy if greedy else 0.0
-        return {"text": "mean deadwood per round >= 20% below greedy's",
-                "greedy_mean": greedy, "reduction": cut, "met": cut >= 0.20}
-    return {"text": ">= 40% of hands won on points and of whole games (par 25%)",
-            "hands": me["deal_win_rate"], "games": me["game_win_rate"],
-            "met": me["deal_win_rate"] >= 0.40 and me["game_win_rate"] >= 0.40}
+        return {
+            "text": "mean deadwood per round >= 20% below greedy's",
+            "greedy_mean": greedy,
+            "reduction": cut,
+            "met": cut >= 0.20,
+        }
+    return {
+        "text": ">= 40% of hands won on points and of whole games (par 25%)",
+        "hands": me["deal_win_rate"],
+        "games": me["game_win_rate"],
+        "met": me["deal_win_rate"] >= 0.40 and me["game_win_rate"] >= 0.40,
+    }
 
 
 def report(result: dict[str, Any]) -> None:
     t = result["decision_time"]
-    print(f"\n{result['suite']} ({result['variant']} {' '.join(result['options'])}): "
-          f"{result['games']} games, seed {result['seed']}, {result['seconds']:.0f} s "
-          f"with {result['jobs']} jobs")
+    print(
+        f"\n{result['suite']} ({result['variant']} {' '.join(result['options'])}): "
+        f"{result['games']} games, seed {result['seed']}, {result['seconds']:.0f} s "
+        f"with {result['jobs']} jobs"
+    )
     for r in result["bots"]:
         dl, dh = r["deal_win_ci95"]
         gl, gh = r["game_win_ci95"]
-        print(f"  {r['bot']:14s} deals {r['deal_wins']:4d}/{r['deals']:<5d} "
-              f"{r['deal_win_rate']:6.1%} [{dl:.1%}, {dh:.1%}]  "
-              f"mean/deal {r['mean_points_per_deal']:7.2f}   games {r['game_wins']}/{r['games']} "
-              f"{r['game_win_rate']:.1%} [{gl:.1%}, {gh:.1%}]  "
-              f"mean/game {r['mean_points_per_game']:.1f}")
-    print(f"  decisions of {result['bots'][0]['bot']}: {t['decisions']}, median "
-          f"{t['median']:.3f} s, p95 {t['p95']:.3f} s, max {t['max']:.3f} s "
-          f"(budget {t['budget']:g} s); CPU median {t['cpu_median']:.3f} s, "
-          f"p95 {t['cpu_p95']:.3f} s")
+        print(
+            f"  {r['bot']:14s} deals {r['deal_wins']:4d}/{r['deals']:<5d} "
+            f"{r['deal_win_rate']:6.1%} [{dl:.1%}, {dh:.1%}]  "
+            f"mean/deal {r['mean_points_per_deal']:7.2f}   games {r['game_wins']}/{r['games']} "
+            f"{r['game_win_rate']:.1%} [{gl:.1%}, {gh:.1%}]  "
+            f"mean/game {r['mean_points_per_game']:.1f}"
+        )
+    print(
+        f"  decisions of {result['bots'][0]['bot']}: {t['decisions']}, median "
+        f"{t['median']:.3f} s, p95 {t['p95']:.3f} s, max {t['max']:.3f} s "
+        f"(budget {t['budget']:g} s); CPU median {t['cpu_median']:.3f} s, "
+        f"p95 {t['cpu_p95']:.3f} s"
+    )
     for e in result.get("endings", ()):
-        print(f"  {e['bot']}: of the hands ended by going out, went out in "
-              f"{e['went_out']:.1%}, won {e['won_when_out']:.1%} of those and "
-              f"{e['won_when_another_out']:.1%} of the hands another seat went out in")
+        print(
+            f"  {e['bot']}: of the hands ended by going out, went out in "
+            f"{e['went_out']:.1%}, won {e['won_when_out']:.1%} of those and "
+            f"{e['won_when_another_out']:.1%} of the hands another seat went out in"
+        )
     target = result["target"]
-    print(f"  target: {target['text']}: {'MET' if target['met'] else 'NOT MET'} "
-          f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})")
+    print(
+        f"  target: {target['text']}: {'MET' if target['met'] else 'NOT MET'} "
+        f"({', '.join(f'{k} {v:.3f}' for k, v in target.items() if isinstance(v, float))})"
+    )
 
 
 def table_row(result: dict[str, Any]) -> str:
@@ -251,17 +308,21 @@ def table_row(result: dict[str, Any]) -> str:
     target = result["target"]
     if result["variant"] == "three-thirteen":
         greedy = target["greedy_mean"]
-        figure = (f"deadwood/round {me['mean_points_per_deal']:.2f} vs greedy {greedy:.2f}: "
-                  f"{target['reduction']:.1%} lower")
+        figure = (
+            f"deadwood/round {me['mean_points_per_deal']:.2f} vs greedy {greedy:.2f}: "
+            f"{target['reduction']:.1%} lower"
+        )
     else:
         dl, dh = me["deal_win_ci95"]
         figure = f"{me['deal_win_rate']:.1%} [{dl:.1%}, {dh:.1%}] of {me['deals']} deals"
         if result["variant"] == "rummy500":
             gl, gh = me["game_win_ci95"]
             figure += f"; games {me['game_win_rate']:.1%} [{gl:.1%}, {gh:.1%}] of {me['games']}"
-    return (f"| {result['suite']} | {me['bot']} | {figure} | "
-            f"{'met' if target['met'] else 'not met'} | "
-            f"{t['cpu_median']:.3f} / {t['cpu_p95']:.3f} s |")
+    return (
+        f"| {result['suite']} | {me['bot']} | {figure} | "
+        f"{'met' if target['met'] else 'not met'} | "
+        f"{t['cpu_median']:.3f} / {t['cpu_p95']:.3f} s |"
+    )
 
 
 # -- calibration --------------------------------------------------------------------------
@@ -295,18 +356,32 @@ def calibrate(variant: str, budget: float, games: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--suite", default="remi13d,three-thirteen,rummy500",
-                        help=f"comma separated, of: {', '.join(SUITES)}")
+    parser.add_argument(
+        "--suite",
+        default="remi13d,three-thirteen,rummy500",
+        help=f"comma separated, of: {', '.join(SUITES)}",
+    )
     parser.add_argument("--budget", type=float, default=0.1, help="seconds per decision (0.1)")
-    parser.add_argument("--deals", type=int, default=1000,
-                        help="at least this many deals (games, rounds, hands) per suite (1000)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=1000,
+        help="at least this many deals (games, rounds, hands) per suite (1000)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     parser.add_argument("--seed", type=int, default=2024, help="arena seed (2024)")
     parser.add_argument("--out", help="write the results as JSON to this file")
-    parser.add_argument("--calibrate", action="store_true",
-                        help="measure rollouts per second instead (timed search)")
-    parser.add_argument("--table", nargs="+", metavar="JSON",
-                        help="print the README's Markdown rows for results written by --out")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="measure rollouts per second instead (timed search)",
+    )
+    parser.add_argument(
+        "--table",
+        nargs="+",
+        metavar="JSON",
+        help="print the README's Markdown rows for results written by --out",
+    )
     args = parser.parse_args()
     if args.table:
         print("| suite | bot | result (95% interval) | target | decision CPU median / p95 |")
@@ -318,9 +393,11 @@ def main() -> None:
     if args.calibrate:
         for variant in ("remi13d", "three-thirteen", "rummy500"):
             p95, rate = calibrate(variant, args.budget, games=4)
-            print(f"{variant}: decision CPU p95 {p95:.3f} s at {args.budget:g} s; "
-                  f"sims_per_second {tactics_for(variant).sims_per_second}, for a p95 at the "
-                  f"budget: {rate:.0f}")
+            print(
+                f"{variant}: decision CPU p95 {p95:.3f} s at {args.budget:g} s; "
+                f"sims_per_second {tactics_for(variant).sims_per_second}, for a p95 at the "
+                f"budget: {rate:.0f}"
+            )
         return
     results = []
     for name in args.suite.split(","):

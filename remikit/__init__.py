@@ -45,9 +45,15 @@ except PackageNotFoundError:  # run from a source tree that is not installed
     __version__ = "0+unknown"
 
 
-def score(variant: str, cards: str | Iterable[Card | str], *, closing: Card | str | None = None,
-          round: int | None = None, ace: str | None = None,
-          pure_run: str | None = None) -> Scored:
+def score(
+    variant: str,
+    cards: str | Iterable[Card | str],
+    *,
+    closing: Card | str | None = None,
+    round: int | None = None,
+    ace: str | None = None,
+    pure_run: str | None = None,
+) -> Scored:
     """Score ``cards`` as ``remi score VARIANT`` does (CONTRACT.md): the result has
     ``points`` (as in ``--json``), ``melds`` and ``dead``.
 
@@ -67,8 +73,11 @@ def score(variant: str, cards: str | Iterable[Card | str], *, closing: Card | st
         scorer = None
     if scorer is None:
         raise ScoreInputError("score.unknown_variant", variant=variant)
-    hand = parse_cards(cards) if isinstance(cards, str) else [
-        c if isinstance(c, Card) else parse_card(c) for c in cards]
+    hand = (
+        parse_cards(cards)
+        if isinstance(cards, str)
+        else [c if isinstance(c, Card) else parse_card(c) for c in cards]
+    )
     if isinstance(closing, str):
         closing = parse_card(closing)
     scorer.check(hand, closing=closing, round_no=round, ace=ace, pure_run=pure_run)

@@ -197,7 +197,8 @@ def parse_seat_action(text: str) -> tuple[int, Action]:
     seat = _number(words[0][1:]) if words and words[0][:1].lower() == "p" else None
     if len(words) != 2 or seat is None:
         raise ActionSyntaxError(
-            f"a record action starts with the seat, like 'p0 draw stock': {text!r}")
+            f"a record action starts with the seat, like 'p0 draw stock': {text!r}"
+        )
     return seat, parse_action(words[1])
 
 

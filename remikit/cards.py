@@ -80,8 +80,11 @@ class Rank(IntEnum):
 
 
 RANK_LETTERS = {r.letter: r for r in Rank}
-SUIT_LETTERS = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit} | {
-    "♤": Suit.SPADE, "♡": Suit.HEART, "♢": Suit.DIAMOND, "♧": Suit.CLUB}
+SUIT_LETTERS = (
+    {s.letter: s for s in Suit}
+    | {s.symbol: s for s in Suit}
+    | {"♤": Suit.SPADE, "♡": Suit.HEART, "♢": Suit.DIAMOND, "♧": Suit.CLUB}
+)
 JOKER_INDEX = 52
 
 

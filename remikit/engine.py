@@ -73,13 +73,17 @@ class OptionText(str):
     __slots__ = ()
 
 
-def option(default: Any, *, choices: Sequence[Any] | None = None, low: int | None = None,
-           high: int | None = None) -> Any:
+def option(
+    default: Any,
+    *,
+    choices: Sequence[Any] | None = None,
+    low: int | None = None,
+    high: int | None = None,
+) -> Any:
     """A table option field: its default and the values it may take (``choices``, or
     whole numbers from ``low`` to ``high``). :meth:`Options.check` enforces them and
     :meth:`Options.describe` tells clients."""
-    meta = {"choices": tuple(choices) if choices is not None else None, "low": low,
-            "high": high}
+    meta = {"choices": tuple(choices) if choices is not None else None, "low": low, "high": high}
     return field(default=default, metadata=meta)
 
 
@@ -137,10 +141,21 @@ class Options:
         out = []
         for f in fields(cls):
             value = getattr(defaults, f.name)
-            kind = "boolean" if isinstance(value, bool) else (
-                "integer" if isinstance(value, int) else "string")
-            out.append(OptionInfo(f.name, kind, value, f.metadata.get("choices"),
-                                  f.metadata.get("low"), f.metadata.get("high")))
+            kind = (
+                "boolean"
+                if isinstance(value, bool)
+                else ("integer" if isinstance(value, int) else "string")
+            )
+            out.append(
+                OptionInfo(
+                    f.name,
+                    kind,
+                    value,
+                    f.metadata.get("choices"),
+                    f.metadata.get("low"),
+                    f.metadata.get("high"),
+                )
+            )
         return tuple(out)
 
     def check(self) -> None:
@@ -197,8 +212,7 @@ def _beyond(info: OptionInfo, shown: str) -> OptionRefused:
     if info.choices is not None:
         allowed = ", ".join(map(str, info.choices))
         return OptionRefused("option.choice", name=info.name, allowed=allowed, value=shown)
-    return OptionRefused("option.range", name=info.name, low=info.low, high=info.high,
-                         value=shown)
+    return OptionRefused("option.range", name=info.name, low=info.low, high=info.high, value=shown)
 
 
 def check_range(name: str, value: int, low: int, high: int) -> None:
@@ -232,8 +246,9 @@ class Deal(ABC):
     }
     """The phases in which each kind of action may be taken (a variant adds its own)."""
 
-    def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 options: Options) -> None:
+    def __init__(
+        self, *, number: int, players: int, dealer: int, first: int, options: Options
+    ) -> None:
         self.number = number
         self.players = players
         self.dealer = dealer
@@ -257,7 +272,7 @@ class Deal(ABC):
         self.deck = tuple(deck)
         order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
         size = self.hand_size()
-        for pos, card in enumerate(deck[:size * self.players]):
+        for pos, card in enumerate(deck[: size * self.players]):
             self.hands[order[pos % self.players]].append(card)
         pos = size * self.players
         if self.opens_pile:
@@ -403,8 +418,8 @@ class Deal(ABC):
             self.hands[seat].append(self.stock.pop())
             self.just_taken = None
         else:
-            taken = self.discard_pile[-action.depth:]
-            del self.discard_pile[-action.depth:]
+            taken = self.discard_pile[-action.depth :]
+            del self.discard_pile[-action.depth :]
             self.hands[seat].extend(taken)
             self.taken.extend((seat, c) for c in taken)
             self.just_taken = taken[0] if len(taken) == 1 else None
@@ -426,8 +441,14 @@ class Deal(ABC):
 
     # -- a position rebuilt from a view (simulations) ------------------------
 
-    def resume(self, view: PlayerView, *, hands: Sequence[Sequence[Card]],
-               stock: Sequence[Card], deck: Sequence[Card]) -> None:
+    def resume(
+        self,
+        view: PlayerView,
+        *,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        deck: Sequence[Card],
+    ) -> None:
         """Put this deal in the position ``view`` shows, the hidden cards given.
 
         ``hands`` holds every seat's hand and ``stock`` the stock (top last);
@@ -472,11 +493,13 @@ class Game(ABC):
     lower_is_better: ClassVar[bool] = False
     """True where scores count against a player (deadwood) and the lowest total wins."""
 
-    def __init__(self, options: Options, *, rng: random.Random | None = None,
-                 auto_deal: bool = True) -> None:
+    def __init__(
+        self, options: Options, *, rng: random.Random | None = None, auto_deal: bool = True
+    ) -> None:
         if not isinstance(options, self.options_type):
-            raise OptionError(f"{self.name} takes {self.options_type.__name__}, "
-                              f"not {type(options).__name__}")
+            raise OptionError(
+                f"{self.name} takes {self.options_type.__name__}, not {type(options).__name__}"
+            )
         options.check()
         self.options = options
         self.rng = rng if rng is not None else random.SystemRandom()
@@ -500,8 +523,9 @@ class Game(ABC):
 
     def make_deal(self, *, number: int, dealer: int, first: int) -> Deal:
         """A new, undealt deal of this game."""
-        return self.deal_type(number=number, players=self.players, dealer=dealer, first=first,
-                              options=self.options)
+        return self.deal_type(
+            number=number, players=self.players, dealer=dealer, first=first, options=self.options
+        )
 
     @abstractmethod
     def next_dealer(self) -> int:
@@ -525,8 +549,13 @@ class Game(ABC):
     def needs_deal(self) -> bool:
         return not self.over and (not self.deals or self.deals[-1].is_over)
 
-    def start_deal(self, deck: Sequence[Card] | None = None, *, dealer: int | None = None,
-                   first: int | None = None) -> Deal:
+    def start_deal(
+        self,
+        deck: Sequence[Card] | None = None,
+        *,
+        dealer: int | None = None,
+        first: int | None = None,
+    ) -> Deal:
         """Start the next deal with ``deck`` (shuffled here when None)."""
         if not self.needs_deal:
             raise ValueError("a deal is still in progress" if not self.over else "the game is over")
@@ -621,14 +650,16 @@ class Game(ABC):
         """Variant fields of the view (wild rank, table melds)."""
         return {}
 
-    def resume_deal(self, view: PlayerView, *, hands: Sequence[Sequence[Card]],
-                    stock: Sequence[Card]) -> Deal:
+    def resume_deal(
+        self, view: PlayerView, *, hands: Sequence[Sequence[Card]], stock: Sequence[Card]
+    ) -> Deal:
         """A deal in the position ``view`` shows, with every hidden card given (see
         :meth:`Deal.resume`); the game itself does not change."""
         if view.to_play is None:
             raise ValueError("the view shows no deal in progress")
-        deal = self.make_deal(number=view.deal_number, dealer=view.dealer,
-                              first=(view.dealer + 1) % self.players)
+        deal = self.make_deal(
+            number=view.deal_number, dealer=view.dealer, first=(view.dealer + 1) % self.players
+        )
         deal.resume(view, hands=hands, stock=stock, deck=self.full_deck())
         return deal
 
@@ -654,6 +685,7 @@ def check_deck(deck: Sequence[Card], full: Sequence[Card]) -> None:
     extra = [f"{have[c] - want[c]} × {c}" for c in sorted(have) if have[c] > want[c]]
     missing = [f"{want[c] - have[c]} × {c}" for c in sorted(want) if have[c] < want[c]]
     problems = ([f"too many: {', '.join(extra)}"] if extra else []) + (
-        [f"missing: {', '.join(missing)}"] if missing else [])
+        [f"missing: {', '.join(missing)}"] if missing else []
+    )
     if problems:
         raise ValueError(f"the deck is not the game's full deck ({'; '.join(problems)})")

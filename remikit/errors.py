@@ -74,21 +74,21 @@ REASONS: dict[str, dict[str, str]] = {
     },
     "deep_draw_unmeldable": {
         "en": "{card} (discard {depth} from the top) may be taken only if you can meld it "
-              "this turn",
+        "this turn",
         "id": "{card} (buangan ke-{depth} dari atas) hanya boleh diambil jika bisa Anda "
-              "turunkan pada giliran ini",
+        "turunkan pada giliran ini",
     },
     "taken_card_alone": {
         "en": "{card} may not be taken alone: with an empty hand you could neither lay it off "
-              "nor discard it",
+        "nor discard it",
         "id": "{card} tidak boleh diambil sendiri: dengan tangan kosong kartu itu tidak bisa "
-              "ditempel maupun dibuang",
+        "ditempel maupun dibuang",
     },
     "taken_card_left": {
         "en": "{card} was just taken from the discard and may not be discarded: keep another "
-              "card to discard",
+        "card to discard",
         "id": "{card} baru diambil dari buangan dan tidak boleh dibuang: sisakan kartu lain "
-              "untuk dibuang",
+        "untuk dibuang",
     },
     "must_meld_first": {
         "en": "you must meld {card} (taken from the discard pile) before you discard",
@@ -97,13 +97,11 @@ REASONS: dict[str, dict[str, str]] = {
     "would_strand_owed": {
         "en": "that would leave no way to meld {card}, which you must meld this turn",
         "id": "langkah itu membuat {card} tidak bisa diturunkan, padahal wajib diturunkan "
-              "pada giliran ini",
+        "pada giliran ini",
     },
     "last_discard_playable": {
-        "en": "{card} can be played on the table, so it may not be the discard that takes "
-              "you out",
-        "id": "{card} masih bisa ditempel di meja, jadi tidak boleh menjadi buangan terakhir "
-              "Anda",
+        "en": "{card} can be played on the table, so it may not be the discard that takes you out",
+        "id": "{card} masih bisa ditempel di meja, jadi tidak boleh menjadi buangan terakhir Anda",
     },
     "meld_too_short": {
         "en": "a meld needs at least 3 cards",
@@ -115,9 +113,9 @@ REASONS: dict[str, dict[str, str]] = {
     },
     "meld_invalid": {
         "en": "{cards} is not a set (3 or 4 of one rank, all suits different) or a run "
-              "(3 or more in a row of one suit)",
+        "(3 or more in a row of one suit)",
         "id": "{cards} bukan set (3 atau 4 kartu senilai, jenis berbeda semua) atau urutan "
-              "(3 kartu atau lebih berurutan dari jenis yang sama)",
+        "(3 kartu atau lebih berurutan dari jenis yang sama)",
     },
     "joker_ambiguous": {
         "en": "say what the joker stands for: {choices}",
@@ -125,7 +123,7 @@ REASONS: dict[str, dict[str, str]] = {
     },
     "declare_only_joker": {
         "en": "only a joker declares what it stands for, and as a card that is not a "
-              "joker ({card})",
+        "joker ({card})",
         "id": "hanya joker yang menyebutkan kartu yang diwakilinya, dan bukan joker ({card})",
     },
     "no_such_meld": {
@@ -138,9 +136,9 @@ REASONS: dict[str, dict[str, str]] = {
     },
     "joker_layoff_runs": {
         "en": "at this table a joker may be laid off only onto a run, and meld {meld} is a set "
-              "(option joker_layoff=runs)",
+        "(option joker_layoff=runs)",
         "id": "di meja ini joker hanya boleh ditempel pada urutan, dan gabungan nomor {meld} "
-              "adalah set (opsi joker_layoff=runs)",
+        "adalah set (opsi joker_layoff=runs)",
     },
     "rummy_off": {
         "en": "Rummy calls are off at this table",
@@ -149,12 +147,12 @@ REASONS: dict[str, dict[str, str]] = {
     "rummy_closed": {
         "en": "Rummy can be called only after a discard, before the next player draws",
         "id": "Rummy hanya bisa dipanggil setelah ada buangan, sebelum pemain berikutnya "
-              "mengambil kartu",
+        "mengambil kartu",
     },
     "rummy_not_asked": {
         "en": "the Rummy call window asks the nearest seats first: seat {seat} answers now",
         "id": "jendela panggilan Rummy bertanya kepada kursi terdekat dulu: kursi {seat} "
-              "menjawab sekarang",
+        "menjawab sekarang",
     },
     "rummy_answer_first": {
         "en": "a Rummy call is possible on the last discard: answer first (call or pass)",
@@ -207,8 +205,9 @@ class Reason:
     (legal-move checks never do).
     """
 
-    def __init__(self, en: str = "", id_: str = "", *,
-                 explain: Callable[[], Reason] | None = None) -> None:
+    def __init__(
+        self, en: str = "", id_: str = "", *, explain: Callable[[], Reason] | None = None
+    ) -> None:
         self._texts = (en, id_)
         self._explain = explain
 

@@ -34,7 +34,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "score.help_closing": {
         "id": "Remi 13 D: kartu penutup (As atau Joker); tanpanya, skor tangan yang tidak tutup",
         "en": "Remi 13 D: the closing card (an ace or a joker); without it, "
-              "the score of a hand that did not close",
+        "the score of a hand that did not close",
     },
     "score.help_round": {
         "id": "Three-Thirteen: ronde 1–11",
@@ -46,11 +46,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "score.help_pure_run": {
         "id": "Remi 13 D: opsi meja pure_run (R13-6): strict (bawaan: kartu dasar murni "
-              "tanpa Joker) atau natural4 (4+ kartu asli berurutan tetap murni walau "
-              "diperpanjang Joker)",
+        "tanpa Joker) atau natural4 (4+ kartu asli berurutan tetap murni walau "
+        "diperpanjang Joker)",
         "en": "Remi 13 D: the table option pure_run (R13-6): strict (default: a pure run "
-              "holds no joker) or natural4 (a run with 4+ natural cards in a row is pure "
-              "even when a joker extends it)",
+        "holds no joker) or natural4 (a run with 4+ natural cards in a row is pure "
+        "even when a joker extends it)",
     },
     "score.help_json": {
         "id": "keluaran satu objek JSON",
@@ -107,9 +107,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "score.t13_count": {
         "id": "Three-Thirteen ronde {round} membagikan {size} kartu; tangan ini {count} kartu "
-              "(hitung tangan sebelum mengambil atau setelah membuang)",
+        "(hitung tangan sebelum mengambil atau setelah membuang)",
         "en": "Three-Thirteen round {round} deals {size} cards; this hand has {count} "
-              "(score a hand before drawing or after discarding)",
+        "(score a hand before drawing or after discarding)",
     },
     "score.need_round": {
         "id": "Three-Thirteen butuh nomor ronde: 1–11",
@@ -200,9 +200,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "score.natural4": {
         "id": "opsi meja pure_run=natural4: kartu dasar dengan 4+ kartu asli berurutan "
-              "murni walau diperpanjang Joker (R13-6)",
+        "murni walau diperpanjang Joker (R13-6)",
         "en": "table option pure_run=natural4: a run with 4+ natural cards in a row is pure "
-              "even when a joker extends it (R13-6)",
+        "even when a joker extends it (R13-6)",
     },
     "ace.low": {"id": "rendah", "en": "low"},
     "ace.high": {"id": "tinggi", "en": "high"},
@@ -238,11 +238,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "option.t13_players": {
         "id": "Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker dan 2 sampai 8 pemain "
-              "dengan jokers=2 atau jokers=4 (ronde 11 membagi 13 kartu ke setiap pemain dan "
-              "membuka satu kartu): opsi players tidak bisa {players} dengan jokers={jokers}",
+        "dengan jokers=2 atau jokers=4 (ronde 11 membagi 13 kartu ke setiap pemain dan "
+        "membuka satu kartu): opsi players tidak bisa {players} dengan jokers={jokers}",
         "en": "Three-Thirteen is for 2 to 7 players without jokers and 2 to 8 with jokers=2 "
-              "or jokers=4 (round 11 deals 13 cards to each player and turns one up): "
-              "option players cannot be {players} with jokers={jokers}",
+        "or jokers=4 (round 11 deals 13 cards to each player and turns one up): "
+        "option players cannot be {players} with jokers={jokers}",
     },
     # -- remi play, remi arena, bots (cli/play.py, cli/tui/, cli/arena.py) --
     "arena.help": {
@@ -255,9 +255,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "arena.help_bots": {
         "id": "bot per kursi, dipisah koma: random, greedy, strong, expert (boleh dengan "
-              "anggaran detik per langkah: strong@0.1)",
+        "anggaran detik per langkah: strong@0.1)",
         "en": "one bot per seat, comma separated: random, greedy, strong, expert (with a "
-              "budget in seconds per move: strong@0.1)",
+        "budget in seconds per move: strong@0.1)",
     },
     "arena.help_games": {
         "id": "jumlah permainan lengkap (bawaan {games})",
@@ -277,7 +277,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "arena.help_deals": {
         "id": "hitung per babak (satu permainan Remi 13 D, satu babak Rummy 500, satu ronde "
-              "Three-Thirteen)",
+        "Three-Thirteen)",
         "en": "count per deal (a Remi 13 D game, a Rummy 500 hand, a Three-Thirteen round)",
     },
     "arena.help_option": {
@@ -306,15 +306,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "arena.players_options": {
         "id": "{variant} dengan opsi meja ini dimainkan oleh {allowed} pemain: berikan {count} "
-              "bot, bukan {bots}. {why}",
+        "bot, bukan {bots}. {why}",
         "en": "{variant} with these table options is played by {allowed} players: give {count} "
-              "bots, not {bots}. {why}",
+        "bots, not {bots}. {why}",
     },
     "arena.players_set": {
         "id": "meja ini punya {players} kursi (opsi players={players}): berikan {players} bot, "
-              "bukan {bots}",
+        "bukan {bots}",
         "en": "the table has {players} seats (option players={players}): give {players} bots, "
-              "not {bots}",
+        "not {bots}",
     },
     "arena.exactly": {"id": "tepat {count}", "en": "exactly {count}"},
     "arena.from_to": {"id": "{low} sampai {high}", "en": "{low} to {high}"},
@@ -376,9 +376,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.help_bots": {
         "id": "tingkat bot: random, greedy, strong atau expert (satu untuk semua, atau satu "
-              "per bot dipisah koma); strong@0.5 berpikir 0,5 detik per langkah (bawaan 1)",
+        "per bot dipisah koma); strong@0.5 berpikir 0,5 detik per langkah (bawaan 1)",
         "en": "bot level: random, greedy, strong or expert (one for all, or one per bot, comma "
-              "separated); strong@0.5 thinks 0.5 s a move (default 1)",
+        "separated); strong@0.5 thinks 0.5 s a move (default 1)",
     },
     "play.help_seed": {
         "id": "benih acak untuk permainan yang bisa diulang (tanpa benih: kocokan kriptografis)",
@@ -446,11 +446,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.seat_draw_rule": {
         "id": "kartu tertinggi (As, K, …, 2; nilai sama menurut jenis ♠ ♥ ♦ ♣) main pertama, "
-              "terendah mengocok dan membagi; Joker menarik lagi; pemain berkartu kembar "
-              "menarik lagi, hanya untuk urutan di antara mereka",
+        "terendah mengocok dan membagi; Joker menarik lagi; pemain berkartu kembar "
+        "menarik lagi, hanya untuk urutan di antara mereka",
         "en": "the highest card (A, K, …, 2; equal ranks by suit ♠ ♥ ♦ ♣) plays first, the "
-              "lowest shuffles and deals; a joker draws again; players with identical cards "
-              "draw again, which orders only them among themselves",
+        "lowest shuffles and deals; a joker draws again; players with identical cards "
+        "draw again, which orders only them among themselves",
     },
     "play.col_player": {
         "id": "Pemain",
@@ -474,15 +474,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.seating_left": {
         "id": "Di kiri Anda {left}, di atas {top}, di kanan {right}. Permainan berjalan ke "
-              "kanan: Anda boleh mengambil buangan {previous}.",
+        "kanan: Anda boleh mengambil buangan {previous}.",
         "en": "On your left sits {left}, at the top {top}, on your right {right}. Play runs to"
-              " the right: you may take the discards of {previous}.",
+        " the right: you may take the discards of {previous}.",
     },
     "play.seating_right": {
         "id": "Di kiri Anda {left}, di atas {top}, di kanan {right}. Permainan berjalan searah"
-              " jarum jam: Anda boleh mengambil buangan {previous}.",
+        " jarum jam: Anda boleh mengambil buangan {previous}.",
         "en": "On your left sits {left}, at the top {top}, on your right {right}. Play runs "
-              "clockwise: you may take the discards of {previous}.",
+        "clockwise: you may take the discards of {previous}.",
     },
     "play.game_title": {
         "id": "Permainan {number} dari {games}",
@@ -626,8 +626,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.no_closing": {
         "id": "permainan ini tidak punya tutup: Anda keluar otomatis bila semua kartu jadi",
-        "en": "there is no closing in this game: you go out by yourself when every card is "
-              "melded",
+        "en": "there is no closing in this game: you go out by yourself when every card is melded",
     },
     "play.no_closing_card": {
         "id": "tidak bisa tutup: Anda tidak punya As atau Joker sebagai kartu penutup",
@@ -643,9 +642,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.no_pure_discard": {
         "id": "Belum ada kartu dasar murni 4+: semua kartu dihitung mati ({points}). Buang "
-              "terbaik untuk kartu jadi: {card}.",
+        "terbaik untuk kartu jadi: {card}.",
         "en": "No pure run of 4+ yet: every card would count as dead ({points}). Best discard "
-              "for your melds: {card}.",
+        "for your melds: {card}.",
     },
     "play.hand_now": {
         "id": "Bila permainan berakhir sekarang: {points} poin.",
@@ -653,9 +652,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.no_pure_now": {
         "id": "Belum ada kartu dasar murni 4+: semua kartu dihitung mati ({points}). Kartu "
-              "jadi Anda sejauh ini:",
+        "jadi Anda sejauh ini:",
         "en": "No pure run of 4+ yet: every card would count as dead ({points}). Your melds so"
-              " far:",
+        " far:",
     },
     "play.closed_by": {
         "id": "{who} tutup dengan {card} (bonus {bonus})!",
@@ -723,9 +722,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.round_line": {
         "id": "Ronde {number}/{rounds} · wild: {wild} (bertanda *){jokers} · tumpukan: "
-              "{stock} · buangan: {discard}",
+        "{stock} · buangan: {discard}",
         "en": "Round {number}/{rounds} · wild: {wild} (marked *){jokers} · stock: {stock} ·"
-              " discard: {discard}",
+        " discard: {discard}",
     },
     "play.and_jokers": {
         "id": " dan Joker",
@@ -794,9 +793,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.help_warn_playable": {
         "id": "Rummy 500: tanya dulu sebelum Anda membuang kartu yang bisa ditempel di meja "
-              "(untuk belajar)",
+        "(untuk belajar)",
         "en": "Rummy 500: ask before you discard a card that can be laid off on the table "
-              "(for learning)",
+        "(for learning)",
     },
     "play.fixed_players": {
         "id": "{variant} punya jumlah pemain tetap; --players untuk Rummy 500",
@@ -819,20 +818,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.call_help": {
         "id": "Rummy! (R5-10): bila sebuah kartu buangan bisa langsung diturunkan bersama "
-              "kartu-kartu di atasnya, atau ditempel di meja, ketik r K untuk mengambil kartu "
-              "ke-K dari atas dan semua kartu di atasnya; Anda wajib menurunkannya lalu "
-              "menyelesaikan giliran, dan permainan berlanjut setelah Anda. Bila beberapa "
-              "pemain memanggil, yang paling dekat setelah pembuang yang menang. Panggilan "
-              "yang salah hanya dijawab dengan alasannya.",
+        "kartu-kartu di atasnya, atau ditempel di meja, ketik r K untuk mengambil kartu "
+        "ke-K dari atas dan semua kartu di atasnya; Anda wajib menurunkannya lalu "
+        "menyelesaikan giliran, dan permainan berlanjut setelah Anda. Bila beberapa "
+        "pemain memanggil, yang paling dekat setelah pembuang yang menang. Panggilan "
+        "yang salah hanya dijawab dengan alasannya.",
         "en": "Rummy! (R5-10): if a card of the discard pile can be melded at once with the "
-              "cards above it, or laid off on the table, type r K to take the K-th card from "
-              "the top and every card above it; you must meld it, then finish the turn, and "
-              "play goes on after you. When several call, the nearest after the discarder "
-              "wins. A wrong call just gets its reason.",
+        "cards above it, or laid off on the table, type r K to take the K-th card from "
+        "the top and every card above it; you must meld it, then finish the turn, and "
+        "play goes on after you. When several call, the nearest after the discarder "
+        "wins. A wrong call just gets its reason.",
     },
     "play.call_bad": {
         "id": "Tekan Enter untuk lanjut, atau r K untuk panggil Rummy! atas buangan ke-K "
-              "(1 = teratas).",
+        "(1 = teratas).",
         "en": "Press Enter to go on, or r K to call Rummy! on the K-th discard (1 = the top).",
     },
     "play.r5_bad_number": {
@@ -849,11 +848,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.r5_seating": {
         "id": "Permainan berjalan searah jarum jam: {order}. Tumpukan buangan dibentangkan: "
-              "Anda boleh mengambil kartu mana saja beserta semua kartu di atasnya (d K), "
-              "asal kartu itu Anda turunkan pada giliran yang sama.",
+        "Anda boleh mengambil kartu mana saja beserta semua kartu di atasnya (d K), "
+        "asal kartu itu Anda turunkan pada giliran yang sama.",
         "en": "Play runs clockwise: {order}. The discard pile is spread: you may take any of "
-              "its cards with every card above it (d K), if you meld that card in the same "
-              "turn.",
+        "its cards with every card above it (d K), if you meld that card in the same "
+        "turn.",
     },
     "play.r5_title": {
         "id": "Babak {number} · yang pertama mencapai {target} poin menang",
@@ -861,9 +860,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.r5_rules": {
         "id": "Meja: panggilan Rummy {calls} · mengambang {floating} · buangan terakhir "
-              "harus mati {last} · skor {scoring}",
+        "harus mati {last} · skor {scoring}",
         "en": "Table: Rummy calls {calls} · floating {floating} · unplayable last discard "
-              "{last} · scoring {scoring}",
+        "{last} · scoring {scoring}",
     },
     "play.r5_stock": {
         "id": "Tumpukan: {stock} kartu",
@@ -886,25 +885,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     "play.r5_col_laid_now": {"id": "Babak ini", "en": "This hand"},
     "play.r5_owed": {
         "id": "[bold yellow]Anda wajib menurunkan {card} pada giliran ini (gabungan baru atau "
-              "tempel) sebelum membuang.[/]",
+        "tempel) sebelum membuang.[/]",
         "en": "[bold yellow]You must meld {card} this turn (a new meld or a lay-off) before "
-              "you discard.[/]",
+        "you discard.[/]",
     },
     "play.r5_prompt_draw": {
         "id": "Ambil: s tumpukan · d ambil {card} · d K ambil buangan ke-K dan semua di "
-              "atasnya (h bantuan) >",
-        "en": "Draw: s stock · d take {card} · d K take the K-th discard and all above "
-              "(h help) >",
+        "atasnya (h bantuan) >",
+        "en": "Draw: s stock · d take {card} · d K take the K-th discard and all above (h help) >",
     },
     "play.r5_prompt_empty": {
         "id": "Tumpukan habis: d / d K ambil dari buangan, atau decline (h bantuan) >",
         "en": "The stock is empty: d / d K take from the pile, or decline (h help) >",
     },
     "play.r5_prompt_play": {
-        "id": "Main: m KARTU… turunkan · l KARTU M tempel · b KARTU buang (m saran, "
-              "h bantuan) >",
-        "en": "Play: m CARDS meld · l CARD M lay off · b CARD discard (m for a hint, "
-              "h help) >",
+        "id": "Main: m KARTU… turunkan · l KARTU M tempel · b KARTU buang (m saran, h bantuan) >",
+        "en": "Play: m CARDS meld · l CARD M lay off · b CARD discard (m for a hint, h help) >",
     },
     "play.r5_prompt_owed": {
         "id": "Turunkan {card} dulu: m KARTU… atau l KARTU M (m saran, h bantuan) >",
@@ -968,9 +964,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.r5_warn_playable": {
         "id": "{card} bisa ditempel ke gabungan {meld}: siapa saja bisa memakainya. Tetap "
-              "buang? (y/n)",
-        "en": "{card} can be laid off on meld {meld}: anyone may use it. Discard it anyway? "
-              "(y/n)",
+        "buang? (y/n)",
+        "en": "{card} can be laid off on meld {meld}: anyone may use it. Discard it anyway? (y/n)",
     },
     "play.r5_warn_call": {
         "id": "Dengan {card} di buangan, pemain lain bisa memanggil Rummy!. Tetap buang? (y/n)",
@@ -1022,15 +1017,15 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "play.r5_cmd_take": {
         "id": "ambil buangan teratas, atau buangan ke-K (1 = teratas) dan semua di atasnya; "
-              "kartu ke-K wajib diturunkan giliran ini",
+        "kartu ke-K wajib diturunkan giliran ini",
         "en": "take the top discard, or the K-th discard (1 = top) and every card above it; "
-              "the K-th card must be melded this turn",
+        "the K-th card must be melded this turn",
     },
     "play.r5_cmd_meld": {
         "id": "turunkan gabungan (kartu atau nomornya); Joker: Jk=8h (boleh tanpa =, bila "
-              "hanya satu kartu cocok)",
+        "hanya satu kartu cocok)",
         "en": "lay a meld (cards or their numbers); a joker: Jk=8h (the = part may be left "
-              "out when only one card fits)",
+        "out when only one card fits)",
     },
     "play.r5_cmd_layoff": {
         "id": "tempel 7h ke gabungan nomor 2 di meja (Joker: l Jk=Th 2)",
@@ -1128,11 +1123,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "server.stale_state": {
         "id": "meja sudah berubah: langkah Anda dibuat pada keadaan {sent}, sekarang {current}",
         "en": "the table has moved on: your action was made at state {sent}, it is now "
-              "at {current}",
+        "at {current}",
     },
     "server.call_window_open": {
         "id": "tunggu: waktu memanggil Rummy sedang berjalan; kini hanya panggilan Rummy "
-              "yang diterima",
+        "yang diterima",
         "en": "wait: the Rummy call window is open; only Rummy calls (or pass) are taken now",
     },
     "server.storage": {
@@ -1168,8 +1163,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "seat {seat}: {why}",
     },
     "server.seat_kind": {
-        "id": "kursi {seat}: jenisnya \"person\" atau \"bot\", bukan {kind!r}",
-        "en": "seat {seat}: kind is \"person\" or \"bot\", not {kind!r}",
+        "id": 'kursi {seat}: jenisnya "person" atau "bot", bukan {kind!r}',
+        "en": 'seat {seat}: kind is "person" or "bot", not {kind!r}',
     },
     "server.bad_name": {
         "id": "nama harus 1 sampai {max} karakter yang bisa dicetak",
@@ -1204,9 +1199,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "there is no step {step}; this game has {steps} steps",
     },
     "server.need_hello": {
-        "id": "kirim hello dulu: {{\"type\": \"hello\", \"token\": ...}} (tanpa token untuk "
-              "menonton)",
-        "en": "say hello first: {{\"type\": \"hello\", \"token\": ...}} (no token to watch)",
+        "id": 'kirim hello dulu: {{"type": "hello", "token": ...}} (tanpa token untuk menonton)',
+        "en": 'say hello first: {{"type": "hello", "token": ...}} (no token to watch)',
     },
     "server.bad_token": {
         "id": "token itu bukan milik kursi mana pun di meja {table}",
@@ -1221,22 +1215,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the message is not valid JSON: {why}",
     },
     "server.not_object": {
-        "id": "pesan harus objek JSON dengan \"type\"",
-        "en": "a message is a JSON object with a \"type\"",
+        "id": 'pesan harus objek JSON dengan "type"',
+        "en": 'a message is a JSON object with a "type"',
     },
     "server.unknown_type": {
         "id": "jenis pesan tidak dikenal: {type}",
         "en": "unknown message type: {type}",
     },
     "server.need_state_id": {
-        "id": "pesan action memerlukan \"state_id\" (bilangan bulat: jumlah langkah yang "
-              "sudah dijalankan)",
-        "en": "an action message needs \"state_id\" (an integer: the number of actions "
-              "applied so far)",
+        "id": 'pesan action memerlukan "state_id" (bilangan bulat: jumlah langkah yang '
+        "sudah dijalankan)",
+        "en": 'an action message needs "state_id" (an integer: the number of actions '
+        "applied so far)",
     },
     "server.need_action": {
-        "id": "pesan action memerlukan \"action\" (teks, misalnya \"discard 7h\")",
-        "en": "an action message needs \"action\" (text, like \"discard 7h\")",
+        "id": 'pesan action memerlukan "action" (teks, misalnya "discard 7h")',
+        "en": 'an action message needs "action" (text, like "discard 7h")',
     },
     "server.spectator": {
         "id": "penonton tidak bisa melangkah; duduklah di kursi untuk bermain",
@@ -1286,7 +1280,7 @@ def brief(value: object) -> str:
     elif isinstance(value, float):
         text = repr(value)
     elif isinstance(value, str):
-        text = json.dumps(value[:_BRIEF + 1], ensure_ascii=False)
+        text = json.dumps(value[: _BRIEF + 1], ensure_ascii=False)
     elif isinstance(value, list | tuple):
         text = "[…]"
     elif isinstance(value, dict):

@@ -45,8 +45,12 @@ class ReplayResult:
             return out
         assert self.game is not None
         done = [d.summary.points for d in self.game.deals if d.summary is not None]
-        out = {"ok": True, "finished": self.finished, "hand_scores": [list(p) for p in done],
-               "totals": list(self.game.totals)}
+        out = {
+            "ok": True,
+            "finished": self.finished,
+            "hand_scores": [list(p) for p in done],
+            "totals": list(self.game.totals),
+        }
         if self.finished:
             out["winner"] = self.game.winner
         return out
@@ -133,8 +137,9 @@ def _start(game: Game, hand: object, number: int) -> list[str]:
     if not isinstance(hand, dict):
         raise RecordError(f"{where} is not an object")
     if not game.needs_deal:
-        raise RecordError(f"{where}: the game is over" if game.over else
-                          f"{where}: the previous hand is not over")
+        raise RecordError(
+            f"{where}: the game is over" if game.over else f"{where}: the previous hand is not over"
+        )
     deck = _strings(hand.get("deck"), f"{where}: deck must be a list of card strings")
     actions = _strings(hand.get("actions", []), f"{where}: actions must be a list of strings")
     cards = []
@@ -142,18 +147,22 @@ def _start(game: Game, hand: object, number: int) -> list[str]:
         try:
             cards.append(Card.parse(text))
         except CardError:
-            raise RecordError(f"{where}: deck card {position} is not a card: {brief(text)} "
-                              "(write rank then suit, e.g. As, 10h, Td, 7c, or Jk)") from None
+            raise RecordError(
+                f"{where}: deck card {position} is not a card: {brief(text)} "
+                "(write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
+            ) from None
     dealer = _seat(hand.get("dealer"), f"{where}: dealer", game.players)
     first = _seat(hand.get("first"), f"{where}: first", game.players)
     rule = game.next_dealer()
     if dealer is not None and game.deals and dealer != rule:
-        raise RecordError(f"{where}: dealer must be seat {rule}, the dealer the rules pick, "
-                          f"not {dealer}")
+        raise RecordError(
+            f"{where}: dealer must be seat {rule}, the dealer the rules pick, not {dealer}"
+        )
     after = ((rule if dealer is None else dealer) + 1) % game.players
     if first is not None and first != after:  # RULES.md §0 "Who plays first"
-        raise RecordError(f"{where}: first must be seat {after}, the seat after the dealer, "
-                          f"not {first}")
+        raise RecordError(
+            f"{where}: first must be seat {after}, the seat after the dealer, not {first}"
+        )
     try:
         game.start_deal(cards, dealer=dealer)
     except ValueError as exc:

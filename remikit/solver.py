@@ -154,8 +154,9 @@ class Solver:
 
     # -- search -----------------------------------------------------------
 
-    def _best(self, memo: dict[int, int], mode: tuple[object, ...],
-              packed: int, wilds: int, flags: int) -> int:
+    def _best(
+        self, memo: dict[int, int], mode: tuple[object, ...], packed: int, wilds: int, flags: int
+    ) -> int:
         key = (packed << 8) | (wilds << 4) | flags
         hit = memo.get(key)
         if hit is not None:
@@ -227,12 +228,13 @@ class Solver:
             return NEG
         return sum(wild_values[:dead])
 
-    def _candidates(self, packed: int, c: int, wilds: int
-                    ) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
+    def _candidates(
+        self, packed: int, c: int, wilds: int
+    ) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
         """The runs and the sets that hold ``c`` as their lowest natural card."""
         suit, rank0 = divmod(c, 13)
         row = (packed >> (52 * suit)) & _SUIT_ROW
-        key = ((((row | row >> 1 | row >> 2) & _ONES) << 10) | (wilds << 6) | c)
+        key = (((row | row >> 1 | row >> 2) & _ONES) << 10) | (wilds << 6) | c
         runs = self._run_table.get(key)
         if runs is None:
             if len(self._run_table) > _TABLE_LIMIT:
@@ -301,18 +303,28 @@ class Solver:
                         if length > 3 and not ((lo == pc or have[lo]) and (hi == pc or have[hi])):
                             continue
                         wild_pos = tuple(gaps)
-                        yield (value, mask, len(wild_pos), is_pure_run(lo, hi, wild_pos, rule),
-                               room, ("run", suit, lo, hi, wild_pos))
+                        yield (
+                            value,
+                            mask,
+                            len(wild_pos),
+                            is_pure_run(lo, hi, wild_pos, rule),
+                            room,
+                            ("run", suit, lo, hi, wild_pos),
+                        )
                         continue
                     spare = wilds - len(gaps)
                     for k in range(min(spare, len(cards)) + 1):
                         for extra in combinations(cards, k):
                             wild_pos = tuple(sorted(gaps + list(extra))) if extra else tuple(gaps)
-                            yield (value, mask - sum(units[p] for p in extra), len(wild_pos),
-                                   is_pure_run(lo, hi, wild_pos, rule), room,
-                                   ("run", suit, lo, hi, wild_pos))
-            if (rules.royal_flush and pc == 13 and suit == 3
-                    and all(have[p] for p in range(9, 13))):
+                            yield (
+                                value,
+                                mask - sum(units[p] for p in extra),
+                                len(wild_pos),
+                                is_pure_run(lo, hi, wild_pos, rule),
+                                room,
+                                ("run", suit, lo, hi, wild_pos),
+                            )
+            if rules.royal_flush and pc == 13 and suit == 3 and all(have[p] for p in range(9, 13)):
                 mask = _UNIT[c] + sum(units[p] for p in range(9, 13))
                 yield (self.scoring.royal_flush, mask, 0, True, 0, ("royal", suit, 9, 13, ()))
 
@@ -352,8 +364,16 @@ class Solver:
 
     # -- rebuilding the arrangement ---------------------------------------
 
-    def _rebuild(self, memo: dict[int, int], mode: tuple[object, ...], packed: int,
-                 wilds: list[Card], flags: int, value: int, keep: Card | None) -> Arrangement:
+    def _rebuild(
+        self,
+        memo: dict[int, int],
+        mode: tuple[object, ...],
+        packed: int,
+        wilds: list[Card],
+        flags: int,
+        value: int,
+        keep: Card | None,
+    ) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
         found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)

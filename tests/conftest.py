@@ -14,8 +14,9 @@ from remikit.cards import Card, parse_cards
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 
 
-def stack_deck(full: Sequence[Card], hands: Sequence[str], *, dealer: int,
-               up: str = "", stock: str = "") -> list[Card]:
+def stack_deck(
+    full: Sequence[Card], hands: Sequence[str], *, dealer: int, up: str = "", stock: str = ""
+) -> list[Card]:
     """A deck that deals ``hands[seat]`` to each seat, then ``up`` (the up-card, if any),
     then ``stock`` from the top; the rest of ``full`` follows in order."""
     players = len(hands)

@@ -19,12 +19,10 @@ Stacked = Callable[..., list[Card]]
 G = TypeVar("G", bound=Game)
 
 
-def deal_stacked(game: G, stacked: Stacked, hands: Sequence[str], *, dealer: int,
-                 **deck: str) -> G:
+def deal_stacked(game: G, stacked: Stacked, hands: Sequence[str], *, dealer: int, **deck: str) -> G:
     """``game`` (made with ``auto_deal=False``) with its first deal from a deck dealing
     ``hands`` by seat, then the cards ``deck`` names (``up``, ``stock``)."""
-    game.start_deal(stacked(game.full_deck(), list(hands), dealer=dealer, **deck),
-                    dealer=dealer)
+    game.start_deal(stacked(game.full_deck(), list(hands), dealer=dealer, **deck), dealer=dealer)
     return game
 
 
@@ -42,8 +40,15 @@ def snapshot(game: Game) -> tuple[object, ...]:
     return (json.dumps(game.record()), views, tuple(game.totals), game.over, game.winner)
 
 
-def fill_deck(full: Sequence[Card], players: int, dealer: int, size: int,
-              hands: dict[int, str], up: str = "", stock: str = "") -> list[Card]:
+def fill_deck(
+    full: Sequence[Card],
+    players: int,
+    dealer: int,
+    size: int,
+    hands: dict[int, str],
+    up: str = "",
+    stock: str = "",
+) -> list[Card]:
     """A deck dealing ``hands`` (by seat; ``size`` cards each, ``dealer`` dealing), then
     ``up``, then ``stock``; seats missing from ``hands`` get the first cards of ``full``
     nobody else is given."""

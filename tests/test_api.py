@@ -21,8 +21,10 @@ def test_the_contract_examples() -> None:
     closed = remikit.score("remi13d", cards13, closing=remikit.parse_card("Ah"))
     assert closed.points == 135 and closed.dead == ()  # R13-7, R13-11
     assert sorted(len(m) for m in closed.melds) == [3, 3, 3, 4]
-    assert remikit.score("three-thirteen", remikit.parse_cards("3h 9c 9d"), round=1,
-                         ace="low").points == 0  # R3-7
+    assert (
+        remikit.score("three-thirteen", remikit.parse_cards("3h 9c 9d"), round=1, ace="low").points
+        == 0
+    )  # R3-7
 
 
 def test_points_agree_with_remi_score_and_text_is_read() -> None:
@@ -43,26 +45,34 @@ def test_an_impossible_close_raises_value_error_with_the_reason() -> None:
         remikit.score("remi13d", "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs", closing="As")
 
 
-@pytest.mark.parametrize(("variant", "cards", "keywords", "message"), [
-    ("canasta", "As", {}, "unknown variant: 'canasta' (choose remi13d, three-thirteen or gin)"),
-    ("rummy500", "As", {}, "unknown variant: 'rummy500'"),
-    ("gin", "As 2s 3s", {}, "gin: 10 cards (or 11, then the best discard), not 3"),
-    ("gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", {"round": 2}, "gin takes no"),
-    ("remi13d", "As Ks", {}, "Remi 13 D: a hand has 13 cards"),
-    ("remi13d", CLOSING_HAND, {"round": 1}, "round and ace are for three-thirteen only"),
-    ("three-thirteen", "3h 9c Kd", {}, "Three-Thirteen needs the round: 1–11"),
-    ("three-thirteen", "3h 9c Kd", {"round": 12}, "a round is 1 to 11, not 12"),
-    ("three-thirteen", "3h 9c Kd", {"round": 1.0}, "a round is 1 to 11, not 1.0"),
-    ("three-thirteen", "3h 9c Kd", {"round": True}, "a round is 1 to 11, not true"),
-    ("three-thirteen", "3h 9c Kd", {"round": 1, "ace": "middle"}, 'not "middle"'),
-    ("three-thirteen", "3h 9c Kd 4d", {"round": 1}, "round 1 deals 3 cards; this hand has 4"),
-    ("three-thirteen", "3h 9c Kd", {"round": 1, "closing": "Ah"}, "closing card is for remi13d"),
-    ("gin", "As As 3s 7h 7d 7c Kd Kc Ks 9h", {}, "impossible hand: 2 × As"),
-    ("gin", "As Qx", {}, "not a card: 'Qx'"),
-])
-def test_input_errors_raise_value_error_in_english(variant: str, cards: str,
-                                                   keywords: dict[str, object],
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "cards", "keywords", "message"),
+    [
+        ("canasta", "As", {}, "unknown variant: 'canasta' (choose remi13d, three-thirteen or gin)"),
+        ("rummy500", "As", {}, "unknown variant: 'rummy500'"),
+        ("gin", "As 2s 3s", {}, "gin: 10 cards (or 11, then the best discard), not 3"),
+        ("gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", {"round": 2}, "gin takes no"),
+        ("remi13d", "As Ks", {}, "Remi 13 D: a hand has 13 cards"),
+        ("remi13d", CLOSING_HAND, {"round": 1}, "round and ace are for three-thirteen only"),
+        ("three-thirteen", "3h 9c Kd", {}, "Three-Thirteen needs the round: 1–11"),
+        ("three-thirteen", "3h 9c Kd", {"round": 12}, "a round is 1 to 11, not 12"),
+        ("three-thirteen", "3h 9c Kd", {"round": 1.0}, "a round is 1 to 11, not 1.0"),
+        ("three-thirteen", "3h 9c Kd", {"round": True}, "a round is 1 to 11, not true"),
+        ("three-thirteen", "3h 9c Kd", {"round": 1, "ace": "middle"}, 'not "middle"'),
+        ("three-thirteen", "3h 9c Kd 4d", {"round": 1}, "round 1 deals 3 cards; this hand has 4"),
+        (
+            "three-thirteen",
+            "3h 9c Kd",
+            {"round": 1, "closing": "Ah"},
+            "closing card is for remi13d",
+        ),
+        ("gin", "As As 3s 7h 7d 7c Kd Kc Ks 9h", {}, "impossible hand: 2 × As"),
+        ("gin", "As Qx", {}, "not a card: 'Qx'"),
+    ],
+)
+def test_input_errors_raise_value_error_in_english(
+    variant: str, cards: str, keywords: dict[str, object], message: str
+) -> None:
     with pytest.raises(ValueError) as refused:
         remikit.score(variant, cards, **keywords)  # type: ignore[arg-type]
     assert message in str(refused.value)
@@ -89,6 +99,5 @@ def test_import_remikit_stays_light() -> None:
         "remikit.score('gin', 'As 2s 3s 7h 7d 7c Kd Kc Ks 9h')\n"
         "print([m for m in sys.modules if m.startswith(heavy[:7])])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[:2] == ["[]", "[]"]

@@ -32,14 +32,28 @@ def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, obje
 
 
 def test_json_has_the_contract_shape(capsys: pytest.CaptureFixture[str]) -> None:
-    data = arena_json(capsys, "remi13d", "--bots", "greedy,random,random,random", "--games", "4",
-                      "--seed", "1", "--option", "games=1")
+    data = arena_json(
+        capsys,
+        "remi13d",
+        "--bots",
+        "greedy,random,random,random",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--option",
+        "games=1",
+    )
     assert set(data) == {"variant", "games", "seed", "seconds", "bots"}
     assert data["variant"] == "remi13d" and data["games"] == 4 and data["seed"] == 1
     assert isinstance(data["seconds"], float)
     bots = data["bots"]
-    assert isinstance(bots, list) and [b["bot"] for b in bots] == ["greedy", "random", "random",
-                                                                   "random"]
+    assert isinstance(bots, list) and [b["bot"] for b in bots] == [
+        "greedy",
+        "random",
+        "random",
+        "random",
+    ]
     for b in bots:
         assert set(b) == BOT_KEYS
         low, high = b["win_rate_ci95"]
@@ -65,8 +79,9 @@ def test_seats_rotate_so_every_bot_sits_everywhere() -> None:
         assert sorted(order) == [0, 1, 2, 3]
         seen.update((bot, seat) for seat, bot in enumerate(order))
     assert seen == Counter({(b, s): 2 for b in range(4) for s in range(4)})
-    arena = make_arena("remi13d", "greedy,random,random,random", games=4, seed=3,
-                       options=["games=1"])
+    arena = make_arena(
+        "remi13d", "greedy,random,random,random", games=4, seed=3, options=["games=1"]
+    )
     outcomes = [play_task(task) for task in arena.tasks()]
     assert [o.seats for o in outcomes] == [(0, 1, 2, 3), (3, 0, 1, 2), (2, 3, 0, 1), (1, 2, 3, 0)]
 
@@ -91,13 +106,16 @@ def test_unique_best() -> None:
     assert unique_best([3, 1, 4], lower_is_better=False) == 2
 
 
-@pytest.mark.parametrize(("wins", "n", "low", "high"), [
-    (88, 200, 0.3730, 0.5093),
-    (0, 10, 0.0, 0.2775),
-    (5, 10, 0.2366, 0.7634),
-    (10, 10, 0.7225, 1.0),
-    (1, 4, 0.0456, 0.6994),
-])
+@pytest.mark.parametrize(
+    ("wins", "n", "low", "high"),
+    [
+        (88, 200, 0.3730, 0.5093),
+        (0, 10, 0.0, 0.2775),
+        (5, 10, 0.2366, 0.7634),
+        (10, 10, 0.7225, 1.0),
+        (1, 4, 0.0456, 0.6994),
+    ],
+)
 def test_wilson_interval_known_values(wins: int, n: int, low: float, high: float) -> None:
     got = wilson_interval(wins, n)
     assert got == pytest.approx((low, high), abs=5e-5)
@@ -108,8 +126,9 @@ def test_wilson_interval_of_nothing() -> None:
 
 
 def test_deals_counts_each_three_thirteen_round(capsys: pytest.CaptureFixture[str]) -> None:
-    data = arena_json(capsys, "3-13", "--bots", "greedy,random", "--games", "2", "--seed", "4",
-                      "--deals")
+    data = arena_json(
+        capsys, "3-13", "--bots", "greedy,random", "--games", "2", "--seed", "4", "--deals"
+    )
     assert data["deals"] == 22
     bots = data["bots"]
     assert isinstance(bots, list)
@@ -124,35 +143,59 @@ def test_seeds_depend_on_the_seed_and_the_game() -> None:
 
 
 def test_human_output_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["arena", "3-13", "--bots", "greedy,random", "--games", "1", "--seed", "2",
-                 "--lang", "en"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "3-13",
+                "--bots",
+                "greedy,random",
+                "--games",
+                "1",
+                "--seed",
+                "2",
+                "--lang",
+                "en",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Three-Thirteen: 1 games, seed 2" in out and "Win rate" in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["remi13d", "--bots", "greedy,random"], "give 4 bots, not 2"),
-    (["remi13d", "--bots", "greedy,random,random,clever"], "unknown bot level 'clever'"),
-    (["remi13d", "--bots", "random,random,random,random", "--option", "jokers=2"],
-     "unknown option 'jokers'"),
-    (["remi13d", "--bots", "random,random,random,random", "--option", "games"], "KEY=VALUE"),
-    (["remi13d", "--bots", "random,random,random,random", "--option", "games=0"], "games"),
-    (["remi13d", "--bots", "random,random,random,random", "--games", "0"], "--games"),
-    (["3-13", "--bots", "random,random", "--option", "ace=middle"], "ace"),
-    (["gin-rummy", "--bots", "random,random"], "unknown variant"),
-])
-def test_bad_arguments_say_why(capsys: pytest.CaptureFixture[str], args: list[str],
-                               message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["remi13d", "--bots", "greedy,random"], "give 4 bots, not 2"),
+        (["remi13d", "--bots", "greedy,random,random,clever"], "unknown bot level 'clever'"),
+        (
+            ["remi13d", "--bots", "random,random,random,random", "--option", "jokers=2"],
+            "unknown option 'jokers'",
+        ),
+        (["remi13d", "--bots", "random,random,random,random", "--option", "games"], "KEY=VALUE"),
+        (["remi13d", "--bots", "random,random,random,random", "--option", "games=0"], "games"),
+        (["remi13d", "--bots", "random,random,random,random", "--games", "0"], "--games"),
+        (["3-13", "--bots", "random,random", "--option", "ace=middle"], "ace"),
+        (["gin-rummy", "--bots", "random,random"], "unknown variant"),
+    ],
+)
+def test_bad_arguments_say_why(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     assert main(["arena", *args, "--lang", "en"]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_deals_bots_cannot_finish_end_at_the_action_limit(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # purely random discards almost never complete a hand of 10+ cards (round 8 on): such a
     # round ends at the limit, scored as when the stock runs out (RULES.md §0)
-    assert main(["arena", "3-13", "--bots", "random,random", "--games", "1", "--seed", "2",
-                 "--json"]) == 0
+    assert (
+        main(["arena", "3-13", "--bots", "random,random", "--games", "1", "--seed", "2", "--json"])
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["games"] == 1
 
 
@@ -166,34 +209,79 @@ def test_make_arena_picks_a_seed_when_none_is_given() -> None:
 EIGHT = ",".join(["greedy"] * 8)
 
 
-@pytest.mark.parametrize(("variant", "bots", "options", "lang", "message"), [
-    # R3-1: round 11 deals 8 × 13 cards plus the turned-up card, 105 of 104 without jokers
-    ("three-thirteen", EIGHT, [], "en",
-     "Three-Thirteen with these table options is played by 2 to 7 players: give 2 to 7 bots, "
-     "not 8. Three-Thirteen is for 2 to 7 players without jokers and 2 to 8 with jokers=2 "
-     "or jokers=4"),
-    ("three-thirteen", EIGHT, [], "id",
-     "Three-Thirteen dengan opsi meja ini dimainkan oleh 2 sampai 7 pemain: berikan 2 sampai 7 "
-     "bot, bukan 8. Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker"),
-    ("3-13", EIGHT + ",greedy", ["jokers=0"], "en",
-     "is played by 2 to 7 players: give 2 to 7 bots, not 9. Three-Thirteen is for 2 to 7"),
-    ("3-13", EIGHT + ",greedy", ["jokers=2"], "en",
-     "Three-Thirteen is played by 2 to 8 players: give 2 to 8 bots, not 9"),
-    # R13-1: exactly 4 players
-    ("remi13d", "greedy,greedy,greedy", [], "en",
-     "Remi 13 D is played by exactly 4 players: give 4 bots, not 3"),
-    ("remi13d", "greedy,greedy,greedy", [], "id",
-     "Remi 13 D dimainkan oleh tepat 4 pemain: berikan 4 bot, bukan 3"),
-    # R5-1: 2 to 8 players
-    ("rummy500", "greedy", [], "en", "Rummy 500 is played by 2 to 8 players: give 2 to 8 bots"),
-    ("rummy500", "greedy,greedy", ["players=3"], "en",
-     "the table has 3 seats (option players=3): give 3 bots, not 2"),
-    ("rummy500", "greedy,greedy", ["players=3"], "id",
-     "meja ini punya 3 kursi (opsi players=3): berikan 3 bot, bukan 2"),
-    ("three-thirteen", EIGHT, ["players=8"], "en", "option players cannot be 8 with jokers=0"),
-])
+@pytest.mark.parametrize(
+    ("variant", "bots", "options", "lang", "message"),
+    [
+        # R3-1: round 11 deals 8 × 13 cards plus the turned-up card, 105 of 104 without jokers
+        (
+            "three-thirteen",
+            EIGHT,
+            [],
+            "en",
+            "Three-Thirteen with these table options is played by 2 to 7 players: "
+            "give 2 to 7 bots, not 8. Three-Thirteen is for 2 to 7 players without jokers "
+            "and 2 to 8 with jokers=2 or jokers=4",
+        ),
+        (
+            "three-thirteen",
+            EIGHT,
+            [],
+            "id",
+            "Three-Thirteen dengan opsi meja ini dimainkan oleh 2 sampai 7 pemain: "
+            "berikan 2 sampai 7 bot, bukan 8. "
+            "Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker",
+        ),
+        (
+            "3-13",
+            EIGHT + ",greedy",
+            ["jokers=0"],
+            "en",
+            "is played by 2 to 7 players: give 2 to 7 bots, not 9. Three-Thirteen is for 2 to 7",
+        ),
+        (
+            "3-13",
+            EIGHT + ",greedy",
+            ["jokers=2"],
+            "en",
+            "Three-Thirteen is played by 2 to 8 players: give 2 to 8 bots, not 9",
+        ),
+        # R13-1: exactly 4 players
+        (
+            "remi13d",
+            "greedy,greedy,greedy",
+            [],
+            "en",
+            "Remi 13 D is played by exactly 4 players: give 4 bots, not 3",
+        ),
+        (
+            "remi13d",
+            "greedy,greedy,greedy",
+            [],
+            "id",
+            "Remi 13 D dimainkan oleh tepat 4 pemain: berikan 4 bot, bukan 3",
+        ),
+        # R5-1: 2 to 8 players
+        ("rummy500", "greedy", [], "en", "Rummy 500 is played by 2 to 8 players: give 2 to 8 bots"),
+        (
+            "rummy500",
+            "greedy,greedy",
+            ["players=3"],
+            "en",
+            "the table has 3 seats (option players=3): give 3 bots, not 2",
+        ),
+        (
+            "rummy500",
+            "greedy,greedy",
+            ["players=3"],
+            "id",
+            "meja ini punya 3 kursi (opsi players=3): berikan 3 bot, bukan 2",
+        ),
+        ("three-thirteen", EIGHT, ["players=8"], "en", "option players cannot be 8 with jokers=0"),
+    ],
+)
 def test_a_player_count_the_table_cannot_seat_says_what_it_allows_and_why(
-        variant: str, bots: str, options: list[str], lang: str, message: str) -> None:
+    variant: str, bots: str, options: list[str], lang: str, message: str
+) -> None:
     with pytest.raises(ArenaError) as refused:
         make_arena(variant, bots, games=1, seed=1, options=options, lang=lang)
     assert message in str(refused.value)
@@ -204,17 +292,20 @@ def test_eight_bots_play_three_thirteen_with_jokers() -> None:
     assert arena.options.players == 8 and arena.options.as_dict()["jokers"] == 2
 
 
-@pytest.mark.parametrize(("variant", "option", "message"), [
-    # CONTRACT.md "Table options": --option values are parsed strictly, never coerced
-    ("rummy500", "players=3.7", 'option players takes a whole number, not "3.7"'),
-    ("rummy500", "players=²", 'option players takes a whole number, not "²"'),
-    ("rummy500", "target=1e3", 'option target takes a whole number, not "1e3"'),
-    ("rummy500", "jokers=yes", 'option jokers takes true or false, not "yes"'),
-    ("rummy500", "jokers=1", 'option jokers takes true or false, not "1"'),
-    ("three-thirteen", "jokers=true", 'option jokers takes a whole number, not "true"'),
-    ("three-thirteen", "jokers=2.5", 'option jokers takes a whole number, not "2.5"'),
-    ("remi13d", "games=" + "9" * 5000, "option games must be from 1 to 100, not 99999"),
-])
+@pytest.mark.parametrize(
+    ("variant", "option", "message"),
+    [
+        # CONTRACT.md "Table options": --option values are parsed strictly, never coerced
+        ("rummy500", "players=3.7", 'option players takes a whole number, not "3.7"'),
+        ("rummy500", "players=²", 'option players takes a whole number, not "²"'),
+        ("rummy500", "target=1e3", 'option target takes a whole number, not "1e3"'),
+        ("rummy500", "jokers=yes", 'option jokers takes true or false, not "yes"'),
+        ("rummy500", "jokers=1", 'option jokers takes true or false, not "1"'),
+        ("three-thirteen", "jokers=true", 'option jokers takes a whole number, not "true"'),
+        ("three-thirteen", "jokers=2.5", 'option jokers takes a whole number, not "2.5"'),
+        ("remi13d", "games=" + "9" * 5000, "option games must be from 1 to 100, not 99999"),
+    ],
+)
 def test_option_text_is_parsed_strictly(variant: str, option: str, message: str) -> None:
     bots = "greedy,greedy,greedy,greedy"
     with pytest.raises(ArenaError) as refused:

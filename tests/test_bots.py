@@ -115,8 +115,11 @@ def test_same_seed_same_game(level: str) -> None:
 
 # 3s-6s (pure run), 9h Th Jh, 7c 7d 7s, Qd Kd and Ad; the stock's top card is a joker.
 CLOSER = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Qd Kd Ad"
-FILLER = ["2c 3c 4c 5d 6d 8h 8c 9c 9d Td Jc Qc Kc", "2d 3d 4d 5c 6c 8d 2h 3h 4h 5h 6h Kh Qh",
-          "2s 8s 9s Ts Js Qs Ks 2c 3c 4c 5d 6d 8h"]
+FILLER = [
+    "2c 3c 4c 5d 6d 8h 8c 9c 9d Td Jc Qc Kc",
+    "2d 3d 4d 5c 6c 8d 2h 3h 4h 5h 6h Kh Qh",
+    "2s 8s 9s Ts Js Qs Ks 2c 3c 4c 5d 6d 8h",
+]
 
 
 def closing_view(stacked: Stack) -> tuple[Remi13DGame, PlayerView]:
@@ -150,9 +153,12 @@ def test_random_closes_whenever_it_can(stacked: Stack) -> None:
 def test_greedy_takes_a_discard_that_completes_a_pure_run(stacked: Stack) -> None:
     game = Remi13DGame(Remi13DOptions(games=1), auto_deal=False)
     seat1 = "4h 5h 6h 9c 9d Ks Qd 2c 5s 8d Jc 3d Tc"
-    hands = ["7h 2s 3s 8s 9s Ts Js Qs 2d 3c 4c 6d 8c", seat1,
-             "2h 3h 8h 9h Th Jh Qh Kh Ah 4s 6s 7s 2d",
-             "Ac Kc Qc 3c 4c 5c 6c 7c 9c Tc Jc 4d 5d"]
+    hands = [
+        "7h 2s 3s 8s 9s Ts Js Qs 2d 3c 4c 6d 8c",
+        seat1,
+        "2h 3h 8h 9h Th Jh Qh Kh Ah 4s 6s 7s 2d",
+        "Ac Kc Qc 3c 4c 5c 6c 7c 9c Tc Jc 4d 5d",
+    ]
     deck = stacked(game.full_deck(), hands, dealer=3, stock="Kd 7d")
     game.start_deal(deck)
     game.apply(0, Draw("stock"))
@@ -168,9 +174,12 @@ def test_greedy_takes_a_discard_that_completes_a_pure_run(stacked: Stack) -> Non
 
 def test_greedy_leaves_a_useless_discard(stacked: Stack) -> None:
     game = Remi13DGame(Remi13DOptions(games=1), auto_deal=False)
-    hands = ["Kc 2s 3s 8s 9s Ts Js Qs 2d 3c 4c 6d 8c", "4h 5h 6h 7h 9c 9d Ks Qd 2c 5s 8d Jc 3d",
-             "2h 3h 8h 9h Th Jh Qh Kh Ah 4s 6s 7s 2d",
-             "Ac Kc Qc 3c 4c 5c 6c 7c 9c Tc Jc 4d 5d"]
+    hands = [
+        "Kc 2s 3s 8s 9s Ts Js Qs 2d 3c 4c 6d 8c",
+        "4h 5h 6h 7h 9c 9d Ks Qd 2c 5s 8d Jc 3d",
+        "2h 3h 8h 9h Th Jh Qh Kh Ah 4s 6s 7s 2d",
+        "Ac Kc Qc 3c 4c 5c 6c 7c 9c Tc Jc 4d 5d",
+    ]
     deck = stacked(game.full_deck(), hands, dealer=3, stock="Kd 7d")
     game.start_deal(deck)
     game.apply(0, Draw("stock"))
@@ -220,8 +229,10 @@ def test_random_and_greedy_never_play_an_illegal_move(chunk: int) -> None:
 def test_three_thirteen_bots_never_play_an_illegal_move(chunk: int) -> None:
     for i in range(chunk * 5, chunk * 5 + 5):
         game = ThreeThirteenGame(ThreeThirteenOptions(jokers=2 * (i % 3)), rng=random.Random(i))
-        spies = [Spy(make_bot(("greedy", "random")[(s + i) % 2], seed=i * 4 + s), game, s)
-                 for s in range(4)]
+        spies = [
+            Spy(make_bot(("greedy", "random")[(s + i) % 2], seed=i * 4 + s), game, s)
+            for s in range(4)
+        ]
         play_game(game, spies)
         assert game.over and len(game.deals) == three_thirteen.ROUNDS
 

@@ -33,16 +33,25 @@ import pytest
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 CALL_WINDOW = 0.8  # seconds: long enough to see the Rummy! button, short enough to play on
 
 
 def find_chromium() -> str | None:
-    for candidate in (os.environ.get("REMI_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
+    for candidate in (
+        os.environ.get("REMI_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+    ):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -55,7 +64,8 @@ pytestmark = [
     pytest.mark.skipif(
         CHROMIUM is None and not IN_CI,
         reason="no Chromium at /usr/bin/chromium (make test installs Debian's chromium as root: "
-               ".ci/install-chromium.sh); in CI these tests always run"),
+        ".ci/install-chromium.sh); in CI these tests always run",
+    ),
     # a real browser beside a real server and bots: on a machine loaded by other work a
     # step can miss its deadline, so a failed browser test is run once more
     pytest.mark.flaky(reruns=1),
@@ -78,10 +88,27 @@ class Served:
         env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
         self.log = (folder / "serve.log").open("a")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--database", f"sqlite:///{folder / 'remikit.db'}", "--bot-delay", "0.03",
-             "--call-window", str(CALL_WINDOW)],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "remikit",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--database",
+                f"sqlite:///{folder / 'remikit.db'}",
+                "--bot-delay",
+                "0.03",
+                "--call-window",
+                str(CALL_WINDOW),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=env,
+        )
         assert self.process.stdout is not None
         ready, _, _ = select.select([self.process.stdout], [], [], 60)
         assert ready, "remi serve printed no address within 60 s"
@@ -148,7 +175,8 @@ class Person:
 
     def hand(self) -> list[str]:
         cards: list[str] = self.page.eval_on_selector_all(
-            "#hand .card", "cards => cards.map(c => c.dataset.card)")
+            "#hand .card", "cards => cards.map(c => c.dataset.card)"
+        )
         return cards
 
     def shown_state(self, timeout: float = 5.0) -> dict[str, Any]:
@@ -171,16 +199,24 @@ class Person:
             "before => { const b = document.querySelector('#board');"
             " return (b.dataset.stateId !== before && b.dataset.busy === 'false')"
             " || !document.querySelector('#error').hidden; }",
-            arg=before, timeout=timeout)
+            arg=before,
+            timeout=timeout,
+        )
 
     def no_page_errors(self) -> None:
         assert not self.errors, f"errors in the page: {self.errors}"
 
 
-def open_person(browser: Browser, *, viewport: dict[str, int] = DESKTOP, locale: str = "en-US",
-                phone: bool = False) -> Person:
-    context = browser.new_context(viewport=viewport, locale=locale, has_touch=phone,
-                                  is_mobile=phone, device_scale_factor=1)
+def open_person(
+    browser: Browser,
+    *,
+    viewport: dict[str, int] = DESKTOP,
+    locale: str = "en-US",
+    phone: bool = False,
+) -> Person:
+    context = browser.new_context(
+        viewport=viewport, locale=locale, has_touch=phone, is_mobile=phone, device_scale_factor=1
+    )
     page = context.new_page()
     page.set_default_timeout(60_000)
     person = Person(page)
@@ -189,18 +225,27 @@ def open_person(browser: Browser, *, viewport: dict[str, int] = DESKTOP, locale:
         def on_frame(payload: str | bytes) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
             person.frames.append(json.loads(text))
+
         socket.on("framereceived", on_frame)
 
     page.on("websocket", on_socket)
     page.on("pageerror", lambda error: person.errors.append(str(error)))
-    page.on("console", lambda message: person.errors.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: person.errors.append(message.text) if message.type == "error" else None,
+    )
     return person
 
 
-def create_in_lobby(person: Person, server: Served, variant: str, *, name: str,
-                    options: dict[str, str] | None = None,
-                    seats: dict[int, str] | None = None) -> str:
+def create_in_lobby(
+    person: Person,
+    server: Served,
+    variant: str,
+    *,
+    name: str,
+    options: dict[str, str] | None = None,
+    seats: dict[int, str] | None = None,
+) -> str:
     """Make a table through the lobby form and sit down; the table code."""
     page = person.page
     page.goto(server.url + "/")
@@ -245,17 +290,20 @@ def my_turn_ready(person: Person, *, past_results: bool = True) -> bool:
     if past_results:
         close_results(person)
     board = person.board()
-    return (board.get("myTurn") == "true" and board.get("busy") == "false"
-            and board.get("callWindow") == "closed"
-            and not person.page.is_visible("#results-close"))
+    return (
+        board.get("myTurn") == "true"
+        and board.get("busy") == "false"
+        and board.get("callWindow") == "closed"
+        and not person.page.is_visible("#results-close")
+    )
 
 
 def wait_text(page: Page, selector: str, text: str, *, start: bool = False) -> None:
     """Wait until the element's text is ``text`` (or starts with it)."""
     check = "startsWith(t)" if start else "trim() === t"
     page.wait_for_function(
-        f"([s, t]) => (document.querySelector(s)?.textContent || '').{check}",
-        arg=[selector, text])
+        f"([s, t]) => (document.querySelector(s)?.textContent || '').{check}", arg=[selector, text]
+    )
 
 
 def wait(person: Person, until: Callable[[], bool], timeout: float, what: str) -> None:
@@ -315,7 +363,8 @@ def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> Non
         # the round's wild cards (threes, jokers) are marked (R3-3)
         assert person.shown_state()["view"]["wild_rank"] == "3"
         marks = page.eval_on_selector_all(
-            "#hand .card", "cs => cs.map(c => [c.dataset.card, c.classList.contains('wild')])")
+            "#hand .card", "cs => cs.map(c => [c.dataset.card, c.classList.contains('wild')])"
+        )
         assert all(wild == (card[0] == "3" or card == "Jk") for card, wild in marks), marks
         if turns == 2:
             shot(page, "three_thirteen_round")
@@ -376,8 +425,11 @@ def test_remi13d_game_to_the_end(server: Served, browser: Browser) -> None:
             if person.board()["stateId"] and person.board()["phase"] == "discard":
                 take_simple_turn(person)
             continue
-        if person.board().get("stateId") and int(person.board()["stateId"]) > 30 \
-                and not (ARTIFACTS / "remi13d_in_progress.png").exists():
+        if (
+            person.board().get("stateId")
+            and int(person.board()["stateId"]) > 30
+            and not (ARTIFACTS / "remi13d_in_progress.png").exists()
+        ):
             shot(page, "remi13d_in_progress")
         take_simple_turn(person)
     page.wait_for_selector('#results .results-box[data-game-over="true"]')
@@ -440,8 +492,9 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
             continue
         assert view["hand"] != other_hand
         assert len(view["hand"]) == view["hand_sizes"][seat]
-        public = public_cards(view) | {c for d in frame["table"]["seat_draw"] or ()
-                                       for c in d["cards"]}  # a deck of its own (R13-2)
+        public = public_cards(view) | {
+            c for d in frame["table"]["seat_draw"] or () for c in d["cards"]
+        }  # a deck of its own (R13-2)
         secret = Counter(c for c in other_hand if c not in public) - Counter(view["hand"])
         rest = dict(view)
         rest.pop("hand")
@@ -449,7 +502,8 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
         for card in secret:
             assert not re.search(rf"\b{card}\b", text), (
                 f"seat {seat} was sent {card} of seat {other_seat}'s hand"
-                f" at state {frame['state_id']}")
+                f" at state {frame['state_id']}"
+            )
         checked += 1
     return checked
 
@@ -468,8 +522,12 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
     watcher.page.goto(f"{server.url}/table/{code}")
     for person in (ana, ben):  # the seat draw (R13-2) puts them where it puts them
         person.page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
-        wait(person, lambda p=person: p.states() != []
-             and p.states()[-1]["table"]["status"] == "playing", 10, "the seat draw")
+        wait(
+            person,
+            lambda p=person: p.states() != [] and p.states()[-1]["table"]["status"] == "playing",
+            10,
+            "the seat draw",
+        )
     ana_seat, ben_seat = int(ana.board()["seat"]), int(ben.board()["seat"])
     assert ana_seat != ben_seat
     deadline = time.monotonic() + 60
@@ -528,8 +586,10 @@ def test_reload_keeps_seat_and_hand_on_a_phone(server: Served, browser: Browser)
     page.mouse.move(first["x"] + first["width"] / 2, first["y"] + first["height"] / 2)
     page.mouse.down()
     for step in range(1, 11):
-        page.mouse.move(first["x"] + (last["x"] + last["width"] - first["x"]) * step / 10,
-                        first["y"] + (last["y"] + last["height"] / 2 - first["y"]) * step / 10)
+        page.mouse.move(
+            first["x"] + (last["x"] + last["width"] - first["x"]) * step / 10,
+            first["y"] + (last["y"] + last["height"] / 2 - first["y"]) * step / 10,
+        )
     page.mouse.up()
     page.wait_for_function("document.querySelector('#hand .card.dragging') === null")
     after = person.hand()
@@ -623,7 +683,8 @@ def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -
     while not finished():
         assert time.monotonic() < deadline, (
             f"no deep pick-up ({deep_done}), owed meld ({owed_melded}), meld ({meld_done})"
-            f" and call windows ({len(checked)}) within 80 s")
+            f" and call windows ({len(checked)}) within 80 s"
+        )
         state = page.evaluate(RUMMY_STATE)
         if state["open"] and state["discarder"] != "0":
             assert state["visible"] and state["enabled"], state
@@ -645,8 +706,7 @@ def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -
             if deep and not deep_done:
                 depth = int(deep[-1].split()[-1])
                 pile = view["discard_pile"]
-                person.act_and_wait(
-                    lambda d=depth: page.click(f'#discard .card[data-depth="{d}"]'))
+                person.act_and_wait(lambda d=depth: page.click(f'#discard .card[data-depth="{d}"]'))
                 now = person.shown_state()["view"]
                 assert now["log"][-1] == f"p0 draw discard {depth}"
                 assert now["must_meld"] == pile[-depth]
@@ -691,14 +751,19 @@ def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -
             page.wait_for_timeout(25)
     # Every other player's discard seen so far opened a window in which the button was
     # visible and enabled, and it looked the same whether or not this seat could call.
-    others = {f["state_id"] for f in person.states()
-              if f["call_window"] and f["call_window"]["discarder"] != 0}
+    others = {
+        f["state_id"]
+        for f in person.states()
+        if f["call_window"] and f["call_window"]["discarder"] != 0
+    }
     missed = [s for s in others if s not in checked and s < max(checked)]
     assert not missed, f"call windows without a look at the button: {missed}"
     looks = {checked[s]["html"] for s in checked}
     assert len(looks) == 1, looks
-    print(f"call windows checked: {len(checked)}; this seat could call in {len(callable_seen)};"
-          f" its call: {call_answer}")
+    print(
+        f"call windows checked: {len(checked)}; this seat could call in {len(callable_seen)};"
+        f" its call: {call_answer}"
+    )
     if callable_seen and call_answer not in (None, "too late"):
         assert call_answer == "call_pending", call_answer
     shot(page, "rummy500_table")
@@ -723,12 +788,18 @@ def test_lobby_on_a_phone_join_by_code_both_languages(server: Served, browser: B
     page.click("#join-submit")
     page.wait_for_selector("#error:not([hidden])")
     assert "ZZZZZZZZ" in page.inner_text("#error")
-    person.errors.remove("Failed to load resource: the server responded with a status of 404"
-                         " (Not Found)")  # that answer, as the browser logs it
+    person.errors.remove(
+        "Failed to load resource: the server responded with a status of 404 (Not Found)"
+    )  # that answer, as the browser logs it
     # a table made elsewhere, joined by its code typed in lower case
-    made = httpx.post(server.url + "/api/tables", json={
-        "variant": "three-thirteen", "options": {"players": 2},
-        "seats": [{"kind": "bot"}, {"kind": "person"}]})
+    made = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "variant": "three-thirteen",
+            "options": {"players": 2},
+            "seats": [{"kind": "bot"}, {"kind": "person"}],
+        },
+    )
     code = made.json()["table"]["id"]
     page.fill("#join-code-input", code.lower())
     page.click("#join-submit")
@@ -749,8 +820,7 @@ FORM_FIELDS = """els => els.map(e => ({id: e.id, tag: e.tagName.toLowerCase(), t
   label: e.closest('label').textContent.trim()}))"""
 
 
-def test_lobby_builds_every_option_form_from_the_metadata(server: Served,
-                                                          browser: Browser) -> None:
+def test_lobby_builds_every_option_form_from_the_metadata(server: Served, browser: Browser) -> None:
     person = open_person(browser)
     page = person.page
     page.goto(server.url + "/")
@@ -759,10 +829,12 @@ def test_lobby_builds_every_option_form_from_the_metadata(server: Served,
     assert {v["name"] for v in variants} >= {"remi13d", "rummy500", "three-thirteen"}
     for variant in variants:
         page.select_option("#variant", variant["name"])
-        page.wait_for_function("n => document.querySelector('#variant').value === n",
-                               arg=variant["name"])
-        fields = page.eval_on_selector_all("#create-form fieldset.options [id^='opt-']",
-                                           FORM_FIELDS)
+        page.wait_for_function(
+            "n => document.querySelector('#variant').value === n", arg=variant["name"]
+        )
+        fields = page.eval_on_selector_all(
+            "#create-form fieldset.options [id^='opt-']", FORM_FIELDS
+        )
         assert [f["id"] for f in fields] == [f"opt-{o['name']}" for o in variant["options"]]
         for option, shown in zip(variant["options"], fields, strict=True):
             assert shown["label"] and not shown["label"].startswith("opt."), shown
@@ -776,13 +848,15 @@ def test_lobby_builds_every_option_form_from_the_metadata(server: Served,
                 assert shown["type"] == "number", shown
                 bounds = [None if b is None else str(b) for b in (option["min"], option["max"])]
                 assert [shown["min"], shown["max"]] == bounds
-                assert shown["disabled"] == (option["min"] is not None
-                                             and option["min"] == option["max"])
+                assert shown["disabled"] == (
+                    option["min"] is not None and option["min"] == option["max"]
+                )
                 assert shown["value"] == str(option["default"])
     # Rummy 500: scoring is a select of its two choices, the target a number box 1 … 10000
     page.select_option("#variant", "rummy500")
-    choices = page.eval_on_selector_all("#opt-scoring option",
-                                        "os => os.map(o => [o.value, o.textContent])")
+    choices = page.eval_on_selector_all(
+        "#opt-scoring option", "os => os.map(o => [o.value, o.textContent])"
+    )
     assert choices == [["standard", "standard (card values)"], ["5-10-15", "5-10-15"]]
     assert [page.get_attribute("#opt-target", a) for a in ("min", "max")] == ["1", "10000"]
     assert page.inner_text("label[for='opt-target'] span") == "Target score"
@@ -806,10 +880,12 @@ def test_lobby_builds_every_option_form_from_the_metadata(server: Served,
     page.wait_for_url(re.compile(r"/table/[0-9A-Z]{8}$"))
     code = page.url.rsplit("/", 1)[1]
     table = httpx.get(f"{server.url}/api/tables/{code}").json()["table"]
-    assert {k: table["options"][k] for k in ("jokers", "ace", "players")} == \
-        {"jokers": 2, "ace": "high", "players": 3}
-    assert table["client"] == next(v["client"] for v in variants
-                                   if v["name"] == "three-thirteen")
+    assert {k: table["options"][k] for k in ("jokers", "ace", "players")} == {
+        "jokers": 2,
+        "ace": "high",
+        "players": 3,
+    }
+    assert table["client"] == next(v["client"] for v in variants if v["name"] == "three-thirteen")
     page.wait_for_selector("#board[data-state-id]")
     assert page.inner_text("#deal-label") == "Round 1 of 11"
     person.no_page_errors()

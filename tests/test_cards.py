@@ -28,9 +28,21 @@ def test_every_card_round_trips_through_its_text() -> None:
 
 @pytest.mark.parametrize(
     ("token", "text"),
-    [("As", "As"), ("10h", "Th"), ("Th", "Th"), ("th", "Th"), ("TH", "Th"), ("10H", "Th"),
-     ("qD", "Qd"), ("2c", "2c"), (" 7s ", "7s"), ("Jk", "Jk"), ("JK", "Jk"), ("jk", "Jk"),
-     ("*", "Jk")],
+    [
+        ("As", "As"),
+        ("10h", "Th"),
+        ("Th", "Th"),
+        ("th", "Th"),
+        ("TH", "Th"),
+        ("10H", "Th"),
+        ("qD", "Qd"),
+        ("2c", "2c"),
+        (" 7s ", "7s"),
+        ("Jk", "Jk"),
+        ("JK", "Jk"),
+        ("jk", "Jk"),
+        ("*", "Jk"),
+    ],
 )
 def test_parse_accepts_the_notation_and_its_variants(token: str, text: str) -> None:
     assert str(Card.parse(token)) == text

@@ -33,8 +33,10 @@ def test_a_deal_is_made_empty_and_dealt_apart() -> None:
 
 @pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
 def test_every_action_kind_names_its_phases(spec: object) -> None:
-    game = spec.game_class()(spec.game_class().options_type(),  # type: ignore[attr-defined]
-                             rng=random.Random(3))
+    game = spec.game_class()(
+        spec.game_class().options_type(),  # type: ignore[attr-defined]
+        rng=random.Random(3),
+    )
     deal = game.deal
     assert deal is not None
     assert deal.phases[Draw] == {Phase.DRAW} and deal.phases[Discard] == {Phase.DISCARD}
@@ -57,8 +59,13 @@ def test_the_log_is_typed_and_its_text_is_made_once() -> None:
     assert view.log == (Play(0, Draw("stock")),) and view.phase is Phase.DISCARD
     assert game.record()["hands"][0]["actions"] == ["p0 draw stock"]
     data = view_json(game.view(0))
-    assert data["plays"] == [{"seat": 0, "text": "p0 draw stock", "action": {
-        "type": "draw", "source": "stock", "depth": 1, "text": "draw stock"}}]
+    assert data["plays"] == [
+        {
+            "seat": 0,
+            "text": "p0 draw stock",
+            "action": {"type": "draw", "source": "stock", "depth": 1, "text": "draw stock"},
+        }
+    ]
     assert all(a["text"] == t for a, t in zip(data["legal"], data["legal_actions"], strict=True))
 
 
@@ -91,10 +98,13 @@ def test_a_deal_that_reaches_the_action_limit_ends_as_if_the_stock_ran_out() -> 
 
 # -- the Rummy call window (R5-10) -----------------------------------------------------
 
-HANDS = ["5h 6h 7h Kc Ks 9d 2c", "9c 8h 4s Kd Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd",
-         "3h 2h 4c 6d 8c Tc Jc"]
-OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-           "p1 discard 8h")
+HANDS = [
+    "5h 6h 7h Kc Ks 9d 2c",
+    "9c 8h 4s Kd Qd 3s 2d",
+    "4d 9h Td 6c Qs 5s Jd",
+    "3h 2h 4c 6d 8c Tc Jc",
+]
+OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h")
 
 
 def rummy_game(stacked: Stacked) -> Rummy500Game:
@@ -107,8 +117,7 @@ def test_the_call_window_asks_the_seats_after_the_discarder_in_turn(stacked: Sta
     act(game, *OPENING)
     deal = game.deal
     assert deal is not None and deal.phase is Phase.CALL and deal.awaiting() == [2, 3, 0]
-    assert [game.legal_actions(s) for s in range(4)] == [
-        [], [], [CallRummy(1), Pass()], []]
+    assert [game.legal_actions(s) for s in range(4)] == [[], [], [CallRummy(1), Pass()], []]
     game.apply(2, Pass())
     assert deal.awaiting() == [3, 0] and game.legal_actions(3) == [CallRummy(1), Pass()]
     game.apply(3, Pass())
@@ -128,7 +137,11 @@ def test_a_record_may_leave_out_the_passes(stacked: Stacked) -> None:
     game = rummy_game(stacked)
     act(game, *OPENING, "p2 draw stock")
     assert [str(p) for p in game.deals[0].log[5:]] == [
-        "p2 pass", "p3 pass", "p0 pass", "p2 draw stock"]
+        "p2 pass",
+        "p3 pass",
+        "p0 pass",
+        "p2 draw stock",
+    ]
     with pytest.raises(IllegalAction):  # the discarder is never asked
         act(rummy_game_after(stacked), "p1 rummy 1")
 

@@ -15,10 +15,12 @@ from remikit.variants.remi13d.rules import Remi13DOptions
 
 def every_option(*kinds: str) -> list[object]:
     """Each option of each playable variant (of the given kinds), as test parameters."""
-    return [pytest.param(spec.game_class().options_type, info,
-                         id=f"{spec.name}.{info.name}")
-            for spec in playable() for info in spec.game_class().options_type.describe()
-            if not kinds or info.kind in kinds]
+    return [
+        pytest.param(spec.game_class().options_type, info, id=f"{spec.name}.{info.name}")
+        for spec in playable()
+        for info in spec.game_class().options_type.describe()
+        if not kinds or info.kind in kinds
+    ]
 
 
 WRONG_VALUES: dict[str, list[object]] = {
@@ -41,7 +43,8 @@ def text_of(value: object) -> str:
 
 @pytest.mark.parametrize(("options", "info"), every_option())
 def test_a_value_of_the_wrong_type_is_refused_naming_the_option(
-        options: type[Options], info: OptionInfo) -> None:
+    options: type[Options], info: OptionInfo
+) -> None:
     for value in WRONG_VALUES[info.kind]:
         with pytest.raises(OptionError, match=f"option {info.name} takes "):
             options.from_mapping({info.name: value})
@@ -55,8 +58,9 @@ def test_text_is_parsed_strictly(options: type[Options], info: OptionInfo) -> No
 
 
 @pytest.mark.parametrize(("options", "info"), every_option())
-def test_the_default_as_value_or_as_text_is_the_default(options: type[Options],
-                                                        info: OptionInfo) -> None:
+def test_the_default_as_value_or_as_text_is_the_default(
+    options: type[Options], info: OptionInfo
+) -> None:
     default = options()
     assert options.from_mapping({info.name: info.default}) == default
     parsed = options.from_mapping({info.name: OptionText(text_of(info.default))})
@@ -64,8 +68,9 @@ def test_the_default_as_value_or_as_text_is_the_default(options: type[Options],
 
 
 @pytest.mark.parametrize(("options", "info"), every_option("integer"))
-def test_a_huge_number_is_refused_as_out_of_range_at_once(options: type[Options],
-                                                          info: OptionInfo) -> None:
+def test_a_huge_number_is_refused_as_out_of_range_at_once(
+    options: type[Options], info: OptionInfo
+) -> None:
     for text in ("9" * 5000, "-" + "9" * 5000, "+" + "0" * 4000 + "9" * 5000):
         start = time.perf_counter()
         with pytest.raises(OptionError, match=f"option {info.name} must be "):

@@ -29,8 +29,9 @@ PROMPT_LIMIT = 5_000
 
 def make_console() -> tuple[Console, io.StringIO]:
     buffer = io.StringIO()
-    console = Console(file=buffer, width=120, color_system=None, highlight=False,
-                      force_terminal=False)
+    console = Console(
+        file=buffer, width=120, color_system=None, highlight=False, force_terminal=False
+    )
     return console, buffer
 
 
@@ -66,8 +67,9 @@ class EndOfInput:
         raise EOFError
 
 
-def run_play(argv: Sequence[str], input_fn: Callable[[str], str] | None = None,
-             script: Sequence[str] = ()) -> tuple[int, str]:
+def run_play(
+    argv: Sequence[str], input_fn: Callable[[str], str] | None = None, script: Sequence[str] = ()
+) -> tuple[int, str]:
     console, buffer = make_console()
     args = build_parser().parse_args(["play", *argv])
     status = play.run(args, console=console, input_fn=input_fn or Person(buffer, script))
@@ -76,8 +78,21 @@ def run_play(argv: Sequence[str], input_fn: Callable[[str], str] | None = None,
 
 def test_a_whole_remi13d_match_through_the_terminal(tmp_path: Path) -> None:
     record = tmp_path / "match.json"
-    status, out = run_play(["remi13d", "--seed", "5", "--games", "2", "--lang", "en",
-                            "--record", str(record), "--name", "Ana"])
+    status, out = run_play(
+        [
+            "remi13d",
+            "--seed",
+            "5",
+            "--games",
+            "2",
+            "--lang",
+            "en",
+            "--record",
+            str(record),
+            "--name",
+            "Ana",
+        ]
+    )
     assert status == 0
     assert "Seat draw (R13-2)" in out
     assert "Game 1 of 2" in out and "Game 2 of 2" in out
@@ -101,8 +116,10 @@ def test_the_person_takes_the_discard_of_the_left_seat() -> None:
 
 def test_quit_saves_the_record(tmp_path: Path) -> None:
     record = tmp_path / "quit.json"
-    status, out = run_play(["remi13d", "--seed", "2", "--record", str(record), "--lang", "en"],
-                           script=["s", "b 1", "q", "n", "q", "y"])
+    status, out = run_play(
+        ["remi13d", "--seed", "2", "--record", str(record), "--lang", "en"],
+        script=["s", "b 1", "q", "n", "q", "y"],
+    )
     assert status == 0
     assert "Really quit?" in out and "Goodbye!" in out
     data = json.loads(record.read_text())
@@ -114,23 +131,32 @@ def test_quit_saves_the_record(tmp_path: Path) -> None:
 
 def test_end_of_input_also_saves_the_record(tmp_path: Path) -> None:
     record = tmp_path / "eof.json"
-    status, _ = run_play(["remi13d", "--seed", "3", "--record", str(record), "--lang", "en"],
-                         input_fn=EndOfInput())
+    status, _ = run_play(
+        ["remi13d", "--seed", "3", "--record", str(record), "--lang", "en"], input_fn=EndOfInput()
+    )
     assert status == 0 and record.exists()
     assert replay(load_record(record)).ok
 
 
 def test_indonesian_table() -> None:
-    status, out = run_play(["remi13d", "--seed", "4", "--lang", "id"],
-                           script=["h", "s", "m", "q", "y"])
+    status, out = run_play(
+        ["remi13d", "--seed", "4", "--lang", "id"], script=["h", "s", "m", "q", "y"]
+    )
     assert status == 0
-    for text in ("Undian kursi", "Permainan 1 dari 4", "Tumpukan:", "Kartu Anda",
-                 "Perintah", "Sampai jumpa", "Kiri", "mengambil"):
+    for text in (
+        "Undian kursi",
+        "Permainan 1 dari 4",
+        "Tumpukan:",
+        "Kartu Anda",
+        "Perintah",
+        "Sampai jumpa",
+        "Kiri",
+        "mengambil",
+    ):
         assert text in out, text
 
 
-def seat_person(stacked: Stack, hand: str, stock: str, script: Sequence[str]
-                ) -> tuple[int, str]:
+def seat_person(stacked: Stack, hand: str, stock: str, script: Sequence[str]) -> tuple[int, str]:
     """Play a stacked Remi 13 D game where the person sits at seat 0 (first to play)."""
     game = Remi13DGame(Remi13DOptions(games=1), auto_deal=False)
     full = game.full_deck()
@@ -141,33 +167,45 @@ def seat_person(stacked: Stack, hand: str, stock: str, script: Sequence[str]
         if not card.is_joker and rest[card] > 0:
             rest[card] -= 1
             spare.append(card)
-    others = [format_cards(spare[i * 13:(i + 1) * 13]) for i in range(3)]
+    others = [format_cards(spare[i * 13 : (i + 1) * 13]) for i in range(3)]
     game.start_deal(stacked(full, [hand, *others], dealer=3, stock=stock))
     console, buffer = make_console()
-    session = Session(ui=Remi13DUI(), game=game,
-                           bots={s: make_bot("greedy", seed=s) for s in (1, 2, 3)},
-                           names={0: "Ana", 1: "Budi", 2: "Sari", 3: "Wayan"}, person=0,
-                           console=console, input_fn=Person(buffer, script), lang="en")
+    session = Session(
+        ui=Remi13DUI(),
+        game=game,
+        bots={s: make_bot("greedy", seed=s) for s in (1, 2, 3)},
+        names={0: "Ana", 1: "Budi", 2: "Sari", 3: "Wayan"},
+        person=0,
+        console=console,
+        input_fn=Person(buffer, script),
+        lang="en",
+    )
     return session.play(), flat(buffer.getvalue())
 
 
 def test_a_refused_close_says_why(stacked: Stack) -> None:
-    status, out = seat_person(stacked, "Ah 5s 9h 3s 7d 7c Jh 2c 4d 6c 2h 3d 5c", "7s",
-                              ["s", "t ah", "t", "t 7h", "q", "y"])
+    status, out = seat_person(
+        stacked,
+        "Ah 5s 9h 3s 7d 7c Jh 2c 4d 6c 2h 3d 5c",
+        "7s",
+        ["s", "t ah", "t", "t 7h", "q", "y"],
+    )
     assert status == 0
     assert out.count("cannot close: not every card is in a meld (dead:") == 2
     assert "7h is not in your hand" in out
 
 
 def test_a_close_without_a_pure_run_is_refused_with_that_reason(stacked: Stack) -> None:
-    _, out = seat_person(stacked, "2c 3c 4c 2d 3d 4d 2h 3h 4h Jk 6s 6h Ah", "6d",
-                         ["s", "t Ah", "m", "q", "y"])
+    _, out = seat_person(
+        stacked, "2c 3c 4c 2d 3d 4d 2h 3h 4h Jk 6s 6h Ah", "6d", ["s", "t Ah", "m", "q", "y"]
+    )
     assert "cannot close: the melds need a pure run of 4 or more cards" in out
 
 
 def test_the_person_closes_and_the_table_shows_every_arrangement(stacked: Stack) -> None:
-    status, out = seat_person(stacked, "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Qd Kd Ad", "Jk",
-                              ["s", "m", "t"])
+    status, out = seat_person(
+        stacked, "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Qd Kd Ad", "Jk", ["s", "m", "t"]
+    )
     assert status == 0
     assert "You can close: t Jk for 165 points" in out
     assert "You closed with Jk!" in out
@@ -221,29 +259,37 @@ def test_a_whole_three_thirteen_game_through_the_terminal(tmp_path: Path) -> Non
     assert result.ok and result.finished
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["remi13d", "--bots", "clever"], "unknown bot level 'clever'"),
-    (["remi13d", "--bots", "random,greedy"], "exactly three"),
-    (["3-13", "--games", "2"], "--games is for Remi 13 D only"),
-    (["3-13", "--option", "players=3"], "seats 4 players"),
-    (["500", "--players", "9"], "option players must be from 2 to 8, not 9"),
-    (["500", "--players", "5", "--bots", "random,greedy"], "exactly 4, not 2"),
-    (["remi13d", "--players", "3"], "players must be from 4 to 4, not 3"),
-    (["nonsense"], "unknown variant"),
-])
-def test_bad_arguments_say_why(argv: list[str], message: str,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["remi13d", "--bots", "clever"], "unknown bot level 'clever'"),
+        (["remi13d", "--bots", "random,greedy"], "exactly three"),
+        (["3-13", "--games", "2"], "--games is for Remi 13 D only"),
+        (["3-13", "--option", "players=3"], "seats 4 players"),
+        (["500", "--players", "9"], "option players must be from 2 to 8, not 9"),
+        (["500", "--players", "5", "--bots", "random,greedy"], "exactly 4, not 2"),
+        (["remi13d", "--players", "3"], "players must be from 4 to 4, not 3"),
+        (["nonsense"], "unknown variant"),
+    ],
+)
+def test_bad_arguments_say_why(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _ = run_play([*argv, "--lang", "en"], input_fn=EndOfInput())
     assert status == 2
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("lang", "message"), [
-    ("en", "option players cannot be 8 with jokers=0"),
-    ("id", "opsi players tidak bisa 8 dengan jokers=0"),
-])
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "option players cannot be 8 with jokers=0"),
+        ("id", "opsi players tidak bisa 8 dengan jokers=0"),
+    ],
+)
 def test_R3_1_eight_players_without_jokers_are_refused_in_the_users_language(
-        lang: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    lang: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _ = run_play(["3-13", "--players", "8", "--lang", lang], input_fn=EndOfInput())
     assert status == 2
     assert message in capsys.readouterr().err

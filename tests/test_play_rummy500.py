@@ -71,34 +71,54 @@ class Typist:
 # The person (seat 0) plays first; Left (seat 1) and Right (seat 2) are scripted.
 HANDS = ["5h 6h 7h Kc Ks 9d 2c", "9c 8h 4s Kd Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"]
 STOCK = "4c 7s Ac 3c Th 2h"
-LEFT = ["draw stock", "discard 8h",  # the person calls Rummy on the 8h
-        "draw stock", "discard Kd",
-        "meld 2c 3c 4c", "discard Qd"]  # after calling Rummy on the person's 3c
+LEFT = [
+    "draw stock",
+    "discard 8h",  # the person calls Rummy on the 8h
+    "draw stock",
+    "discard Kd",
+    "meld 2c 3c 4c",
+    "discard Qd",
+]  # after calling Rummy on the person's 3c
 LEFT_CALLS = [None, "rummy 3"]
 RIGHT = ["draw stock", "discard 3c", "draw stock", "discard Th"]
 PERSON = [
-    "s", "m 5h 6h 7h", "b 2c",  # a meld; after it, the bots may call on the 2c (they cannot)
-    "r 1", "l 8h 1", "b 4c",  # the pause after Left's 8h: Rummy!, the owed lay-off, a discard
+    "s",
+    "m 5h 6h 7h",
+    "b 2c",  # a meld; after it, the bots may call on the 2c (they cannot)
+    "r 1",
+    "l 8h 1",
+    "b 4c",  # the pause after Left's 8h: Rummy!, the owed lay-off, a discard
     "",  # the pause after Left's Kd (no call possible)
     "",  # the pause after Right's 3c (a call on the 2c is possible: not taken)
-    "d 2", "m kc ks kd", "b 3c",  # a deep draw owing the Kd; Left calls Rummy on the 3c
+    "d 2",
+    "m kc ks kd",
+    "b 3c",  # a deep draw owing the Kd; Left calls Rummy on the 3c
     "",  # the pause after Left's Qd
     "",  # the pause after Right's Th
-    "s", "q", "y",
+    "s",
+    "q",
+    "y",
 ]
 
 
-def scripted_session(stacked: Stacked, script: Sequence[str], *, lang: str = "en",
-                     **options: object) -> tuple[Session, Typist, Rummy500Game]:
+def scripted_session(
+    stacked: Stacked, script: Sequence[str], *, lang: str = "en", **options: object
+) -> tuple[Session, Typist, Rummy500Game]:
     game = new_game(stacked, HANDS, up="Js", stock=STOCK, **options)
     console, buffer = make_console()
     typist = Typist(buffer, script)
     ui = find_variant("rummy500").part("tui")()
     assert ui is not None
-    session = Session(ui=ui, game=game,
-                           bots={1: ScriptBot(LEFT, LEFT_CALLS), 2: ScriptBot(RIGHT, [None])},
-                           names={0: "Ana", 1: "Budi", 2: "Sari"}, person=0, console=console,
-                           input_fn=typist, lang=lang)
+    session = Session(
+        ui=ui,
+        game=game,
+        bots={1: ScriptBot(LEFT, LEFT_CALLS), 2: ScriptBot(RIGHT, [None])},
+        names={0: "Ana", 1: "Budi", 2: "Sari"},
+        person=0,
+        console=console,
+        input_fn=typist,
+        lang=lang,
+    )
     return session, typist, game
 
 
@@ -114,8 +134,10 @@ def test_a_scripted_hand_through_the_terminal(stacked: Stacked, tmp_path: Path) 
     assert "You laid 8♥ off on meld 1." in flat
     assert "You took K♦ 3♣ from the discard pile. Meld K♦ this turn." in flat
     assert "You melded K♣ K♠ K♦ (meld 2)." in flat
-    assert ("Left (Budi) called Rummy! on your discard and took 2♣ 4♣ 3♣, melded 2♣ 3♣ 4♣ "
-            "and discarded Q♦.") in flat
+    assert (
+        "Left (Budi) called Rummy! on your discard and took 2♣ 4♣ 3♣, melded 2♣ 3♣ 4♣ "
+        "and discarded Q♦."
+    ) in flat
     assert "Right (Sari) drew from the stock and discarded 10♥." in flat
     # the table: melds numbered with who laid each card, the pile spread with positions
     assert "1 5♥ 6♥ 7♥ 8♥ Ana 5♥ 6♥ 7♥ 8♥" in flat
@@ -126,9 +148,22 @@ def test_a_scripted_hand_through_the_terminal(stacked: Stacked, tmp_path: Path) 
     # Right lost its turn to the person's call: Left drew right after the person's discard
     deal = game.deals[0]
     assert [str(p) for p in deal.log[:15]] == [
-        "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h",
-        "p2 pass", "p0 rummy 1", "p0 layoff 8h to 1", "p0 discard 4c", "p1 draw stock",
-        "p1 discard Kd", "p2 draw stock", "p2 discard 3c", "p0 pass", "p1 pass"]
+        "p0 draw stock",
+        "p0 meld 5h 6h 7h",
+        "p0 discard 2c",
+        "p1 draw stock",
+        "p1 discard 8h",
+        "p2 pass",
+        "p0 rummy 1",
+        "p0 layoff 8h to 1",
+        "p0 discard 4c",
+        "p1 draw stock",
+        "p1 discard Kd",
+        "p2 draw stock",
+        "p2 discard 3c",
+        "p0 pass",
+        "p1 pass",
+    ]
     assert "p1 rummy 3" in [str(p) for p in deal.log]
     result = replay(load_record(tmp_path / "r500.json"))
     assert result.ok and not result.finished
@@ -161,8 +196,24 @@ def test_a_wrong_call_gets_the_engines_reason_and_the_same_prompt(stacked: Stack
 
 
 def test_warn_playable_asks_before_a_playable_discard(stacked: Stacked) -> None:
-    script = ["s", "m 5h 6h 7h", "b 2c", "r 1", "l 8h 1", "b 4c", "", "", "d 2", "b kd",
-              "m kc ks kd", "b 8h", "b 3c", "n", "q", "y"]
+    script = [
+        "s",
+        "m 5h 6h 7h",
+        "b 2c",
+        "r 1",
+        "l 8h 1",
+        "b 4c",
+        "",
+        "",
+        "d 2",
+        "b kd",
+        "m kc ks kd",
+        "b 8h",
+        "b 3c",
+        "n",
+        "q",
+        "y",
+    ]
     session, _, _ = scripted_session(stacked, script)
     session.warn_playable = True
     session.play()
@@ -201,16 +252,33 @@ def test_commands_are_short() -> None:
     assert parsed("m 7h=8h 9h") == "error"
 
 
-@pytest.mark.parametrize(("players", "sides"), [
-    (2, ["Top"]),
-    (5, ["Left", "Top left", "Top right", "Right"]),
-    (8, ["Lower left", "Left", "Top left", "Top", "Top right", "Right", "Lower right"]),
-])
+@pytest.mark.parametrize(
+    ("players", "sides"),
+    [
+        (2, ["Top"]),
+        (5, ["Left", "Top left", "Top right", "Right"]),
+        (8, ["Lower left", "Left", "Top left", "Top", "Top right", "Right", "Lower right"]),
+    ],
+)
 def test_whole_games_at_any_table_size(players: int, sides: list[str], tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    status, out = run_lazy(["500", "--players", str(players), "--seed", "11", "--lang", "en",
-                            "--option", "target=120", "--bots", "greedy",
-                            "--record", str(record)])
+    status, out = run_lazy(
+        [
+            "500",
+            "--players",
+            str(players),
+            "--seed",
+            "11",
+            "--lang",
+            "en",
+            "--option",
+            "target=120",
+            "--bots",
+            "greedy",
+            "--record",
+            str(record),
+        ]
+    )
     assert status == 0
     assert "Hand 1 · the first to 120 points wins" in out
     order = out.split("Play runs clockwise: You → ")[1].split(" → You.")[0]
@@ -250,8 +318,15 @@ def test_indonesian_table(stacked: Stacked) -> None:
     session, _, _ = scripted_session(stacked, ["h", "s", "m", "q", "y"], lang="id")
     session.play()
     flat = " ".join(session.console.file.getvalue().split())  # type: ignore[attr-defined]
-    for text in ("Ambil: s tumpukan", "Buangan (1 = teratas):", "Belum ada gabungan di meja.",
-                 "Perintah", "panggil Rummy!", "Sampai jumpa", "Babak ini"):
+    for text in (
+        "Ambil: s tumpukan",
+        "Buangan (1 = teratas):",
+        "Belum ada gabungan di meja.",
+        "Perintah",
+        "panggil Rummy!",
+        "Sampai jumpa",
+        "Babak ini",
+    ):
         assert text in flat, text
 
 

@@ -77,18 +77,27 @@ MALFORMED: list[tuple[str, Callable[[Record], None], str]] = [
     ("first false", _set("first", False), "hand 1: first must be a seat from 0 to 2, not false"),
     ("first 0.5", _set("first", 0.5), "hand 1: first must be a seat from 0 to 2, not 0.5"),
     # RULES.md §0 "Who plays first": always the seat after the dealer
-    ("first not after the dealer", _set("first", 1),
-     "hand 1: first must be seat 0, the seat after the dealer, not 1"),
+    (
+        "first not after the dealer",
+        _set("first", 1),
+        "hand 1: first must be seat 0, the seat after the dealer, not 1",
+    ),
     ("actions a string", _set("actions", "p0 draw stock"), "hand 1: actions must be a list"),
-    ("actions with a number", _set("actions", ["p0 draw stock", 5]),
-     "hand 1: actions must be a list of strings"),
+    (
+        "actions with a number",
+        _set("actions", ["p0 draw stock", 5]),
+        "hand 1: actions must be a list of strings",
+    ),
     ("actions null", _set("actions", None), "hand 1: actions must be a list of strings"),
     # CONTRACT.md "Table options": values are exact, never rounded or coerced
     ("players 3.7", _option("players", 3.7), "option players takes a whole number, not 3.7"),
     ("players true", _option("players", True), "option players takes a whole number, not true"),
     ("players text", _option("players", "3"), 'option players takes a whole number, not "3"'),
-    ("players huge", _option("players", 10**4000),
-     "option players must be from 2 to 8, not 10000000000000000000…"),
+    (
+        "players huge",
+        _option("players", 10**4000),
+        "option players must be from 2 to 8, not 10000000000000000000…",
+    ),
     ("jokers 1", _option("jokers", 1), "option jokers takes true or false, not 1"),
     ("jokers text", _option("jokers", "true"), 'option jokers takes true or false, not "true"'),
     ("target 150.0", _option("target", 150.0), "option target takes a whole number, not 150.0"),
@@ -97,10 +106,12 @@ MALFORMED: list[tuple[str, Callable[[Record], None], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("change", "reason"), [(c, r) for _, c, r in MALFORMED],
-                         ids=[name for name, _, _ in MALFORMED])
+@pytest.mark.parametrize(
+    ("change", "reason"), [(c, r) for _, c, r in MALFORMED], ids=[name for name, _, _ in MALFORMED]
+)
 def test_a_malformed_record_is_refused_with_a_reason_naming_the_field(
-        change: Callable[[Record], None], reason: str) -> None:
+    change: Callable[[Record], None], reason: str
+) -> None:
     record = fresh_record()
     change(record)
     result = replay(record)
@@ -127,15 +138,19 @@ def test_a_malformed_second_hand_leaves_the_game_as_the_first_left_it(shared: Pa
     assert replay({**record, "hands": [first_hand, {**later, "first": 2}]}).ok
 
 
-@pytest.mark.parametrize(("content", "reason"), [
-    (b'{"variant": "rummy500", "hands": []', "is not JSON"),
-    (b'{"variant": "rummy500\xff", "hands": []}', "is not UTF-8 text (byte 21)"),
-    (b'{"hands": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nests too deeply"),
-    (b'{"options": {"players": ' + b"9" * 5000 + b"}}", "a number too long to read"),
-    (b"[1, 2]", "a record is a JSON object"),
-])
-def test_a_file_that_holds_no_record_is_refused(tmp_path: Path, content: bytes,
-                                                reason: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b'{"variant": "rummy500", "hands": []', "is not JSON"),
+        (b'{"variant": "rummy500\xff", "hands": []}', "is not UTF-8 text (byte 21)"),
+        (b'{"hands": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nests too deeply"),
+        (b'{"options": {"players": ' + b"9" * 5000 + b"}}", "a number too long to read"),
+        (b"[1, 2]", "a record is a JSON object"),
+    ],
+)
+def test_a_file_that_holds_no_record_is_refused(
+    tmp_path: Path, content: bytes, reason: str
+) -> None:
     path = tmp_path / "record.json"
     path.write_bytes(content)
     with pytest.raises(RecordError, match=re.escape(reason)):
@@ -153,14 +168,20 @@ SEAT_FIRST = "a record action starts with the seat"
 NUMBER = "must be a number from 1"
 
 
-@pytest.mark.parametrize(("action", "reason"), [
-    ("p² draw stock", SEAT_FIRST), ("p٣ draw stock", SEAT_FIRST),
-    ("p" + "9" * 5000 + " draw stock", SEAT_FIRST),
-    ("p0 draw discard ²", NUMBER), ("p0 draw discard " + "9" * 5000, NUMBER),
-    ("p0 rummy 1e3", NUMBER),
-])
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("p² draw stock", SEAT_FIRST),
+        ("p٣ draw stock", SEAT_FIRST),
+        ("p" + "9" * 5000 + " draw stock", SEAT_FIRST),
+        ("p0 draw discard ²", NUMBER),
+        ("p0 draw discard " + "9" * 5000, NUMBER),
+        ("p0 rummy 1e3", NUMBER),
+    ],
+)
 def test_an_action_without_a_number_where_one_belongs_is_refused_at_its_index(
-        action: str, reason: str) -> None:
+    action: str, reason: str
+) -> None:
     record = fresh_record()
     hand(record)["actions"] = [action]
     result = replay(record)

@@ -56,11 +56,12 @@ AH = Card.parse("Ah")
 NATURAL4_CLOSER = "3s 4s 5s 6s Jk 9c 9d 9h 9s Kc Kd Kh Ks"
 # the same run and eight cards that meld with nothing
 NATURAL4_HAND = "3s 4s 5s 6s Jk 9h Jc 2d Qd 8c Kh 7d 5h"
-OTHERS = ["2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
-          "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc",
-          "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s"]
-SETTINGS = settings(max_examples=100, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+OTHERS = [
+    "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
+    "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc",
+    "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s",
+]
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- natural4 again, independently --------------------------------------------
@@ -107,11 +108,12 @@ def is_natural4_pure(meld: Meld) -> bool:
     if meld.kind != "run":
         return False
     row = [c.is_joker for c in meld.cards]
-    return any(not any(row[i:i + 4]) for i in range(len(row) - 3))
+    return any(not any(row[i : i + 4]) for i in range(len(row) - 3))
 
 
-def check_natural4(hand: Sequence[Card], found: Arrangement | scoring.Score,
-                   claimed: int, bonus: int = 0) -> None:
+def check_natural4(
+    hand: Sequence[Card], found: Arrangement | scoring.Score, claimed: int, bonus: int = 0
+) -> None:
     """Every card once, every meld legal with its points, a natural4 pure run among the
     melds, the pure flags right, the total as claimed (R13-11, R13-12)."""
     assert Counter(hand) == Counter([c for m in found.melds for c in m.cards] + list(found.dead))
@@ -121,12 +123,14 @@ def check_natural4(hand: Sequence[Card], found: Arrangement | scoring.Score,
     if found.melds:
         assert any(is_natural4_pure(m) for m in found.melds)
     assert claimed == bonus + sum(m.points for m in found.melds) + sum(
-        remi_dead(c) for c in found.dead)
+        remi_dead(c) for c in found.dead
+    )
 
 
 def rules_game(stacked: Stacked, hand: str, pure_run: str, stock: str = "Ah") -> Remi13DGame:
-    game = Remi13DGame(Remi13DOptions.from_mapping({"games": 1, "pure_run": pure_run}),
-                       auto_deal=False)
+    game = Remi13DGame(
+        Remi13DOptions.from_mapping({"games": 1, "pure_run": pure_run}), auto_deal=False
+    )
     return deal_stacked(game, stacked, [hand, *OTHERS], dealer=3, stock=stock)
 
 
@@ -172,9 +176,11 @@ def test_R13_7_a_joker_extending_the_pure_run_closes_only_under_natural4() -> No
 
 @pytest.mark.parametrize(
     ("hand", "closes"),
-    [("3s 4s 5s 6s Jk 8s 9c 9d 9h Kc Kd Kh Ks", True),  # Jk=7s between 4 naturals and 8s
-     ("3s 4s Jk 6s 7s 9c 9d 9h 9s Kc Kd Kh Ks", False),  # no 4 naturals in a row
-     ("3s 4s 5s Jk 9h Th Jh 7c 7d 7s Kh Ks Kd", False)],  # 3 naturals and a joker
+    [
+        ("3s 4s 5s 6s Jk 8s 9c 9d 9h Kc Kd Kh Ks", True),  # Jk=7s between 4 naturals and 8s
+        ("3s 4s Jk 6s 7s 9c 9d 9h 9s Kc Kd Kh Ks", False),  # no 4 naturals in a row
+        ("3s 4s 5s Jk 9h Th Jh 7c 7d 7s Kh Ks Kd", False),
+    ],  # 3 naturals and a joker
 )
 def test_R13_7_natural4_needs_four_natural_cards_in_a_row(hand: str, closes: bool) -> None:
     cards = parse_cards(hand)
@@ -234,7 +240,8 @@ def test_R13_12_natural4_never_scores_less_than_strict(hand: list[Card]) -> None
 @SETTINGS
 @given(THIRTEEN, st.sampled_from([AH, JOKER]))
 def test_R13_7_whatever_closes_strict_closes_natural4_for_as_much_or_more(
-        hand: list[Card], closing: Card) -> None:
+    hand: list[Card], closing: Card
+) -> None:
     strict = scoring.can_close(hand, closing)
     natural4 = scoring.can_close(hand, closing, pure_run="natural4")
     assert natural4 or not strict
@@ -244,18 +251,18 @@ def test_R13_7_whatever_closes_strict_closes_natural4_for_as_much_or_more(
         assert not strict or got.points >= scoring.close_score(hand, closing).points
 
 
-@pytest.mark.parametrize(("all_melded", "need_pure"),
-                         [(False, False), (False, True), (True, False), (True, True)])
+@pytest.mark.parametrize(
+    ("all_melded", "need_pure"), [(False, False), (False, True), (True, False), (True, True)]
+)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hand=st.one_of(hands(DENSE, 1, 8), natural4_prone(7), natural4_prone(8),
-                      with_pure_run()))
+@given(hand=st.one_of(hands(DENSE, 1, 8), natural4_prone(7), natural4_prone(8), with_pure_run()))
 def test_R13_6_natural4_solver_is_the_brute_force_optimum(
-        hand: list[Card], all_melded: bool, need_pure: bool) -> None:
+    hand: list[Card], all_melded: bool, need_pure: bool
+) -> None:
     """R13-6/R13-8/R13-12 under natural4: no partition of the hand scores more than the
     solver finds, and its arrangement is valid."""
     goal = Goal(all_melded=all_melded, need_pure=need_pure)
-    want = brute_force(hand, natural4_meld, remi_dead, all_melded=all_melded,
-                       need_pure=need_pure)
+    want = brute_force(hand, natural4_meld, remi_dead, all_melded=all_melded, need_pure=need_pure)
     solver = scoring.solver("natural4")
     value = solver.value(hand, goal=goal)
     assert (value if value > NEG // 2 else None) == want
@@ -351,13 +358,15 @@ def score(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
 def test_R13_7_remi_score_pure_run_natural4(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = score(capsys, "remi13d", NATURAL4_CLOSER, "--closing", "Ah", "--json")
     assert status == 1 and "pure run" in json.loads(out)["reason"]
-    status, out, _ = score(capsys, "remi13d", NATURAL4_CLOSER, "--closing", "Ah", "--json",
-                           "--pure-run", "natural4")
+    status, out, _ = score(
+        capsys, "remi13d", NATURAL4_CLOSER, "--closing", "Ah", "--json", "--pure-run", "natural4"
+    )
     got = json.loads(out)
     assert (status, got["points"], got["can_close"], got["dead"]) == (0, 135, True, [])
     assert any(any(t.startswith("Jk=") for t in m) and "3s" in m for m in got["melds"])
-    status, out, _ = score(capsys, "remi13d", NATURAL4_CLOSER, "--closing", "Ah",
-                           "--pure-run", "natural4")
+    status, out, _ = score(
+        capsys, "remi13d", NATURAL4_CLOSER, "--closing", "Ah", "--pure-run", "natural4"
+    )
     assert status == 0 and "Points: 135" in out and "pure_run=natural4" in out
     assert "Jk(7♠)" in out or "Jk(2♠)" in out
 
@@ -368,8 +377,7 @@ def test_R13_12_remi_score_pure_run_natural4(capsys: pytest.CaptureFixture[str])
     status, out, _ = score(capsys, "remi13d", NATURAL4_HAND, "--json", "--pure-run", "natural4")
     got = json.loads(out)
     assert (got["points"], got["can_close"]) == (-30, False)
-    status, out, _ = score(capsys, "remi13d", NATURAL4_CLOSER, "--json", "--pure-run",
-                           "natural4")
+    status, out, _ = score(capsys, "remi13d", NATURAL4_CLOSER, "--json", "--pure-run", "natural4")
     assert json.loads(out)["can_close"] is True
     status, out, _ = score(capsys, "remi13d", NATURAL4_HAND, "--pure-run", "strict")
     assert status == 0 and "pure_run" not in out and "Points: -60" in out
@@ -377,27 +385,33 @@ def test_R13_12_remi_score_pure_run_natural4(capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["3-13", "3h 9c Kd", "--round", "1", "--pure-run", "natural4"], "remi13d only"),
-     (["gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", "--pure-run", "strict"], "--pure-run"),
-     (["remi13d", NATURAL4_CLOSER, "--pure-run", "loose"], "invalid choice"),
-     (["--batch", "-", "--pure-run", "natural4"], "--batch takes no")],
+    [
+        (["3-13", "3h 9c Kd", "--round", "1", "--pure-run", "natural4"], "remi13d only"),
+        (["gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", "--pure-run", "strict"], "--pure-run"),
+        (["remi13d", NATURAL4_CLOSER, "--pure-run", "loose"], "invalid choice"),
+        (["--batch", "-", "--pure-run", "natural4"], "--batch takes no"),
+    ],
 )
 def test_remi_score_pure_run_is_for_remi13d_only(
-        capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     status, out, err = score(capsys, *args)
     assert (status, out) == (2, "")
     assert message in err
 
 
 def test_R13_6_remi_score_batch_lines_take_pure_run(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = [json.dumps({"variant": "remi13d", "hand": NATURAL4_CLOSER, "closing": "Ah"}),
-             json.dumps({"variant": "remi13d", "hand": NATURAL4_CLOSER, "closing": "Ah",
-                         "pure_run": "natural4"}),
-             json.dumps({"variant": "remi13d", "hand": NATURAL4_HAND, "pure_run": "natural4"}),
-             json.dumps({"variant": "remi13d", "hand": NATURAL4_HAND, "pure_run": "loose"}),
-             json.dumps({"variant": "3-13", "hand": "3h 9c Kd", "round": 1,
-                         "pure_run": "strict"})]
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        json.dumps({"variant": "remi13d", "hand": NATURAL4_CLOSER, "closing": "Ah"}),
+        json.dumps(
+            {"variant": "remi13d", "hand": NATURAL4_CLOSER, "closing": "Ah", "pure_run": "natural4"}
+        ),
+        json.dumps({"variant": "remi13d", "hand": NATURAL4_HAND, "pure_run": "natural4"}),
+        json.dumps({"variant": "remi13d", "hand": NATURAL4_HAND, "pure_run": "loose"}),
+        json.dumps({"variant": "3-13", "hand": "3h 9c Kd", "round": 1, "pure_run": "strict"}),
+    ]
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     status, out, _ = score(capsys, "--batch", "-")
     results = [json.loads(line) for line in out.splitlines()]

@@ -26,8 +26,15 @@ SEAT2 = "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc"
 SEAT3 = "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s"
 
 
-def new_game(stacked: Stacked, hands: list[str], *, stock: str = "", games: int = 1,
-             dealer: int = 3, **options: object) -> Remi13DGame:
+def new_game(
+    stacked: Stacked,
+    hands: list[str],
+    *,
+    stock: str = "",
+    games: int = 1,
+    dealer: int = 3,
+    **options: object,
+) -> Remi13DGame:
     game = Remi13DGame(Remi13DOptions.from_mapping({"games": games, **options}), auto_deal=False)
     return deal_stacked(game, stacked, hands, dealer=dealer, stock=stock)
 
@@ -173,7 +180,8 @@ def test_R13_13_stock_exhausted_ends_the_game_everyone_scored(shared: Path) -> N
     record = load_record(shared / "records" / "r13-stock-runs-out.json")
     result = replay(record)
     assert result.as_json() == json.loads(
-        (shared / "records" / "r13-stock-runs-out.expect.json").read_text())
+        (shared / "records" / "r13-stock-runs-out.expect.json").read_text()
+    )
     assert result.game is not None
     summary = result.game.deals[0].summary
     assert summary is not None and summary.ended_by == "stock"
@@ -244,8 +252,13 @@ def test_R13_15_match_of_n_games_highest_total_wins() -> None:
 def test_illegal_actions_leave_the_state_unchanged(stacked: Stacked) -> None:
     game = new_game(stacked, [CLOSER, SEAT1, SEAT2, SEAT3], stock="Ah")
     before = snapshot(game)
-    for seat, action in [(1, Draw("stock")), (0, Discard(Card.parse("3s"))), (7, Draw("stock")),
-                         (0, parse_action("meld 3s 4s 5s")), (0, Draw("discard"))]:
+    for seat, action in [
+        (1, Draw("stock")),
+        (0, Discard(Card.parse("3s"))),
+        (7, Draw("stock")),
+        (0, parse_action("meld 3s 4s 5s")),
+        (0, Draw("discard")),
+    ]:
         with pytest.raises(IllegalAction):
             game.apply(seat, action)
         assert snapshot(game) == before
@@ -267,7 +280,8 @@ def test_registry_finds_remi13d_by_alias() -> None:
 def test_shared_close_record_replays(shared: Path) -> None:
     result = replay(load_record(shared / "records" / "r13-close-with-ace.json"))
     assert result.as_json() == json.loads(
-        (shared / "records" / "r13-close-with-ace.expect.json").read_text())
+        (shared / "records" / "r13-close-with-ace.expect.json").read_text()
+    )
 
 
 def test_record_round_trip() -> None:

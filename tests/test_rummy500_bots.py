@@ -67,8 +67,9 @@ def greedy() -> GreedyBot:
 
 
 def test_greedy_melds_what_scores_and_discards_the_rest(stacked: Stacked) -> None:
-    game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Ah",
-                    stock="9s Kh")
+    game = new_game(
+        stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Ah", stock="9s Kh"
+    )
     done = turn(game, 0, greedy())
     assert done[0] == "draw stock"  # the ace on the pile melds with nothing
     assert sorted(done[1:3]) == ["meld 5h 6h 7h", "meld Kc Kd Ks"]
@@ -77,20 +78,24 @@ def test_greedy_melds_what_scores_and_discards_the_rest(stacked: Stacked) -> Non
 
 
 def test_greedy_lays_off_on_any_table_meld(stacked: Stacked) -> None:
-    game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Ah",
-                    stock="9s Kh")
+    game = new_game(
+        stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Ah", stock="9s Kh"
+    )
     turn(game, 0, greedy())
     done = turn(game, 1, greedy())
     assert done[0] == "draw stock"
     assert set(done[1:3]) == {"layoff 8h to 2", "layoff Kh to 1"} or set(done[1:3]) == {
-        "layoff 8h to 1", "layoff Kh to 2"}
+        "layoff 8h to 1",
+        "layoff Kh to 2",
+    }
     table = game.view(1).table
     assert sum(1 for m in table for s in m.laid_by if s == 1) == 2
 
 
 @pytest.mark.parametrize("joker_layoff", ["runs", "any"])
 def test_R5_6_greedy_lays_a_joker_off_onto_a_set_only_with_joker_layoff_any(
-        stacked: Stacked, joker_layoff: str) -> None:
+    stacked: Stacked, joker_layoff: str
+) -> None:
     game = new_game(stacked, JOKER_HANDS, up="Ah", stock="5s Ad", joker_layoff=joker_layoff)
     act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard 2c", "p1 draw stock")
     done = turn(game, 1, greedy())  # every action legal (turn checks)
@@ -104,28 +109,35 @@ def test_R5_6_greedy_lays_a_joker_off_onto_a_set_only_with_joker_layoff_any(
 
 
 def test_going_out_by_melding_everything_and_keeping_a_card_back_to_go_out(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     # OUT_HAND with a Th drawn: 7h-Th and four kings meld every card
     game = new_game(stacked, [OUT_HAND, P1_OUT, P2], up="Ac", stock="Th")
     done = turn(game, 0, greedy())
     assert not any(a.startswith("discard") for a in done)  # R5-8: out by melding
     assert deal_of(game).went_out == 0
     # with floating on, melding everything would float: keep the 7h back and discard it
-    game = new_game(stacked, [OUT_HAND, P1_OUT, P2], up="Ac", stock="Th",
-                    floating=True)
+    game = new_game(stacked, [OUT_HAND, P1_OUT, P2], up="Ac", stock="Th", floating=True)
     done = turn(game, 0, greedy())
     assert done[-1] == "discard 7h" and deal_of(game).went_out == 0
     # ... unless the last discard may not be playable: then it melds everything and floats
-    game = new_game(stacked, [OUT_HAND, P1_OUT, P2], up="Ac", stock="Th",
-                    floating=True, unplayable_last_discard=True)
+    game = new_game(
+        stacked,
+        [OUT_HAND, P1_OUT, P2],
+        up="Ac",
+        stock="Th",
+        floating=True,
+        unplayable_last_discard=True,
+    )
     done = turn(game, 0, greedy())
     deal = deal_of(game)
     assert not deal.is_over and deal.hands[0] == [] and deal.to_play == 1
 
 
 def test_greedy_does_not_discard_a_card_that_opens_a_rummy_call(stacked: Stacked) -> None:
-    game = new_game(stacked, ["Kc 4d 5h 6h 7h 9s 9h", "2c 8c 8d 4s Tc Qd 3s", P2], up="Qc",
-                    stock="2h")
+    game = new_game(
+        stacked, ["Kc 4d 5h 6h 7h 9s 9h", "2c 8c 8d 4s Tc Qd 3s", P2], up="Qc", stock="2h"
+    )
     deal = deal_of(game)
     deal.discard_pile.append(C("Jc"))  # the pile ends Qc Jc: a Kc on it makes a run
     act(game, "p0 draw stock")
@@ -140,16 +152,30 @@ def deep_pile_game(stacked: Stacked, junk: str) -> Rummy500Game:
     """Four players; seat 0 holds 6h 7h and the pile is 8h, then the three ``junk`` cards
     and the ace seat 0 threw."""
     first, second, third = junk.split()
-    hands = ["6h 7h 2c 3d 9s 4c As", f"{first} 5s 8s Tc Jh 2d 3h",
-             f"{second} 4s 6d 8c Td Jc 9h", f"{third} 3s 6s 9c Th Qc 5c"]
+    hands = [
+        "6h 7h 2c 3d 9s 4c As",
+        f"{first} 5s 8s Tc Jh 2d 3h",
+        f"{second} 4s 6d 8c Td Jc 9h",
+        f"{third} 3s 6s 9c Th Qc 5c",
+    ]
     game = new_game(stacked, hands, up="8h", stock="5d 7s 7c 7d")
-    act(game, "p0 draw stock", "p0 discard As", "p1 draw stock", f"p1 discard {first}",
-        "p2 draw stock", f"p2 discard {second}", "p3 draw stock", f"p3 discard {third}")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 discard As",
+        "p1 draw stock",
+        f"p1 discard {first}",
+        "p2 draw stock",
+        f"p2 discard {second}",
+        "p3 draw stock",
+        f"p3 discard {third}",
+    )
     return game
 
 
 def test_greedy_takes_a_profitable_deep_discard_and_melds_the_owed_card_first(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     game = deep_pile_game(stacked, "2s 3c 4h")  # cheap cards over the 8h
     view = game.view(0)
     assert Draw("discard", 5) in view.legal_actions
@@ -171,19 +197,21 @@ def test_greedy_refuses_a_deep_discard_that_costs_more_than_it_melds(stacked: St
 
 
 def test_greedy_takes_the_top_discard_only_to_meld_it(stacked: Stacked) -> None:
-    game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Kh",
-                    stock="9s")
+    game = new_game(
+        stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Kh", stock="9s"
+    )
     assert greedy().choose(game.view(0)) == Draw("discard")  # Kh makes four kings
-    game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="2s",
-                    stock="9s")
+    game = new_game(
+        stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="2s", stock="9s"
+    )
     assert greedy().choose(game.view(0)) == Draw("stock")
 
 
 def test_greedy_declines_at_an_empty_stock_only_when_nothing_in_the_pile_helps(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     for top, expected in (("9c", Decline()), ("Kh", Draw("discard"))):
-        game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"],
-                        up=top)
+        game = new_game(stacked, [P0, "8h 4c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up=top)
         deal = deal_of(game)
         deal.stock.clear()  # a position at an empty stock (R5-9)
         view = game.view(0)
@@ -196,8 +224,13 @@ def test_greedy_declines_at_an_empty_stock_only_when_nothing_in_the_pile_helps(
 
 # seat 1 throws the 8h that fits seat 0's 5h 6h 7h
 CALL_HANDS = [P0, "9c 9d 4s 8h Qd 3s 2d", "4c 9h Td 6c Qs 5s Jd", "3h 2h 4d 6d 8c Tc Jc"]
-CALL_OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-                "p1 discard 8h")
+CALL_OPENING = (
+    "p0 draw stock",
+    "p0 meld 5h 6h 7h",
+    "p0 discard 2c",
+    "p1 draw stock",
+    "p1 discard 8h",
+)
 
 
 def test_greedy_calls_rummy_when_it_sees_it(stacked: Stacked) -> None:
@@ -246,15 +279,20 @@ def answer_window(game: Game, bots: list[Bot]) -> None:
 
 
 def test_the_nearest_caller_after_the_discarder_wins_and_play_goes_on_after_it(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     game = new_game(stacked, CALL_HANDS, up="Js", stock="Ah 7s Kh 3c 5c 6s")
     act(game, *CALL_OPENING)
     assert deal_of(game).awaiting() == [2, 3, 0]
     asked: list[int] = []
     never = RandomBot(seed=1)
     never.call_chance = 0.0
-    bots: list[Bot] = [Recorder(greedy(), 0, asked), Recorder(greedy(), 1, asked),
-                       Recorder(never, 2, asked), Recorder(greedy(), 3, asked)]
+    bots: list[Bot] = [
+        Recorder(greedy(), 0, asked),
+        Recorder(greedy(), 1, asked),
+        Recorder(never, 2, asked),
+        Recorder(greedy(), 3, asked),
+    ]
     # seats 3 and 0 both want the 8h (it fits 5h 6h 7h); seat 3 sits nearer after seat 1
     answer_window(game, bots)
     assert asked == [2, 3]
@@ -303,8 +341,9 @@ class Checked(Bot):
     """A bot whose every answer must be legal; the game's invariants are checked before
     each decision (once per position)."""
 
-    def __init__(self, inner: Bot, game: Game, seat: int, full: Counter[Card],
-                 checked: list[int]) -> None:
+    def __init__(
+        self, inner: Bot, game: Game, seat: int, full: Counter[Card], checked: list[int]
+    ) -> None:
         self.inner, self.game, self.seat, self.full = inner, game, seat, full
         self.checked = checked
         self.name = inner.name
@@ -325,12 +364,14 @@ class Checked(Bot):
         assert action in view.legal_actions, (action, view.legal_actions)
         return action
 
+
 class Capped(Rummy500Game):
     """A game that stops after ``MAX_HANDS`` hands (short games only)."""
 
     def is_finished(self) -> bool:
-        return super().is_finished() or (self.options.target == SHORT_TARGET
-                                         and len(self.deals) >= MAX_HANDS)
+        return super().is_finished() or (
+            self.options.target == SHORT_TARGET and len(self.deals) >= MAX_HANDS
+        )
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -343,7 +384,8 @@ def test_bot_games_keep_every_invariant(chunk: int) -> None:
         levels = ("greedy", "random")
         bots: list[Bot] = [
             Checked(make_bot(levels[(s + seed) % 2], seed=seed * 10 + s), game, s, full, checked)
-            for s in range(options.players)]
+            for s in range(options.players)
+        ]
         play_game(game, bots)
         assert game.over
         check_invariants(game, full)
@@ -355,11 +397,14 @@ def test_bot_games_keep_every_invariant(chunk: int) -> None:
 def test_greedy_beats_random() -> None:
     wins = 0
     for i in range(12):
-        game = Rummy500Game(Rummy500Options(players=2 + i % 3, target=200),
-                            rng=random.Random(500 + i))
+        game = Rummy500Game(
+            Rummy500Options(players=2 + i % 3, target=200), rng=random.Random(500 + i)
+        )
         seat = i % game.players
-        bots = [make_bot("greedy" if s == seat else "random", seed=i * 8 + s)
-                for s in range(game.players)]
+        bots = [
+            make_bot("greedy" if s == seat else "random", seed=i * 8 + s)
+            for s in range(game.players)
+        ]
         play_game(game, bots)
         wins += game.winner == seat
     assert wins >= 11
@@ -368,8 +413,7 @@ def test_greedy_beats_random() -> None:
 def test_same_seed_same_game() -> None:
     def record(seed: int) -> object:
         game = Rummy500Game(Rummy500Options(players=4, target=150), rng=random.Random(3))
-        play_game(game, [make_bot(("greedy", "random")[s % 2], seed=seed + s)
-                         for s in range(4)])
+        play_game(game, [make_bot(("greedy", "random")[s % 2], seed=seed + s) for s in range(4)])
         return game.record()
 
     assert record(5) == record(5)
@@ -378,8 +422,9 @@ def test_same_seed_same_game() -> None:
 # -- the arena ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bots", ["greedy,random", "greedy,greedy,random",
-                                  "random,greedy,random,greedy,random"])
+@pytest.mark.parametrize(
+    "bots", ["greedy,random", "greedy,greedy,random", "random,greedy,random,greedy,random"]
+)
 def test_arena_seats_one_player_per_bot(bots: str) -> None:
     arena = make_arena("500", bots, games=2, seed=4, options=["target=100"])
     assert arena.options.as_dict()["players"] == len(bots.split(","))

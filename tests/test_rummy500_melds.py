@@ -121,8 +121,12 @@ def test_R5_6_a_joker_keeps_its_identity_and_credits_its_layer() -> None:
 def test_R5_5_layoffs_extend_runs_at_either_end_and_fill_sets() -> None:
     run = meld("5h 6h 7h")
     assert [str(i) for i, _ in layoff_options(run, JOKER, joker_layoff="runs")] == ["4h", "8h"]
-    assert identities(resolve_layoff(run, C("4h"), None, seat=0, joker_layoff="runs")) == \
-        ["4h", "5h", "6h", "7h"]
+    assert identities(resolve_layoff(run, C("4h"), None, seat=0, joker_layoff="runs")) == [
+        "4h",
+        "5h",
+        "6h",
+        "7h",
+    ]
     with pytest.raises(IllegalAction) as info:
         resolve_layoff(run, C("9h"), None, seat=0, joker_layoff="runs")
     assert info.value.key == "layoff_invalid" and str(info.value) == "9h does not fit meld 1"
@@ -137,8 +141,12 @@ def test_R5_5_layoffs_extend_runs_at_either_end_and_fill_sets() -> None:
         resolve_layoff(meld("Jh Qh Kh"), JOKER, None, seat=0, joker_layoff="runs")
     assert str(info.value) == "say what the joker stands for: Jk=Ah / Jk=Th"
     low = meld("Ah 2h 3h")
-    assert identities(resolve_layoff(low, JOKER, None, seat=0, joker_layoff="runs")) == \
-        ["Ah", "2h", "3h", "4h"]
+    assert identities(resolve_layoff(low, JOKER, None, seat=0, joker_layoff="runs")) == [
+        "Ah",
+        "2h",
+        "3h",
+        "4h",
+    ]
     three = meld("Kc Ks Kd")
     four = resolve_layoff(three, C("Kh"), None, seat=1, joker_layoff="runs")
     assert identities(four) == ["Kc", "Ks", "Kd", "Kh"]
@@ -155,12 +163,14 @@ def test_R5_6_joker_layoff_runs_a_joker_may_extend_a_run_but_not_join_a_set() ->
         with pytest.raises(IllegalAction) as info:
             resolve_layoff(three, JOKER, stands_for, seat=0, joker_layoff="runs")
         assert info.value.key == "joker_layoff_runs"
-    assert "only onto a run" in str(info.value) and "hanya boleh ditempel pada urutan" in \
-        info.value.text("id")
+    assert "only onto a run" in str(
+        info.value
+    ) and "hanya boleh ditempel pada urutan" in info.value.text("id")
     assert not playable(JOKER, [three], joker_layoff="runs")
     assert playable(JOKER, [three, run], joker_layoff="runs")
-    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="runs") == \
-        [LayOff(C("Kh"), 1)]
+    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="runs") == [
+        LayOff(C("Kh"), 1)
+    ]
     assert not can_place(JOKER, Counter([JOKER]), [three], joker_layoff="runs")
 
 
@@ -171,8 +181,10 @@ def test_R5_6_joker_layoff_any_a_joker_may_join_a_set_too() -> None:
     assert identities(laid) == ["Kc", "Ks", "Kd", "Kh"] and laid.tokens(1) == ("Jk=Kh",)
     assert layoff_options(laid, JOKER, joker_layoff="any") == []  # four of a rank is full
     assert playable(JOKER, [three], joker_layoff="any")
-    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="any") == \
-        [LayOff(C("Kh"), 1), LayOff(JOKER, 1, C("Kh"))]
+    assert candidate_layoffs(parse_cards("Kh Jk"), [three], joker_layoff="any") == [
+        LayOff(C("Kh"), 1),
+        LayOff(JOKER, 1, C("Kh")),
+    ]
     assert can_place(JOKER, Counter([JOKER]), [three], joker_layoff="any")
 
 
@@ -190,8 +202,16 @@ def test_R5_5_an_ace_goes_high_on_two_to_king_and_a_full_run_takes_nothing() -> 
 
 
 def test_R5_11_standard_values() -> None:
-    assert [card_points(c) for c in parse_cards("2c 9d Th Js Qc Kd Ah Jk")] == \
-        [2, 9, 10, 10, 10, 10, 15, 15]
+    assert [card_points(c) for c in parse_cards("2c 9d Th Js Qc Kd Ah Jk")] == [
+        2,
+        9,
+        10,
+        10,
+        10,
+        10,
+        15,
+        15,
+    ]
     assert meld("Ah 2h 3h").points() == 1 + 2 + 3
     assert meld("Qh Kh Ah").points() == 10 + 10 + 15
     assert meld("Ac As Ad").points() == 45
@@ -213,10 +233,10 @@ def test_can_place_new_meld_layoff_and_chains() -> None:
     table = [meld("5h 6h 7h"), meld("Kc Ks Kd", number=2)]
     hand = Counter(parse_cards("9h 2c"))
     assert not can_place(C("9h"), hand, table, joker_layoff="runs")  # 8h is missing
-    assert can_place(C("9h"), hand + Counter([C("8h")]), table,
-                     joker_layoff="runs")  # lay off 8h, then 9h
-    assert can_place(C("9h"), hand + Counter([JOKER]), table,
-                     joker_layoff="runs")  # Jk=8h, then 9h
+    assert can_place(
+        C("9h"), hand + Counter([C("8h")]), table, joker_layoff="runs"
+    )  # lay off 8h, then 9h
+    assert can_place(C("9h"), hand + Counter([JOKER]), table, joker_layoff="runs")  # Jk=8h, then 9h
     assert can_place(C("Kh"), Counter([C("Kh")]), table, joker_layoff="runs")
     assert can_place(C("4h"), Counter([C("4h")]), table, joker_layoff="runs")
     assert can_place(C("2d"), Counter(parse_cards("2d 2s 2c")), [], joker_layoff="runs")
@@ -230,8 +250,9 @@ def test_can_place_new_meld_layoff_and_chains() -> None:
     assert can_place(JOKER, Counter([JOKER, JOKER, C("9s")]), [], joker_layoff="runs")
 
 
-def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld],
-                     joker_layoff: str) -> bool:
+def _brute_can_place(
+    card: Card, cards: Counter[Card], table: list[PlacedMeld], joker_layoff: str
+) -> bool:
     """Search every sequence of melds and lay-offs (small hands only)."""
     from itertools import combinations
 
@@ -247,8 +268,13 @@ def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld],
                     continue
                 for identity, _ in layoff_options(m, c, joker_layoff=joker_layoff):
                     try:
-                        new = resolve_layoff(m, c, identity if c.is_joker else None, seat=0,
-                                             joker_layoff=joker_layoff)
+                        new = resolve_layoff(
+                            m,
+                            c,
+                            identity if c.is_joker else None,
+                            seat=0,
+                            joker_layoff=joker_layoff,
+                        )
                     except IllegalAction:
                         continue
                     rest = hand.copy()
@@ -261,8 +287,9 @@ def _brute_can_place(card: Card, cards: Counter[Card], table: list[PlacedMeld],
                     if Counter(option.cards) != Counter(combo):
                         continue
                     try:
-                        new_meld = resolve_meld(option.cards, option.stands_for, seat=0,
-                                                number=len(tab) + 1)
+                        new_meld = resolve_meld(
+                            option.cards, option.stands_for, seat=0, number=len(tab) + 1
+                        )
                     except IllegalAction:
                         continue
                     moves.append((hand - Counter(combo), (*tab, new_meld)))
@@ -282,8 +309,9 @@ def test_R5_6_R5_10_can_place_agrees_with_a_brute_force_search(joker_layoff: str
         cards = Counter(rng.sample(pool, rng.randint(1, 6)))
         card = rng.choice(list(cards))
         table = rng.choice(tables)
-        assert can_place(card, cards, table, joker_layoff=joker_layoff) == \
-            _brute_can_place(card, cards, table, joker_layoff), (card, cards)
+        assert can_place(card, cards, table, joker_layoff=joker_layoff) == _brute_can_place(
+            card, cards, table, joker_layoff
+        ), (card, cards)
 
 
 @pytest.mark.parametrize("joker_layoff", ["runs", "any"])
@@ -301,5 +329,9 @@ def test_candidates_are_valid_and_cover_every_meld_of_small_hands(joker_layoff: 
     table = [meld("Ah 2h 3h"), meld("Qc Qs Qd", number=2)]
     layoffs = candidate_layoffs(parse_cards("4h Qh Jk 9c"), table, joker_layoff=joker_layoff)
     on_set = {LayOff(JOKER, 2, C("Qh"))} if joker_layoff == "any" else set()  # R5-6
-    assert set(layoffs) == {LayOff(C("4h"), 1), LayOff(JOKER, 1, C("4h")), LayOff(C("Qh"), 2),
-                            *on_set}
+    assert set(layoffs) == {
+        LayOff(C("4h"), 1),
+        LayOff(JOKER, 1, C("4h")),
+        LayOff(C("Qh"), 2),
+        *on_set,
+    }

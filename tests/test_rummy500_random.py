@@ -80,8 +80,9 @@ def check_invariants(game: Rummy500Game, full: Counter[Card]) -> None:
     assert sum(credits) == deal.table_points(), "table credits add up to the table"
     if deal.summary is not None:
         for seat, result in enumerate(deal.summary.results):
-            assert result.points == credits[seat] - hand_points(deal.hands[seat],
-                                                                game.options.scoring)
+            assert result.points == credits[seat] - hand_points(
+                deal.hands[seat], game.options.scoring
+            )
     views = []
     for seat in range(game.players):
         view = game.view(seat)
@@ -135,8 +136,9 @@ def test_random_games_keep_every_invariant(chunk: int) -> None:
         game = play(seed)
         finished = [d for d in game.deals if d.summary is not None]
         assert finished
-        assert game.totals == [sum(d.summary.points[s] for d in finished if d.summary)
-                               for s in range(game.players)]
+        assert game.totals == [
+            sum(d.summary.points[s] for d in finished if d.summary) for s in range(game.players)
+        ]
         if game.over:
             best = max(game.totals)
             assert best >= game.options.target and game.totals.count(best) == 1

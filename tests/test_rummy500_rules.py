@@ -32,13 +32,21 @@ def options(**values: object) -> Rummy500Options:
     return Rummy500Options.from_mapping(values)
 
 
-def new_game(stacked: Stacked, hands: list[str], *, up: str, stock: str = "",
-             dealer: int | None = None, **values: object) -> Rummy500Game:
+def new_game(
+    stacked: Stacked,
+    hands: list[str],
+    *,
+    up: str,
+    stock: str = "",
+    dealer: int | None = None,
+    **values: object,
+) -> Rummy500Game:
     """Hand 1 of a game whose deck deals ``hands`` (by seat), then ``up``, then ``stock``."""
     opts = options(players=len(hands), **values)
     dealer = opts.players - 1 if dealer is None else dealer
-    return deal_stacked(Rummy500Game(opts, auto_deal=False), stacked, hands, dealer=dealer,
-                        up=up, stock=stock)
+    return deal_stacked(
+        Rummy500Game(opts, auto_deal=False), stacked, hands, dealer=dealer, up=up, stock=stock
+    )
 
 
 def deal_of(game: Rummy500Game) -> Rummy500Deal:
@@ -91,28 +99,57 @@ def test_R5_1_two_to_eight_players_one_deck_with_jokers_to_four_then_two() -> No
         hand = 13 if players == 2 else 7
         assert len(deal.stock) == size - players * hand - 1
     default = Rummy500Options()
-    assert (default.players, default.jokers, default.target, default.scoring) == \
-        (3, True, 500, "standard")
-    assert (default.rummy_calls, default.floating, default.unplayable_last_discard,
-            default.discard_taken_card) == (True, False, False, False)
-    for bad in ({"players": 1}, {"players": 9}, {"target": 0}, {"scoring": "5/10/15"},
-                {"jokers": "maybe"}, {"wild": 2}):
+    assert (default.players, default.jokers, default.target, default.scoring) == (
+        3,
+        True,
+        500,
+        "standard",
+    )
+    assert (
+        default.rummy_calls,
+        default.floating,
+        default.unplayable_last_discard,
+        default.discard_taken_card,
+    ) == (True, False, False, False)
+    for bad in (
+        {"players": 1},
+        {"players": 9},
+        {"target": 0},
+        {"scoring": "5/10/15"},
+        {"jokers": "maybe"},
+        {"wild": 2},
+    ):
         with pytest.raises(OptionError):
             options(**bad)
-    typed = {"players": "5", "jokers": "false", "target": "150", "scoring": "5-10-15",
-             "rummy_calls": "false", "floating": "true", "unplayable_last_discard": "true"}
+    typed = {
+        "players": "5",
+        "jokers": "false",
+        "target": "150",
+        "scoring": "5-10-15",
+        "rummy_calls": "false",
+        "floating": "true",
+        "unplayable_last_discard": "true",
+    }
     parsed = Rummy500Options.from_mapping({k: OptionText(v) for k, v in typed.items()})
-    assert (parsed.players, parsed.jokers, parsed.target, parsed.scoring, parsed.rummy_calls,
-            parsed.floating, parsed.unplayable_last_discard) == \
-        (5, False, 150, "5-10-15", False, True, True)
+    assert (
+        parsed.players,
+        parsed.jokers,
+        parsed.target,
+        parsed.scoring,
+        parsed.rummy_calls,
+        parsed.floating,
+        parsed.unplayable_last_discard,
+    ) == (5, False, 150, "5-10-15", False, True, True)
     for alias in ("rummy500", "500", "rummy-500", "R500"):
         assert find_variant(alias).game is Rummy500Game
     with pytest.raises(OptionError):
         Rummy500Game(Rummy500Options(players=12))
 
 
-@pytest.mark.parametrize("value", [1, 0, "true", None, OptionText("yes"), OptionText("1"),
-                                   OptionText("True"), OptionText("on")])
+@pytest.mark.parametrize(
+    "value",
+    [1, 0, "true", None, OptionText("yes"), OptionText("1"), OptionText("True"), OptionText("on")],
+)
 def test_R5_1_jokers_is_a_boolean_taken_exactly(value: object) -> None:
     """CONTRACT.md "Table options": Rummy 500's ``jokers`` is ``true`` or ``false``."""
     with pytest.raises(OptionError, match="option jokers takes true or false"):
@@ -140,15 +177,21 @@ def test_R5_2_seven_cards_with_three_or_more_up_card_and_the_deal_passes_on() ->
         dealer = (2 + number - 1) % 3
         first = (dealer + 1) % 3
         assert game.next_dealer() == dealer
-        deal = game.start_deal(fill_deck(game.full_deck(), 3, dealer, 7, {first: OUT_HAND},
-                                         up="5c", stock="2c"))
+        deal = game.start_deal(
+            fill_deck(game.full_deck(), 3, dealer, 7, {first: OUT_HAND}, up="5c", stock="2c")
+        )
         assert (deal.number, deal.dealer, deal.first) == (number, dealer, first)
         assert deal.to_play == first
         assert [len(h) for h in deal.hands] == [7, 7, 7]
         assert deal.hands[first] == parse_cards(OUT_HAND)
         assert deal.discard_pile == [C("5c")] and deal.stock[-1] == C("2c")
-        act(game, f"p{first} draw stock", f"p{first} meld 7h 8h 9h",
-            f"p{first} meld Kc Ks Kd Kh", f"p{first} discard 2c")
+        act(
+            game,
+            f"p{first} draw stock",
+            f"p{first} meld 7h 8h 9h",
+            f"p{first} meld Kc Ks Kd Kh",
+            f"p{first} discard 2c",
+        )
         assert deal.is_over and deal_of(game).went_out == first
         if game.over:
             break
@@ -158,12 +201,19 @@ def test_R5_2_seven_cards_with_three_or_more_up_card_and_the_deal_passes_on() ->
 def test_R5_2_thirteen_cards_with_two_players_and_a_record_may_name_the_first_dealer() -> None:
     game = Rummy500Game(options(players=2), auto_deal=False)
     hand = OUT_HAND + " 2s 3s 4s 5s 6s 7s"
-    deal = game.start_deal(fill_deck(game.full_deck(), 2, 0, 13, {1: hand}, up="Qd", stock="2c"),
-                           dealer=0)
+    deal = game.start_deal(
+        fill_deck(game.full_deck(), 2, 0, 13, {1: hand}, up="Qd", stock="2c"), dealer=0
+    )
     assert [len(h) for h in deal.hands] == [13, 13] and deal.to_play == 1
     assert len(deal.stock) == 54 - 26 - 1
-    act(game, "p1 draw stock", "p1 meld 7h 8h 9h", "p1 meld Kc Ks Kd Kh",
-        "p1 meld 2s 3s 4s 5s 6s 7s", "p1 discard 2c")
+    act(
+        game,
+        "p1 draw stock",
+        "p1 meld 7h 8h 9h",
+        "p1 meld Kc Ks Kd Kh",
+        "p1 meld 2s 3s 4s 5s 6s 7s",
+        "p1 discard 2c",
+    )
     assert deal.is_over and game.next_dealer() == 1
     with pytest.raises(ValueError, match="dealer"):
         game.start_deal(dealer=0)
@@ -206,14 +256,16 @@ def test_R5_3_an_unmeldable_deeper_discard_is_refused(stacked: Stacked) -> None:
     game = new_game(stacked, [P0, "9c 9s 4s Jc Qd 3s 2d", P2], up="8h", stock="Ah 7s")
     act(game, "p0 draw stock", "p0 discard 2c")  # no meld on the table
     error = refused(game, "p1 draw discard 2", "deep_draw_unmeldable")
-    assert str(error) == ("8h (discard 2 from the top) may be taken only if you can meld it "
-                          "this turn")
+    assert str(error) == (
+        "8h (discard 2 from the top) may be taken only if you can meld it this turn"
+    )
     refused(game, "p1 draw discard 3", "discard_too_deep")
     assert texts(game.legal_actions(1)) == ["draw stock", "draw discard"]
 
 
 def test_R5_3_the_owed_card_may_need_lay_offs_first_and_may_not_be_stranded(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     # the 9h is owed: it fits meld 1 only after the 8h; melding the 8h in a set would strand it
     game = new_game(stacked, [P0, "8h 8c 8d 4s Jc Qd 3s", P2], up="9h", stock="Ah 7s")
     act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw discard 2")
@@ -229,8 +281,13 @@ def test_R5_3_the_owed_card_may_need_lay_offs_first_and_may_not_be_stranded(
 
 
 def test_R5_3_with_two_decks_melding_an_identical_card_pays_the_debt(stacked: Stacked) -> None:
-    hands = ["2c 3d 4s 5c Jd Qs Kh", "9h 9c 9d 2s 3s 7d 7c", "4c 4d 6s 6d 8s 8d Tc",
-             "2h 3h 4h Js Qc 5d 5s", "6c 6h 8c 8h Th Ts Jc"]
+    hands = [
+        "2c 3d 4s 5c Jd Qs Kh",
+        "9h 9c 9d 2s 3s 7d 7c",
+        "4c 4d 6s 6d 8s 8d Tc",
+        "2h 3h 4h Js Qc 5d 5s",
+        "6c 6h 8c 8h Th Ts Jc",
+    ]
     game = new_game(stacked, hands, up="9h", stock="Kd 2d")
     act(game, "p0 draw stock", "p0 discard Kd", "p1 draw discard 2")
     deal = deal_of(game)
@@ -244,8 +301,12 @@ def test_R5_3_with_two_decks_melding_an_identical_card_pays_the_debt(stacked: St
 
 
 def test_R5_4_any_number_of_melds_per_turn_sets_and_runs(stacked: Stacked) -> None:
-    game = new_game(stacked, ["Ah 2h 3h Qs Ks As 9c", "2c 8c 8d 4s Jc Qd 3s",
-                              "4c 9h Td 6c 7s 5s Jd"], up="Th", stock="9d 9s 5c")
+    game = new_game(
+        stacked,
+        ["Ah 2h 3h Qs Ks As 9c", "2c 8c 8d 4s Jc Qd 3s", "4c 9h Td 6c 7s 5s Jd"],
+        up="Th",
+        stock="9d 9s 5c",
+    )
     act(game, "p0 draw stock")
     refused(game, "p0 meld Ks As 2h", "meld_invalid")  # K A 2 never wraps
     refused(game, "p0 meld 9c 9d", "meld_too_short")
@@ -257,21 +318,35 @@ def test_R5_4_any_number_of_melds_per_turn_sets_and_runs(stacked: Stacked) -> No
     deal = deal_of(game)
     assert [m.number for m in deal.table] == [1, 2]
     assert [m.kind for m in deal.table] == ["run", "run"]
-    assert game.view(1).table[1] == TableMeld(2, tuple(parse_cards("Qs Ks As")),
-                                              (None, None, None), (0, 0, 0))
+    assert game.view(1).table[1] == TableMeld(
+        2, tuple(parse_cards("Qs Ks As")), (None, None, None), (0, 0, 0)
+    )
     assert deal.table_points(0) == 1 + 2 + 3 + 10 + 10 + 15
 
 
 def test_R5_4_two_decks_a_set_has_all_suits_different(stacked: Stacked) -> None:
-    hands = ["5h 5h 5d 5c 2s 3s 7d", "9h 9c 9d 2d 3d 7s 7c", "4c 4d 6s 6d 8s 8d Tc",
-             "2h 3h 4h Js Qc Jk Jk", "6c 6h 8c 8h Th Ts Jc"]
+    hands = [
+        "5h 5h 5d 5c 2s 3s 7d",
+        "9h 9c 9d 2d 3d 7s 7c",
+        "4c 4d 6s 6d 8s 8d Tc",
+        "2h 3h 4h Js Qc Jk Jk",
+        "6c 6h 8c 8h Th Ts Jc",
+    ]
     game = new_game(stacked, hands, up="9s", stock="Kd Qd Kc Kh")
     act(game, "p0 draw stock")
     refused(game, "p0 meld 5h 5h 5d", "meld_invalid")
     refused(game, "p0 meld 5h 5h 5d 5c", "meld_invalid")
     assert "meld 5c 5d 5h" in texts(game.legal_actions(0))
-    act(game, "p0 meld 5h 5d 5c", "p0 discard 2s", "p1 draw stock", "p1 discard 2d",
-        "p2 draw stock", "p2 discard Tc", "p3 draw stock")
+    act(
+        game,
+        "p0 meld 5h 5d 5c",
+        "p0 discard 2s",
+        "p1 draw stock",
+        "p1 discard 2d",
+        "p2 draw stock",
+        "p2 discard Tc",
+        "p3 draw stock",
+    )
     assert deal_of(game).hands[3][-1] == C("Kh")
     refused(game, "p3 meld Jk Jk Jk=Qh", "not_in_hand")
     refused(game, "p3 meld Jk=2c Jk=3c 4h", "meld_invalid")
@@ -284,13 +359,26 @@ def test_R5_4_two_decks_a_set_has_all_suits_different(stacked: Stacked) -> None:
 
 def test_R5_5_lay_off_on_any_meld_credited_to_who_laid_it(stacked: Stacked) -> None:
     game = new_game(stacked, [P0, P1, "4c 9d Td 6c Qs 5s Kh"], up="Ah", stock="3c 4h 9h 2s")
-    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 meld Kc Ks Kd", "p0 discard 2c",
-        "p1 draw stock")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld 5h 6h 7h",
+        "p0 meld Kc Ks Kd",
+        "p0 discard 2c",
+        "p1 draw stock",
+    )
     refused(game, "p1 layoff 8c to 1", "layoff_invalid")
     refused(game, "p1 layoff 8h to 3", "no_such_meld")
     refused(game, "p1 layoff 9h to 1", "not_in_hand")
-    act(game, "p1 layoff 8h to 1", "p1 layoff 4h to 1", "p1 discard 3s", "p2 draw stock",
-        "p2 layoff 9h to 1", "p2 layoff Kh to 2")
+    act(
+        game,
+        "p1 layoff 8h to 1",
+        "p1 layoff 4h to 1",
+        "p1 discard 3s",
+        "p2 draw stock",
+        "p2 layoff 9h to 1",
+        "p2 layoff Kh to 2",
+    )
     deal = deal_of(game)
     meld1 = game.view(2).table[0]
     assert meld1.cards == tuple(parse_cards("4h 5h 6h 7h 8h 9h"))
@@ -304,8 +392,12 @@ def test_R5_5_lay_off_on_any_meld_credited_to_who_laid_it(stacked: Stacked) -> N
 
 
 def test_R5_6_jokers_declare_an_identity_that_never_changes(stacked: Stacked) -> None:
-    game = new_game(stacked, ["5h 6h 7h Kc Ks Jk Jk", "8h 9h 4d 3c 2s Qd Td",
-                              "4c 9d Tc 6c Qs 5s Jd"], up="Ac", stock="2c 7s 6s 5c")
+    game = new_game(
+        stacked,
+        ["5h 6h 7h Kc Ks Jk Jk", "8h 9h 4d 3c 2s Qd Td", "4c 9d Tc 6c Qs 5s Jd"],
+        up="Ac",
+        stock="2c 7s 6s 5c",
+    )
     act(game, "p0 draw stock")
     error = refused(game, "p0 meld Kc Ks Jk", "joker_ambiguous")
     assert str(error) == "say what the joker stands for: Jk=Kd / Jk=Kh"
@@ -317,8 +409,14 @@ def test_R5_6_jokers_declare_an_identity_that_never_changes(stacked: Stacked) ->
     act(game, "p0 layoff Jk=8h to 1", "p0 discard 2c", "p1 draw stock")
     assert game.view(1).table[0].stands_for == (None, None, None, C("8h"))
     refused(game, "p1 layoff 8h to 1", "layoff_invalid")  # the joker holds 8h for good
-    act(game, "p1 layoff 9h to 1", "p1 discard 7s", "p2 draw stock", "p2 discard 6s",
-        "p0 draw stock")
+    act(
+        game,
+        "p1 layoff 9h to 1",
+        "p1 discard 7s",
+        "p2 draw stock",
+        "p2 discard 6s",
+        "p0 draw stock",
+    )
     act(game, "p0 meld Kc Ks Jk=Kd")
     assert game.view(2).table[1].stands_for == (None, None, C("Kd"))
     assert deal_of(game).table_points(0) == 5 + 6 + 7 + 15 + 10 + 10 + 15
@@ -338,7 +436,8 @@ def test_R5_6_option_joker_layoff_runs_by_default_or_any() -> None:
 
 @pytest.mark.parametrize("joker_layoff", ["runs", "any"])
 def test_R5_6_a_joker_laid_off_onto_a_set_only_with_joker_layoff_any(
-        stacked: Stacked, joker_layoff: str) -> None:
+    stacked: Stacked, joker_layoff: str
+) -> None:
     game = new_game(stacked, JOKER_HANDS, up="Ah", stock="5s Ad", joker_layoff=joker_layoff)
     act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard 2c", "p1 draw stock")
     legal = texts(game.legal_actions(1))
@@ -356,7 +455,8 @@ def test_R5_6_a_joker_laid_off_onto_a_set_only_with_joker_layoff_any(
 
 @pytest.mark.parametrize("joker_layoff", ["runs", "any"])
 def test_R5_6_R5_10_a_discarded_joker_may_be_called_only_where_it_may_be_laid_off(
-        stacked: Stacked, joker_layoff: str) -> None:
+    stacked: Stacked, joker_layoff: str
+) -> None:
     hands = ["Kc Ks Kd Jk 3d 9s 7h", "2c 4s 6d 8c Qh 2h 9d", "4c 5d 7s Td Jc 3h 6h"]
     game = new_game(stacked, hands, up="Ah", stock="5s", joker_layoff=joker_layoff)
     act(game, "p0 draw stock", "p0 meld Kc Ks Kd", "p0 discard Jk")
@@ -385,8 +485,7 @@ def test_R5_7_one_taken_card_may_not_go_back_several_may(stacked: Stacked) -> No
 
 def test_option_discard_taken_card(stacked: Stacked) -> None:
     for allowed in (False, True):
-        game = new_game(stacked, [P0, P1, P2], up="9s", stock="2d",
-                        discard_taken_card=allowed)
+        game = new_game(stacked, [P0, P1, P2], up="9s", stock="2d", discard_taken_card=allowed)
         act(game, "p0 draw discard")
         assert ("discard 9s" in texts(game.legal_actions(0))) == allowed
         if allowed:
@@ -397,8 +496,14 @@ def test_option_discard_taken_card(stacked: Stacked) -> None:
 
 def test_R5_7_the_several_taken_cards_may_all_be_discarded_again(stacked: Stacked) -> None:
     game = new_game(stacked, [P0, "9c 9s 4s Jc Qd 3s 2d", P2], up="8h", stock="Ah 7s")
-    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw discard 2",
-        "p1 layoff 8h to 1")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld 5h 6h 7h",
+        "p0 discard 2c",
+        "p1 draw discard 2",
+        "p1 layoff 8h to 1",
+    )
     assert "discard 2c" in texts(game.legal_actions(1))
 
 
@@ -444,8 +549,12 @@ def exhaust_stock(game: Rummy500Game) -> None:
 
 
 def test_R5_9_at_an_empty_stock_take_discards_or_decline(stacked: Stacked) -> None:
-    hands = ["2c 3d 4s 5c 7d 9s Jh", "2d 3s 4c 5d 7s 9c Jd", "2s 3c 4d 5s 7c 9d Js",
-             "2h 3h 4h 6c 8d Tc Qs"]
+    hands = [
+        "2c 3d 4s 5c 7d 9s Jh",
+        "2d 3s 4c 5d 7s 9c Jd",
+        "2s 3c 4d 5s 7c 9d Js",
+        "2h 3h 4h 6c 8d Tc Qs",
+    ]
     game = new_game(stacked, hands, up="Kd")
     deal = deal_of(game)
     refused(game, "p0 decline", "decline_stock_left")
@@ -478,8 +587,9 @@ RUMMY_HANDS = [P0, "9c 9d 4s 8h Qd 3s 2d", "4c 9h Td 6c Qs 5s Jd"]
 def test_R5_10_rummy_call_priority_and_play_continues_after_caller(stacked: Stacked) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
     refused(game, "p1 rummy 1", "rummy_closed")  # no discard yet
-    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-        "p1 discard 8h")
+    act(
+        game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h"
+    )
     deal = deal_of(game)
     assert deal.phase == "call" and deal.awaiting() == [2, 0] and deal.to_play == 2
     assert deal.call_order(1) == [2, 0] and deal.call_order(2) == [0, 1]
@@ -503,8 +613,12 @@ def test_R5_10_rummy_call_priority_and_play_continues_after_caller(stacked: Stac
 
 
 def test_R5_10_a_call_may_take_a_card_meldable_with_the_cards_above_it(stacked: Stacked) -> None:
-    game = new_game(stacked, ["Tc 2h 3d 4s 6d 8s Qh", "Jc 2s 3c 4d 6h 8d Qs",
-                              "4h 9d Td 6c 7s 5s Jd"], up="9c", stock="Kh Kd 5c 7c")
+    game = new_game(
+        stacked,
+        ["Tc 2h 3d 4s 6d 8s Qh", "Jc 2s 3c 4d 6h 8d Qs", "4h 9d Td 6c 7s 5s Jd"],
+        up="9c",
+        stock="Kh Kd 5c 7c",
+    )
     act(game, "p0 draw stock", "p0 discard Tc", "p1 draw stock", "p1 discard Jc")
     assert game.legal_actions(2) == [CallRummy(3), Pass()]
     act(game, "p0 rummy 3")  # as a record may write it: p2's pass left out
@@ -518,8 +632,15 @@ def test_R5_10_a_call_may_take_a_card_meldable_with_the_cards_above_it(stacked: 
 
 def test_R5_10_no_call_after_the_next_draw_or_after_the_hand_ended(stacked: Stacked) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
-    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-        "p1 discard 8h", "p2 draw stock")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld 5h 6h 7h",
+        "p0 discard 2c",
+        "p1 draw stock",
+        "p1 discard 8h",
+        "p2 draw stock",
+    )
     refused(game, "p0 rummy 1", "rummy_closed")
     assert game.legal_actions(0) == []
     game = new_game(stacked, [OUT_HAND, P1_OUT, P2], up="Ac", stock="2c")
@@ -533,8 +654,9 @@ def test_R5_10_no_call_after_the_next_draw_or_after_the_hand_ended(stacked: Stac
 
 def test_option_rummy_calls_off(stacked: Stacked) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c", rummy_calls=False)
-    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-        "p1 discard 8h")
+    act(
+        game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h"
+    )
     assert game.legal_actions(0) == []
     assert CallRummy(1) not in game.legal_actions(2)
     refused(game, "p0 rummy 1", "rummy_off")
@@ -549,9 +671,19 @@ SCORE_HANDS = ["Ah 2h 3h Qs Ks As Jk", "Ac Jk 8d 4s Jc Qd 3s", "4c 9d Td 6c 7s 5
 
 def test_R5_11_R5_12_melded_minus_held_aces_low_and_jokers_flat(stacked: Stacked) -> None:
     game = new_game(stacked, SCORE_HANDS, up="Th", stock="2c 9c 5c")
-    act(game, "p0 draw stock", "p0 meld Ah 2h 3h", "p0 meld Qs Ks As", "p0 discard 2c",
-        "p1 draw stock", "p1 discard 9c", "p2 draw stock", "p2 discard 5h", "p0 draw discard",
-        "p0 layoff Jk=4h to 1")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld Ah 2h 3h",
+        "p0 meld Qs Ks As",
+        "p0 discard 2c",
+        "p1 draw stock",
+        "p1 discard 9c",
+        "p2 draw stock",
+        "p2 discard 5h",
+        "p0 draw discard",
+        "p0 layoff Jk=4h to 1",
+    )
     # p0 holds only the 5h it just took: it may not discard it, but may lay it off
     assert deal_of(game).hands[0] == [C("5h")]
     refused(game, "p0 discard 5h", "taken_card")
@@ -571,10 +703,21 @@ def test_R5_11_R5_12_melded_minus_held_aces_low_and_jokers_flat(stacked: Stacked
 
 
 def test_R5_7_a_meld_may_not_leave_only_the_taken_card_when_it_cannot_be_laid_off(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     game = new_game(stacked, SCORE_HANDS, up="Th", stock="2c 9c 5c")
-    act(game, "p0 draw stock", "p0 meld Ah 2h 3h", "p0 meld Qs Ks As", "p0 discard 2c",
-        "p1 draw stock", "p1 discard 9c", "p2 draw stock", "p2 discard 5c", "p0 draw discard")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld Ah 2h 3h",
+        "p0 meld Qs Ks As",
+        "p0 discard 2c",
+        "p1 draw stock",
+        "p1 discard 9c",
+        "p2 draw stock",
+        "p2 discard 5c",
+        "p0 draw discard",
+    )
     refused(game, "p0 layoff Jk=4h to 1", "taken_card_left")
     assert texts(game.legal_actions(0)) == ["discard Jk"]
 
@@ -592,8 +735,13 @@ def test_option_5_10_15_scoring(shared: Path) -> None:
 
 
 def out_turn(game: Rummy500Game, seat: int) -> None:
-    act(game, f"p{seat} draw stock", f"p{seat} meld 7h 8h 9h", f"p{seat} meld Kc Ks Kd Kh",
-        f"p{seat} discard 2c")
+    act(
+        game,
+        f"p{seat} draw stock",
+        f"p{seat} meld 7h 8h 9h",
+        f"p{seat} meld Kc Ks Kd Kh",
+        f"p{seat} discard 2c",
+    )
 
 
 def test_R5_13_totals_accumulate_to_the_target_and_the_highest_wins() -> None:
@@ -603,10 +751,18 @@ def test_R5_13_totals_accumulate_to_the_target_and_the_highest_wins() -> None:
     first = points(game)
     assert first[0] == 64 and not game.over and game.totals == list(first)
     # hand 2: seat 0 deals, seat 1 plays first; seat 0 melds all eight cards (79 points)
-    game.start_deal(fill_deck(game.full_deck(), 3, 0, 7, {0: "7h 8h 9h Th Jh Qh Kh"},
-                              up="5c", stock="2c 3c Ah"))
-    act(game, "p1 draw stock", "p1 discard 2c", "p2 draw stock", "p2 discard 3c",
-        "p0 draw stock", "p0 meld 7h 8h 9h Th Jh Qh Kh Ah")
+    game.start_deal(
+        fill_deck(game.full_deck(), 3, 0, 7, {0: "7h 8h 9h Th Jh Qh Kh"}, up="5c", stock="2c 3c Ah")
+    )
+    act(
+        game,
+        "p1 draw stock",
+        "p1 discard 2c",
+        "p2 draw stock",
+        "p2 discard 3c",
+        "p0 draw stock",
+        "p0 meld 7h 8h 9h Th Jh Qh Kh Ah",
+    )
     second = points(game)
     assert second[0] == 79
     assert game.totals == [a + b for a, b in zip(first, second, strict=True)]
@@ -642,8 +798,9 @@ def test_option_target() -> None:
 # -- R5-14: floating and the unplayable last discard -------------------------------------
 
 
-def floating_game(stacked: Stacked, *, p2_last: str, p2_discard: str,
-                  next_card: str) -> Rummy500Game:
+def floating_game(
+    stacked: Stacked, *, p2_last: str, p2_discard: str, next_card: str
+) -> Rummy500Game:
     """Seat 0 melds all eight cards on its first turn and floats; seats 1 and 2 discard
     2c and ``p2_discard``, so the pile is 6h 2c ``p2_discard``; seat 0 will draw ``next_card``."""
     hands = ["7h 8h 9h Th Kc Ks Kd", "2c 2s 4d 4c 9s Qd 5c", f"3d 5h 8d Td Qc 3s {p2_last}"]
@@ -723,9 +880,15 @@ def test_option_unplayable_last_discard(stacked: Stacked) -> None:
 
 
 def test_R5_7_a_single_top_discard_is_refused_when_it_would_be_the_whole_hand(
-        stacked: Stacked) -> None:
-    hands = ["5h 6h 7h 9c 9d 9s Qc", "2h 3h 4h Js Qs 5d 5s", "4c 4d 6s 6d 8s 8d Tc",
-             "9h 9c 2d 3d 7s 7c 8h", "6c 6h 8c Qc Th Ts Jc"]
+    stacked: Stacked,
+) -> None:
+    hands = [
+        "5h 6h 7h 9c 9d 9s Qc",
+        "2h 3h 4h Js Qs 5d 5s",
+        "4c 4d 6s 6d 8s 8d Tc",
+        "9h 9c 2d 3d 7s 7c 8h",
+        "6c 6h 8c Qc Th Ts Jc",
+    ]
     game = new_game(stacked, hands, up="Kd", stock="2c Ad Ac As Ah")
     act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 meld 9c 9d 9s", "p0 discard 2c")
     for seat, card in ((1, "Ad"), (2, "Ac"), (3, "As")):
@@ -741,35 +904,46 @@ def test_R5_7_a_single_top_discard_is_refused_when_it_would_be_the_whole_hand(
 # -- illegal actions change nothing ------------------------------------------------------
 
 
-OPENING = ["p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock",
-           "p1 discard 8h", "p2 pass", "p0 pass"]
+OPENING = [
+    "p0 draw stock",
+    "p0 meld 5h 6h 7h",
+    "p0 discard 2c",
+    "p1 draw stock",
+    "p1 discard 8h",
+    "p2 pass",
+    "p0 pass",
+]
 
 
-@pytest.mark.parametrize(("before", "line", "key"), [
-    (0, "p1 draw stock", "not_your_turn"),
-    (0, "p0 discard 2c", "draw_first"),
-    (0, "p0 meld 5h 6h 7h", "draw_first"),
-    (0, "p0 decline", "decline_stock_left"),
-    (0, "p1 rummy 1", "rummy_closed"),
-    (0, "p0 close 2c", "not_in_variant"),
-    (1, "p0 draw stock", "already_drawn"),
-    (1, "p0 meld Kc Ks 2c", "meld_invalid"),
-    (1, "p0 meld Kc Ks Jk", "not_in_hand"),
-    (1, "p0 layoff 2c to 1", "no_such_meld"),
-    (1, "p0 discard 9h", "not_in_hand"),
-    (1, "p1 meld 9c 9d 9s", "not_your_turn"),
-    (2, "p0 layoff 2c to 1", "layoff_invalid"),
-    (5, "p1 rummy 1", "rummy_own_discard"),
-    (5, "p2 rummy 2", "rummy_not_playable"),
-    (5, "p0 rummy 1", "rummy_not_asked"),
-    (5, "p2 discard 4c", "rummy_answer_first"),
-    (5, "p2 decline", "rummy_answer_first"),
-    (6, "p2 discard 4c", "not_your_turn"),
-    (7, "p2 discard 4c", "draw_first"),
-    (7, "p2 decline", "decline_stock_left"),
-])
+@pytest.mark.parametrize(
+    ("before", "line", "key"),
+    [
+        (0, "p1 draw stock", "not_your_turn"),
+        (0, "p0 discard 2c", "draw_first"),
+        (0, "p0 meld 5h 6h 7h", "draw_first"),
+        (0, "p0 decline", "decline_stock_left"),
+        (0, "p1 rummy 1", "rummy_closed"),
+        (0, "p0 close 2c", "not_in_variant"),
+        (1, "p0 draw stock", "already_drawn"),
+        (1, "p0 meld Kc Ks 2c", "meld_invalid"),
+        (1, "p0 meld Kc Ks Jk", "not_in_hand"),
+        (1, "p0 layoff 2c to 1", "no_such_meld"),
+        (1, "p0 discard 9h", "not_in_hand"),
+        (1, "p1 meld 9c 9d 9s", "not_your_turn"),
+        (2, "p0 layoff 2c to 1", "layoff_invalid"),
+        (5, "p1 rummy 1", "rummy_own_discard"),
+        (5, "p2 rummy 2", "rummy_not_playable"),
+        (5, "p0 rummy 1", "rummy_not_asked"),
+        (5, "p2 discard 4c", "rummy_answer_first"),
+        (5, "p2 decline", "rummy_answer_first"),
+        (6, "p2 discard 4c", "not_your_turn"),
+        (7, "p2 discard 4c", "draw_first"),
+        (7, "p2 decline", "decline_stock_left"),
+    ],
+)
 def test_illegal_actions_have_a_reason_and_change_nothing(
-        stacked: Stacked, before: int, line: str, key: str) -> None:
+    stacked: Stacked, before: int, line: str, key: str
+) -> None:
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
     act(game, *OPENING[:before])
     refused(game, line, key)
@@ -799,8 +973,7 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
     for seat in (0, 1, 2, None):
         view = game.view(seat)
         assert view.variant == "rummy500" and view.must_meld == C("8h")
-        assert view.table == (TableMeld(1, tuple(parse_cards("5h 6h 7h")), (None,) * 3,
-                                        (0, 0, 0)),)
+        assert view.table == (TableMeld(1, tuple(parse_cards("5h 6h 7h")), (None,) * 3, (0, 0, 0)),)
         assert view.hand_sizes == (5, 7, 7)
         assert view.discard_pile == tuple(parse_cards("Js 2c"))
         assert view.taken_from_discard == ((0, C("8h")),)

@@ -43,8 +43,9 @@ def score(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
 
 
 def test_close_human_output(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = score(capsys, "remi13d", *CLOSING_HAND.split(), "--closing", "Ah",
-                             "--lang", "en")
+    status, out, err = score(
+        capsys, "remi13d", *CLOSING_HAND.split(), "--closing", "Ah", "--lang", "en"
+    )
     assert (status, err) == (0, "")
     assert "Points: 135" in out
     assert "A♥" in out and "Remi As" in out
@@ -58,10 +59,22 @@ def test_close_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     got = json.loads(out)
     assert set(got) == JSON_KEYS
     assert (got["variant"], got["points"], got["can_close"], got["dead"]) == (
-        "remi13d", 135, True, [])
-    assert sorted(map(sorted, got["melds"])) == sorted(map(sorted, [
-        ["3s", "4s", "5s", "6s"], ["9h", "Th", "Jh"], ["7c", "7d", "7s"],
-        ["Kc", "Kd", "Jk=Kh" if "Jk=Kh" in out else "Jk=Ks"]]))
+        "remi13d",
+        135,
+        True,
+        [],
+    )
+    assert sorted(map(sorted, got["melds"])) == sorted(
+        map(
+            sorted,
+            [
+                ["3s", "4s", "5s", "6s"],
+                ["9h", "Th", "Jh"],
+                ["7c", "7d", "7s"],
+                ["Kc", "Kd", "Jk=Kh" if "Jk=Kh" in out else "Jk=Ks"],
+            ],
+        )
+    )
 
 
 def test_cards_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,8 +85,7 @@ def test_cards_may_follow_the_options(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_hand_without_closing_is_scored_by_r13_12(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = score(capsys, "remi-13d", "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
-                           "--json")
+    status, out, _ = score(capsys, "remi-13d", "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs", "--json")
     got = json.loads(out)
     assert status == 0 and got["points"] == 25 and got["can_close"] is False
     assert sorted(got["dead"]) == sorted(["9s", "9c", "7d", "8c", "Qs"])
@@ -100,8 +112,13 @@ def test_refused_close_exits_1_with_a_reason(capsys: pytest.CaptureFixture[str])
 def test_three_thirteen(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = score(capsys, "three-thirteen", "3h", "9c", "Kd", "--round", "1", "--json")
     assert status == 0
-    assert json.loads(out) == {"variant": "three-thirteen", "points": 34, "can_close": False,
-                               "melds": [], "dead": ["9c", "Kd", "3h"]}
+    assert json.loads(out) == {
+        "variant": "three-thirteen",
+        "points": 34,
+        "can_close": False,
+        "melds": [],
+        "dead": ["9c", "Kd", "3h"],
+    }
     status, out, _ = score(capsys, "3-13", "3h 9c 9d", "--round", "1", "--json")
     got = json.loads(out)
     assert (got["points"], got["can_close"], got["melds"]) == (0, True, [["9c", "9d", "3h=9s"]])
@@ -113,21 +130,24 @@ def test_three_thirteen(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["gin", "As"], "gin: 10 cards"),
-     (["gin", "As 2s 3s 4s 5s 6s 7s 8s 9s Jk"], "1 × Jk"),
-     (["poker", "As"], "unknown variant: 'poker'"),
-     (["remi13d", "As Xx"], "not a card: 'Xx'"),
-     (["remi13d", "As Ks"], "13 cards"),
-     (["remi13d", CLOSING_HAND, "Ah"], "not 14"),
-     (["remi13d", "As As As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js"], "3 × As"),
-     (["3-13", "3h 9c Kd"], "needs the round"),
-     (["3-13", "3h 9c Kd", "--round", "12"], "a round is 1 to 11, not 12"),
-     (["3-13", "3h 9c Kd 4d", "--round", "1"], "round 1 deals 3 cards; this hand has 4"),
-     (["3-13", "3h 9c Kd", "--round", "1", "--closing", "Ah"], "remi13d only"),
-     ([], "give a variant")],
+    [
+        (["gin", "As"], "gin: 10 cards"),
+        (["gin", "As 2s 3s 4s 5s 6s 7s 8s 9s Jk"], "1 × Jk"),
+        (["poker", "As"], "unknown variant: 'poker'"),
+        (["remi13d", "As Xx"], "not a card: 'Xx'"),
+        (["remi13d", "As Ks"], "13 cards"),
+        (["remi13d", CLOSING_HAND, "Ah"], "not 14"),
+        (["remi13d", "As As As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js"], "3 × As"),
+        (["3-13", "3h 9c Kd"], "needs the round"),
+        (["3-13", "3h 9c Kd", "--round", "12"], "a round is 1 to 11, not 12"),
+        (["3-13", "3h 9c Kd 4d", "--round", "1"], "round 1 deals 3 cards; this hand has 4"),
+        (["3-13", "3h 9c Kd", "--round", "1", "--closing", "Ah"], "remi13d only"),
+        ([], "give a variant"),
+    ],
 )
 def test_unusable_input_exits_2_naming_the_problem(
-        capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     status, out, err = score(capsys, *args, "--lang", "en")
     assert (status, out) == (2, "")
     assert message in err
@@ -140,8 +160,9 @@ def test_bad_card_message_is_the_card_error(capsys: pytest.CaptureFixture[str]) 
     assert str(error.value) in err
 
 
-def test_indonesian_output(capsys: pytest.CaptureFixture[str],
-                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_indonesian_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     status, out, _ = score(capsys, "remi13d", CLOSING_HAND, "--closing", "Jk", "--lang", "id")
     assert status == 0 and "Poin: 160" in out and "Kartu mati: tidak ada" in out
     assert "kartu dasar murni" in out and "Remi Joker" in out
@@ -163,8 +184,22 @@ def test_command_line_entry_points(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_python_dash_m_remikit_runs_score() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "remikit", "score", "remi13d", CLOSING_HAND, "--closing", "Ah",
-         "--json"], capture_output=True, text=True, timeout=60, check=False)
+        [
+            sys.executable,
+            "-m",
+            "remikit",
+            "score",
+            "remi13d",
+            CLOSING_HAND,
+            "--closing",
+            "Ah",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["points"] == 135
 
@@ -172,16 +207,18 @@ def test_python_dash_m_remikit_runs_score() -> None:
 # -- batches --------------------------------------------------------------------
 
 
-def batch(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-          lines: list[str]) -> tuple[int, list[dict[str, object]]]:
+def batch(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lines: list[str]
+) -> tuple[int, list[dict[str, object]]]:
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
     status, out, _ = score(capsys, "--batch", "-", "--lang", "en")
     return status, [json.loads(line) for line in out.splitlines()]
 
 
 @pytest.mark.parametrize("name", ["remi13d.jsonl", "three_thirteen.jsonl"])
-def test_batch_agrees_with_every_vector(capsys: pytest.CaptureFixture[str],
-                                        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+def test_batch_agrees_with_every_vector(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
     lines = vectors(name)
     status, results = batch(capsys, monkeypatch, lines)
     assert status == 0
@@ -204,7 +241,8 @@ def test_batch_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 
 
 def test_malformed_batch_lines_give_errors_and_the_batch_goes_on(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     good = json.dumps({"variant": "remi13d", "hand": CLOSING_HAND.split(), "closing": "Ah"})
     refused = json.dumps({"variant": "remi13d", "hand": CLOSING_HAND.split(), "closing": "7h"})
     lines = [
@@ -238,7 +276,8 @@ def test_malformed_batch_lines_give_errors_and_the_batch_goes_on(
 
 
 def test_deep_or_huge_batch_lines_give_error_lines(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """CONTRACT.md ``--batch``: a malformed line gives ``{"error": ...}`` and the batch goes
     on, however deep its nesting or long its numbers."""
     hand = '"variant": "three-thirteen", "hand": "3h 9c Kd"'
@@ -264,9 +303,17 @@ def test_deep_or_huge_batch_lines_give_error_lines(
 
 
 def test_refused_close_alone_does_not_fail_a_batch(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    line = json.dumps({"variant": "remi13d", "hand": CLOSING_HAND.split(), "closing": "7h",
-                       "points": None, "can_close": False})
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line = json.dumps(
+        {
+            "variant": "remi13d",
+            "hand": CLOSING_HAND.split(),
+            "closing": "7h",
+            "points": None,
+            "can_close": False,
+        }
+    )
     status, results = batch(capsys, monkeypatch, [line, ""])
     assert status == 0 and len(results) == 1 and results[0]["points"] is None
 

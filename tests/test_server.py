@@ -49,8 +49,10 @@ def postgres_admin_url() -> str:
     url = os.environ.get(ENV_VAR, "")
     if not url:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
-                        "(make test starts a cluster with .ci/with-postgres.sh)")
+            pytest.fail(
+                f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
+                "(make test starts a cluster with .ci/with-postgres.sh)"
+            )
         pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
     return url
 
@@ -70,8 +72,9 @@ def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @contextmanager
-def running(db_url: str, *, bot_delay: float = 0.0,
-            call_window: float = 0.3) -> Iterator[TestClient]:
+def running(
+    db_url: str, *, bot_delay: float = 0.0, call_window: float = 0.3
+) -> Iterator[TestClient]:
     app = create_app(Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window))
     with TestClient(app) as client:
         yield client
@@ -95,13 +98,20 @@ def create(client: TestClient, variant: str = "remi13d", **body: Any) -> str:
     return table_id
 
 
-def create_seeded(client: TestClient, seed: int, variant: str, *, options: dict[str, Any],
-                  seats: list[dict[str, Any]]) -> str:
+def create_seeded(
+    client: TestClient,
+    seed: int,
+    variant: str,
+    *,
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+) -> str:
     hub = hub_of(client)
 
     async def make() -> str:
-        table = await hub.create(variant=variant, options=options, seats=seats, title=None,
-                                 seed=str(seed))
+        table = await hub.create(
+            variant=variant, options=options, seats=seats, title=None, seed=str(seed)
+        )
         return table.id
 
     assert client.portal is not None
@@ -139,8 +149,9 @@ def hello(ws: Any, token: str | None = None, lang: str = "en") -> Message:
     return welcome
 
 
-def receive_until(ws: Any, wanted: Callable[[Message], bool], seen: list[Message] | None = None,
-                  limit: int = 5000) -> Message:
+def receive_until(
+    ws: Any, wanted: Callable[[Message], bool], seen: list[Message] | None = None, limit: int = 5000
+) -> Message:
     for _ in range(limit):
         message: Message = ws.receive_json()
         if seen is not None:
@@ -152,8 +163,9 @@ def receive_until(ws: Any, wanted: Callable[[Message], bool], seen: list[Message
 
 def my_turn(after: int) -> Callable[[Message], bool]:
     """A state newer than ``after`` in which this seat has something to do."""
-    return lambda m: (m["type"] == "state" and m["state_id"] > after
-                      and bool(m["view"]["legal_actions"]))
+    return lambda m: (
+        m["type"] == "state" and m["state_id"] > after and bool(m["view"]["legal_actions"])
+    )
 
 
 def simple_choice(view: Message) -> str:
@@ -203,8 +215,9 @@ def check_only_own_view(client: TestClient, table_id: str, messages: list[Messag
         seat = view["seat"]
         expected = view_json(game.view(seat))
         assert set(view["legal_actions"]) <= set(expected["legal_actions"])
-        assert {k: v for k, v in view.items() if k != "legal_actions"} == \
-            {k: v for k, v in expected.items() if k != "legal_actions"}
+        assert {k: v for k, v in view.items() if k != "legal_actions"} == {
+            k: v for k, v in expected.items() if k != "legal_actions"
+        }
         deal = game.deal
         assert deal is not None
         if seat is None:
@@ -234,8 +247,14 @@ def test_health_pages_and_variants(client: TestClient) -> None:
     variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
     assert set(variants) >= {"remi13d", "rummy500", "three-thirteen"}
     options = {o["name"]: o for o in variants["rummy500"]["options"]}
-    assert options["target"] == {"name": "target", "type": "integer", "default": 500,
-                                 "choices": None, "min": 1, "max": 10_000}
+    assert options["target"] == {
+        "name": "target",
+        "type": "integer",
+        "default": 500,
+        "choices": None,
+        "min": 1,
+        "max": 10_000,
+    }
     assert options["scoring"]["choices"] == ["standard", "5-10-15"]
     assert "random" in variants["rummy500"]["bots"]
 
@@ -248,15 +267,24 @@ def test_variants_and_tables_carry_the_client_info(client: TestClient) -> None:
         sent = variants[spec.name]
         assert sent["client"] == spec.client_json()
         assert spec.client is not None
-        assert set(sent["client"]) >= {"deal", "length", "clockwise", "discard_first",
-                                       "spread_discards", "table_melds", "closing",
-                                       "calls_option", "wild_ranks", "hints",
-                                       "lower_is_better", "options"}
+        assert set(sent["client"]) >= {
+            "deal",
+            "length",
+            "clockwise",
+            "discard_first",
+            "spread_discards",
+            "table_melds",
+            "closing",
+            "calls_option",
+            "wild_ranks",
+            "hints",
+            "lower_is_better",
+            "options",
+        }
         assert sent["client"]["lower_is_better"] == spec.game_class().lower_is_better
         names = [o["name"] for o in sent["options"]]
-        assert names[:len(spec.client.options)] == list(spec.client.options)
-        assert sorted(names) == sorted(o.name for o in
-                                       spec.game_class().options_type.describe())
+        assert names[: len(spec.client.options)] == list(spec.client.options)
+        assert sorted(names) == sorted(o.name for o in spec.game_class().options_type.describe())
         for option in sent["options"]:
             assert set(option) == {"name", "type", "default", "choices", "min", "max"}
         table = client.post("/api/tables", json={"variant": spec.name}).json()["table"]
@@ -275,14 +303,21 @@ def test_variants_and_tables_carry_the_client_info(client: TestClient) -> None:
 def test_create_tables_of_every_variant_with_options(client: TestClient) -> None:
     cases: dict[str, dict[str, Any]] = {
         "remi13d": {"games": 2},
-        "rummy500": {"players": 4, "target": 300, "scoring": "5-10-15", "rummy_calls": False,
-                     "jokers": False},
+        "rummy500": {
+            "players": 4,
+            "target": 300,
+            "scoring": "5-10-15",
+            "rummy_calls": False,
+            "jokers": False,
+        },
         "three-thirteen": {"players": 2, "jokers": 4, "ace": "high"},
     }
     ids = {}
     for variant, options in cases.items():
-        response = client.post("/api/tables", json={"variant": variant, "options": options,
-                                                    "title": f"  a {variant} table "})
+        response = client.post(
+            "/api/tables",
+            json={"variant": variant, "options": options, "title": f"  a {variant} table "},
+        )
         assert response.status_code == 201, response.text
         table = response.json()["table"]
         ids[variant] = table["id"]
@@ -298,28 +333,42 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
     assert {t["id"] for t in lobby} == set(ids.values())
     alias = client.post("/api/tables", json={"variant": "500"})
     assert alias.json()["table"]["variant"] == "rummy500"
-    assert client.get(f"/api/tables/{ids['remi13d'].lower()}").json()["table"]["id"] == \
-        ids["remi13d"]
+    assert (
+        client.get(f"/api/tables/{ids['remi13d'].lower()}").json()["table"]["id"] == ids["remi13d"]
+    )
 
 
-@pytest.mark.parametrize(("body", "code", "words"), [
-    ({"variant": "poker"}, "bad_variant", "poker"),
-    ({"variant": "rummy500", "options": {"colour": "red"}}, "bad_option", "colour"),
-    ({"variant": "rummy500", "options": {"players": 9}}, "bad_option", "players"),
-    ({"variant": "three-thirteen", "options": {"ace": "middle"}}, "bad_option", "ace"),
-    # CONTRACT.md "Table options": values are exact, never coerced
-    ({"variant": "rummy500", "options": {"rummy_calls": "false"}}, "bad_option", "rummy_calls"),
-    ({"variant": "three-thirteen", "options": {"players": 3.7}}, "bad_option", "players"),
-    ({"variant": "three-thirteen", "options": {"players": 8}}, "bad_option",
-     "2 to 7 players without jokers"),  # R3-1
-    ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
-    ({"variant": "remi13d", "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}]
-      * 3}, "bad_seats", "clever"),
-    ({"variant": "remi13d", "seats": [{"kind": "alien"}] * 4}, "bad_request", "seats"),
-    ({"options": {}}, "bad_request", "variant"),
-])
-def test_bad_table_requests_are_explained(client: TestClient, body: dict[str, Any], code: str,
-                                          words: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "code", "words"),
+    [
+        ({"variant": "poker"}, "bad_variant", "poker"),
+        ({"variant": "rummy500", "options": {"colour": "red"}}, "bad_option", "colour"),
+        ({"variant": "rummy500", "options": {"players": 9}}, "bad_option", "players"),
+        ({"variant": "three-thirteen", "options": {"ace": "middle"}}, "bad_option", "ace"),
+        # CONTRACT.md "Table options": values are exact, never coerced
+        ({"variant": "rummy500", "options": {"rummy_calls": "false"}}, "bad_option", "rummy_calls"),
+        ({"variant": "three-thirteen", "options": {"players": 3.7}}, "bad_option", "players"),
+        (
+            {"variant": "three-thirteen", "options": {"players": 8}},
+            "bad_option",
+            "2 to 7 players without jokers",
+        ),  # R3-1
+        ({"variant": "remi13d", "seats": [{"kind": "person"}]}, "bad_seats", "4 seats"),
+        (
+            {
+                "variant": "remi13d",
+                "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "clever"}] * 3,
+            },
+            "bad_seats",
+            "clever",
+        ),
+        ({"variant": "remi13d", "seats": [{"kind": "alien"}] * 4}, "bad_request", "seats"),
+        ({"options": {}}, "bad_request", "variant"),
+    ],
+)
+def test_bad_table_requests_are_explained(
+    client: TestClient, body: dict[str, Any], code: str, words: str
+) -> None:
     response = client.post("/api/tables", json=body)
     assert response.status_code in (400, 422)
     error = response.json()["error"]
@@ -328,24 +377,36 @@ def test_bad_table_requests_are_explained(client: TestClient, body: dict[str, An
 
 
 def test_malformed_body_and_indonesian_errors(client: TestClient) -> None:
-    response = client.post("/api/tables", content=b"{nope", headers={
-        "content-type": "application/json"})
+    response = client.post(
+        "/api/tables", content=b"{nope", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 422 and response.json()["error"]["code"] == "bad_request"
     response = client.get("/api/tables/ZZZZZZZZ?lang=id")
     assert response.status_code == 404
-    assert response.json()["error"] == {"code": "unknown_table",
-                                        "message": "tidak ada meja ZZZZZZZZ"}
+    assert response.json()["error"] == {
+        "code": "unknown_table",
+        "message": "tidak ada meja ZZZZZZZZ",
+    }
     response = client.get("/api/tables/nope", headers={"accept-language": "en-GB"})
     assert response.json()["error"]["message"] == "there is no table nope"
-    response = client.post("/api/tables?lang=id", json={"variant": "three-thirteen",
-                                                        "options": {"players": 8}})
+    response = client.post(
+        "/api/tables?lang=id", json={"variant": "three-thirteen", "options": {"players": 8}}
+    )
     assert response.status_code == 400 and response.json()["error"]["message"].startswith(
-        "pilihan meja tidak sah: Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker")  # R3-1
+        "pilihan meja tidak sah: Three-Thirteen dimainkan 2 sampai 7 pemain tanpa joker"
+    )  # R3-1
 
 
 def test_join_seats_and_tokens(client: TestClient) -> None:
-    table_id = create(client, seats=[{"kind": "person"}, {"kind": "bot", "level": "random"},
-                                     {"kind": "person"}, {"kind": "bot"}])
+    table_id = create(
+        client,
+        seats=[
+            {"kind": "person"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "person"},
+            {"kind": "bot"},
+        ],
+    )
     seat, token = join(client, table_id, "Budi", seat=2)
     assert seat == 2 and len(token) >= 40
     bad = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": 2})
@@ -383,16 +444,17 @@ def test_person_plays_bots_and_every_socket_sees_only_its_seat(client: TestClien
     _, token = join(client, table_id, "Budi")
     seen: list[Message] = []
     watched: list[Message] = []
-    with client.websocket_connect(f"/ws/tables/{table_id}") as spectator, \
-            client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as spectator,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws,
+    ):
         assert hello(spectator)["seat"] is None
         welcome = hello(ws, token)
         seat = welcome["seat"]  # where the seat draw put Budi (R13-2)
         assert welcome["name"] == "Budi"
         last = play_turns(ws, 12, seen)
         final = last["state_id"]
-        receive_until(spectator, lambda m: m["type"] == "state" and m["state_id"] >= final,
-                      watched)
+        receive_until(spectator, lambda m: m["type"] == "state" and m["state_id"] >= final, watched)
     log = action_log(client, table_id)
     assert len(log) >= final >= 12
     mine = [parse_seat_action(a) for a in log if a.startswith(f"p{seat} ")]
@@ -400,20 +462,34 @@ def test_person_plays_bots_and_every_socket_sees_only_its_seat(client: TestClien
     assert any(not a.startswith(f"p{seat} ") for a in log)  # the bots played too
     assert check_only_own_view(client, table_id, seen) >= 12
     assert check_only_own_view(client, table_id, watched) >= 1
-    assert all(m["view"]["hand"] == [] and m["view"]["legal_actions"] == []
-               for m in watched if m["type"] == "state")
+    assert all(
+        m["view"]["hand"] == [] and m["view"]["legal_actions"] == []
+        for m in watched
+        if m["type"] == "state"
+    )
     assert all(m["view"]["seat"] == seat for m in seen if m["type"] == "state")
 
 
 def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) -> None:
-    table_id = create_seeded(client, STILL, "remi13d", options={}, seats=[
-        {"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"},
-        {"kind": "bot"}])
+    table_id = create_seeded(
+        client,
+        STILL,
+        "remi13d",
+        options={},
+        seats=[
+            {"kind": "person"},
+            {"kind": "person"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "bot"},
+        ],
+    )
     _, token0 = join(client, table_id, "Budi", seat=0)
     _, token1 = join(client, table_id, "Sari", seat=1)
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
-            client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
-            client.websocket_connect(f"/ws/tables/{table_id}") as watcher:
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws1,
+        client.websocket_connect(f"/ws/tables/{table_id}") as watcher,
+    ):
         hello(ws0, token0)
         hello(ws1, token1, lang="id")
         hello(watcher)
@@ -434,27 +510,54 @@ def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) ->
         refused(ws0, "{not json", "bad_json", "not valid JSON")
         refused(ws0, "[1, 2]", "bad_message", "JSON object")
         refused(ws0, json.dumps({"type": "dance"}), "bad_message", "dance")
-        refused(ws0, json.dumps({"type": "action", "action": "draw stock"}), "bad_message",
-                "state_id")
-        refused(ws0, json.dumps({"type": "action", "state_id": True, "action": "draw stock"}),
-                "bad_message", "state_id")
+        refused(
+            ws0, json.dumps({"type": "action", "action": "draw stock"}), "bad_message", "state_id"
+        )
+        refused(
+            ws0,
+            json.dumps({"type": "action", "state_id": True, "action": "draw stock"}),
+            "bad_message",
+            "state_id",
+        )
         refused(ws0, json.dumps({"type": "action", "state_id": 0}), "bad_message", "action")
-        refused(ws0, json.dumps({"type": "action", "state_id": 0, "action": "fly away"}),
-                "bad_action", "not an action")
-        refused(ws0, json.dumps({"type": "action", "state_id": 3, "action": "draw stock"}),
-                "stale_state", "state 3")
-        illegal = refused(ws0, json.dumps({"type": "action", "state_id": 0,
-                                           "action": f"discard {hand[0]}"}),
-                          "illegal", "draw a card first")
+        refused(
+            ws0,
+            json.dumps({"type": "action", "state_id": 0, "action": "fly away"}),
+            "bad_action",
+            "not an action",
+        )
+        refused(
+            ws0,
+            json.dumps({"type": "action", "state_id": 3, "action": "draw stock"}),
+            "stale_state",
+            "state 3",
+        )
+        illegal = refused(
+            ws0,
+            json.dumps({"type": "action", "state_id": 0, "action": f"discard {hand[0]}"}),
+            "illegal",
+            "draw a card first",
+        )
         assert illegal["reason"] == "draw_first"
-        out_of_turn = refused(ws1, json.dumps({"type": "action", "state_id": 0,
-                                               "action": "draw stock", "ref": 7}),
-                              "illegal", "bukan giliran Anda")
+        out_of_turn = refused(
+            ws1,
+            json.dumps({"type": "action", "state_id": 0, "action": "draw stock", "ref": 7}),
+            "illegal",
+            "bukan giliran Anda",
+        )
         assert out_of_turn["reason"] == "not_your_turn" and out_of_turn["ref"] == 7
-        refused(watcher, json.dumps({"type": "action", "state_id": 0, "action": "draw stock"}),
-                "spectator", "spectators cannot act")
-        refused(ws0, json.dumps({"type": "action", "state_id": 0, "action": "rummy 1"}),
-                "illegal", "not an action of this game")  # Remi 13 D has no Rummy calls
+        refused(
+            watcher,
+            json.dumps({"type": "action", "state_id": 0, "action": "draw stock"}),
+            "spectator",
+            "spectators cannot act",
+        )
+        refused(
+            ws0,
+            json.dumps({"type": "action", "state_id": 0, "action": "rummy 1"}),
+            "illegal",
+            "not an action of this game",
+        )  # Remi 13 D has no Rummy calls
         ws0.send_json({"type": "ping", "ref": "x"})
         assert receive_until(ws0, lambda m: m["type"] == "pong")["ref"] == "x"
         # a legal action still goes through, then a discard of a card not held is refused
@@ -485,19 +588,40 @@ def test_sockets_refused_at_hello(client: TestClient) -> None:
             assert closed.value.code == close
 
     refusal("/ws/tables/NOSUCHXX", json.dumps({"type": "hello"}), "unknown_table", 4404)
-    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "hello", "token": "forged-token"}),
-            "bad_token", 4401)
-    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "hello", "token": other_token}),
-            "bad_token", 4401)
-    refusal(f"/ws/tables/{table_id}", json.dumps({"type": "action", "state_id": 0,
-                                                  "action": "draw stock"}), "need_hello", 4400)
+    refusal(
+        f"/ws/tables/{table_id}",
+        json.dumps({"type": "hello", "token": "forged-token"}),
+        "bad_token",
+        4401,
+    )
+    refusal(
+        f"/ws/tables/{table_id}",
+        json.dumps({"type": "hello", "token": other_token}),
+        "bad_token",
+        4401,
+    )
+    refusal(
+        f"/ws/tables/{table_id}",
+        json.dumps({"type": "action", "state_id": 0, "action": "draw stock"}),
+        "need_hello",
+        4400,
+    )
     refusal(f"/ws/tables/{table_id}", "hello!", "bad_json", 4400)
 
 
 def test_waiting_table_and_reconnect(client: TestClient) -> None:
-    table_id = create_seeded(client, STILL, "remi13d", options={}, seats=[
-        {"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "random"},
-        {"kind": "bot"}])
+    table_id = create_seeded(
+        client,
+        STILL,
+        "remi13d",
+        options={},
+        seats=[
+            {"kind": "person"},
+            {"kind": "person"},
+            {"kind": "bot", "level": "random"},
+            {"kind": "bot"},
+        ],
+    )
     _, token = join(client, table_id, "Budi", seat=0)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         hello(ws, token)
@@ -521,9 +645,15 @@ def test_waiting_table_and_reconnect(client: TestClient) -> None:
 
 
 def expected_draw(draw: SeatDraw, names: list[str]) -> list[Message]:
-    return [{"seat": seat, "name": names[player], "joined": player,
-             "cards": [str(c) for c in draw.draws[player]]}
-            for seat, player in enumerate(draw.order)]
+    return [
+        {
+            "seat": seat,
+            "name": names[player],
+            "joined": player,
+            "cards": [str(c) for c in draw.draws[player]],
+        }
+        for seat, player in enumerate(draw.order)
+    ]
 
 
 def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: str) -> None:
@@ -531,15 +661,18 @@ def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: st
     draw = seat_draw_of(seed)
     names = ["Ana", "Budi", "Cici", "Dewi"]
     with running(db_url) as client:
-        table_id = create_seeded(client, seed, "remi13d", options={},
-                                 seats=[{"kind": "person"}] * 4)
+        table_id = create_seeded(
+            client, seed, "remi13d", options={}, seats=[{"kind": "person"}] * 4
+        )
         joined = [join(client, table_id, name, seat=i) for i, name in enumerate(names[:3])]
         assert [seat for seat, _ in joined] == [0, 1, 2]
         tokens = [token for _, token in joined]
         assert client.get(f"/api/tables/{table_id}").json()["table"]["seat_draw"] is None
-        with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
-                client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
-                client.websocket_connect(f"/ws/tables/{table_id}") as ws2:
+        with (
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws1,
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws2,
+        ):
             sockets = [ws0, ws1, ws2]
             for player, ws in enumerate(sockets):
                 assert hello(ws, tokens[player])["seat"] == player
@@ -561,10 +694,12 @@ def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: st
                 assert state["view"]["seat"] == draw.seats[player]
                 assert state["table"]["status"] == "playing"
                 assert state["table"]["seat_draw"] == expected_draw(draw, names)
-                assert [s["name"] for s in state["table"]["seats"]] == \
-                    [names[p] for p in draw.order]
-                assert sorted(state["view"]["hand"]) == \
-                    sorted(str(c) for c in deal.hands[draw.seats[player]])
+                assert [s["name"] for s in state["table"]["seats"]] == [
+                    names[p] for p in draw.order
+                ]
+                assert sorted(state["view"]["hand"]) == sorted(
+                    str(c) for c in deal.hands[draw.seats[player]]
+                )
         first = draw.order[0]  # the highest card plays first from seat 0
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             assert hello(ws, tokens[first])["seat"] == 0
@@ -575,14 +710,19 @@ def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: st
         stored = hub_of(client).store.load(table_id)
         assert stored is not None and stored.seat_draw is not None
         for player, token in enumerate(tokens):
-            assert stored.seats[draw.seats[player]]["token_hash"] == \
-                hashlib.sha256(token.encode()).hexdigest()
+            assert (
+                stored.seats[draw.seats[player]]["token_hash"]
+                == hashlib.sha256(token.encode()).hexdigest()
+            )
         before = client.get(f"/api/tables/{table_id}").json()["table"]
     with running(db_url) as client:  # a restart rebuilds the same seats and draw
         after = client.get(f"/api/tables/{table_id}").json()["table"]
         assert after["seat_draw"] == before["seat_draw"] == expected_draw(draw, names)
-        assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]] \
+        assert (
+            [s["name"] for s in after["seats"]]
+            == [s["name"] for s in before["seats"]]
             == [names[p] for p in draw.order]
+        )
         for player, token in enumerate(tokens):
             with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
                 assert hello(ws, token)["seat"] == draw.seats[player]
@@ -593,8 +733,13 @@ def test_R13_2_the_seat_draw_seats_four_people_and_survives_a_restart(db_url: st
 def test_R13_2_a_table_of_bots_is_seated_by_the_draw_when_created(client: TestClient) -> None:
     seed = seed_seating(lambda seats: seats[0] != 0)
     draw = seat_draw_of(seed)
-    table_id = create_seeded(client, seed, "remi13d", options={"games": 1},
-                             seats=[{"kind": "bot", "level": "random"}] * 4)
+    table_id = create_seeded(
+        client,
+        seed,
+        "remi13d",
+        options={"games": 1},
+        seats=[{"kind": "bot", "level": "random"}] * 4,
+    )
     table = client.get(f"/api/tables/{table_id}").json()["table"]
     assert table["seat_draw"] == expected_draw(draw, [f"Bot {i}" for i in range(4)])
     assert [s["name"] for s in table["seats"]] == [f"Bot {p}" for p in draw.order]
@@ -602,16 +747,16 @@ def test_R13_2_a_table_of_bots_is_seated_by_the_draw_when_created(client: TestCl
 
 
 def test_R13_2_other_variants_keep_the_seats_taken(client: TestClient) -> None:
-    table_id = create(client, "rummy500", options={"players": 2},
-                      seats=[{"kind": "person"}, {"kind": "person"}])
+    table_id = create(
+        client, "rummy500", options={"players": 2}, seats=[{"kind": "person"}, {"kind": "person"}]
+    )
     assert [join(client, table_id, name)[0] for name in ("Ana", "Budi")] == [0, 1]
     table = client.get(f"/api/tables/{table_id}").json()["table"]
     assert table["status"] == "playing" and table["seat_draw"] is None
     assert [s["name"] for s in table["seats"]] == ["Ana", "Budi"]
 
 
-def test_bots_think_off_the_event_loop(client: TestClient,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bots_think_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     class Sleepy(Bot):
         name = "sleepy"
 
@@ -638,6 +783,7 @@ def test_bots_think_off_the_event_loop(client: TestClient,
 def find_call_deal() -> tuple[int, str, str]:
     """A seed and discards A (seat 0), B (seat 1), each after drawing from the stock, after
     which nothing and then ``rummy 3`` can be called."""
+
     def play(seed: int, actions: list[str]) -> Rummy500Game:
         game = Rummy500Game(Rummy500Options(players=3), rng=random.Random(seed))
         for text in actions:
@@ -669,19 +815,29 @@ def test_rummy_calls_are_answered_at_once_and_priority_decides(db_url: str) -> N
 
 def check_rummy_calls(client: TestClient) -> None:
     seed, first, second = find_call_deal()
-    table_id = create_seeded(client, seed, "rummy500", options={"players": 3},
-                             seats=[{"kind": "person"}] * 3)
-    tokens = [join(client, table_id, name, seat=i)[1]
-              for i, name in enumerate(("Budi", "Sari", "Wayan"))]
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
-            client.websocket_connect(f"/ws/tables/{table_id}") as ws1, \
-            client.websocket_connect(f"/ws/tables/{table_id}") as ws2:
+    table_id = create_seeded(
+        client, seed, "rummy500", options={"players": 3}, seats=[{"kind": "person"}] * 3
+    )
+    tokens = [
+        join(client, table_id, name, seat=i)[1] for i, name in enumerate(("Budi", "Sari", "Wayan"))
+    ]
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws1,
+        client.websocket_connect(f"/ws/tables/{table_id}") as ws2,
+    ):
         for ws, token in zip((ws0, ws1, ws2), tokens, strict=True):
             hello(ws, token)
 
         def state(ws: Any, step: int, window: bool) -> Message:
-            return receive_until(ws, lambda m: m["type"] == "state" and m["state_id"] == step
-                                 and (m["call_window"] is not None) == window)
+            return receive_until(
+                ws,
+                lambda m: (
+                    m["type"] == "state"
+                    and m["state_id"] == step
+                    and (m["call_window"] is not None) == window
+                ),
+            )
 
         def act(ws: Any, step: int, action: str) -> None:
             ws.send_json({"type": "action", "state_id": step, "action": action})
@@ -692,16 +848,17 @@ def check_rummy_calls(client: TestClient) -> None:
         assert "draw stock" in drawing["view"]["legal_actions"]
         assert not any(a.startswith("rummy") for a in drawing["view"]["legal_actions"])
         act(ws2, 2, "rummy 1")
-        assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == \
-            "rummy_not_playable"
+        assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == "rummy_not_playable"
         act(ws1, 2, "draw stock")
         act(ws1, 3, f"discard {second}")
         opened = state(ws0, 4, True)
         window = opened["call_window"]
         assert window["discarder"] == 1 and window["seats"] == [2, 0]
         assert window["duration_ms"] == 1500
-        assert "rummy 3" in opened["view"]["legal_actions"] and "pass" in \
-            opened["view"]["legal_actions"]
+        assert (
+            "rummy 3" in opened["view"]["legal_actions"]
+            and "pass" in opened["view"]["legal_actions"]
+        )
         assert state(ws1, 4, True)["view"]["legal_actions"] == []  # the discarder
         act(ws1, 4, "draw stock")
         assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
@@ -730,8 +887,9 @@ def wait_finished(client: TestClient, table_id: str, seconds: float = 60) -> Non
 
 def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) -> None:
     with running(any_db_url) as client:
-        table_id = create(client, options={"games": 1},
-                          seats=[{"kind": "bot", "level": "random"}] * 4)
+        table_id = create(
+            client, options={"games": 1}, seats=[{"kind": "bot", "level": "random"}] * 4
+        )
         wait_finished(client, table_id)
         games = client.get("/api/games").json()["games"]
         assert [g["id"] for g in games] == [table_id]
@@ -761,13 +919,16 @@ def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) ->
         assert client.get(f"{summary['replay']}?seat=4").json()["error"]["code"] == "bad_seat"
         end = client.get(f"{summary['replay']}?step={steps}").json()
         assert end["view"]["game_over"] is True
-        assert client.get(f"{summary['replay']}?step={steps + 1}").json()["error"]["code"] == \
-            "bad_step"
+        assert (
+            client.get(f"{summary['replay']}?step={steps + 1}").json()["error"]["code"]
+            == "bad_step"
+        )
         assert client.get("/api/tables").json()["tables"] == []  # not in the lobby any more
 
 
 def test_an_action_the_engine_fails_on_is_kept_and_applied_on_rebuild(
-        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table_id = create(client, seats=[{"kind": "person"}] + [{"kind": "bot", "level": "greedy"}] * 3)
     _, token = join(client, table_id)
     hub = hub_of(client)
@@ -804,18 +965,19 @@ def test_not_finished_game_has_no_record(client: TestClient) -> None:
 
 def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
     with running(any_db_url) as client:
-        table_id = create(client, seats=[{"kind": "person"}]
-                          + [{"kind": "bot", "level": "greedy"}] * 3)
+        table_id = create(
+            client, seats=[{"kind": "person"}] + [{"kind": "bot", "level": "greedy"}] * 3
+        )
         waiting_id = create(client, "three-thirteen", options={"players": 3})
         _, token = join(client, table_id)
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             seat = hello(ws, token)["seat"]
             last = play_turns(ws, 6)  # three draws and three discards
             state = receive_until(ws, my_turn(last["state_id"] - 1))
-            ws.send_json({"type": "action", "state_id": state["state_id"],
-                          "action": "draw stock"})
-            before = receive_until(ws, lambda m: m["type"] == "state"
-                                   and m["state_id"] == state["state_id"] + 1)
+            ws.send_json({"type": "action", "state_id": state["state_id"], "action": "draw stock"})
+            before = receive_until(
+                ws, lambda m: m["type"] == "state" and m["state_id"] == state["state_id"] + 1
+            )
         log = action_log(client, table_id)
     with running(any_db_url) as client:
         lobby = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
@@ -828,13 +990,15 @@ def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
             assert after["view"] == before["view"]
             discard = next(a for a in after["view"]["legal_actions"] if a.startswith("discard"))
             ws.send_json({"type": "action", "state_id": after["state_id"], "action": discard})
-            receive_until(ws, lambda m: m["type"] == "state"
-                          and m["state_id"] == after["state_id"] + 1)
-        assert action_log(client, table_id)[:len(log)] == log
+            receive_until(
+                ws, lambda m: m["type"] == "state" and m["state_id"] == after["state_id"] + 1
+            )
+        assert action_log(client, table_id)[: len(log)] == log
 
 
-def test_bots_call_rummy_in_the_window_by_priority(db_url: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bots_call_rummy_in_the_window_by_priority(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     class Caller(Bot):
         name = "caller"
 
@@ -847,17 +1011,27 @@ def test_bots_call_rummy_in_the_window_by_priority(db_url: str,
     monkeypatch.setitem(LEVELS, "caller", lambda name, seed, budget: Caller())
     seed, first, second = find_call_deal()
     with running(db_url, call_window=1.0) as client:
-        table_id = create_seeded(client, seed, "rummy500", options={"players": 3},
-                                 seats=[{"kind": "person"}, {"kind": "person"},
-                                        {"kind": "bot", "level": "caller"}])
+        table_id = create_seeded(
+            client,
+            seed,
+            "rummy500",
+            options={"players": 3},
+            seats=[{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "caller"}],
+        )
         tokens = [join(client, table_id, name, seat=i)[1] for i, name in enumerate(("A", "B"))]
-        with client.websocket_connect(f"/ws/tables/{table_id}") as ws0, \
-                client.websocket_connect(f"/ws/tables/{table_id}") as ws1:
+        with (
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
+            client.websocket_connect(f"/ws/tables/{table_id}") as ws1,
+        ):
             hello(ws0, tokens[0])
             hello(ws1, tokens[1])
-            for ws, step, action in ((ws0, 0, "draw stock"), (ws0, 1, f"discard {first}"),
-                                     (ws1, 2, "draw stock"), (ws1, 3, f"discard {second}"),
-                                     (ws0, 4, "rummy 3")):
+            for ws, step, action in (
+                (ws0, 0, "draw stock"),
+                (ws0, 1, f"discard {first}"),
+                (ws1, 2, "draw stock"),
+                (ws1, 3, f"discard {second}"),
+                (ws0, 4, "rummy 3"),
+            ):
                 receive_until(ws, my_turn(step - 1))
                 ws.send_json({"type": "action", "state_id": step, "action": action})
             lost = receive_until(ws0, lambda m: m["type"] == "call_lost")

@@ -29,8 +29,7 @@ URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:(\d+)/)$")
 
 @pytest.fixture(autouse=True)
 def watchdog() -> Iterator[None]:
-    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "150")),
-                                      exit=True)
+    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "150")), exit=True)
     yield
     faulthandler.cancel_dump_traceback_later()
 
@@ -42,9 +41,27 @@ class Served:
         env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
         self.log = log.open("a")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "remikit", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--database", database, "--bot-delay", "0.02", "--call-window", "0.2"],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "remikit",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--database",
+                database,
+                "--bot-delay",
+                "0.02",
+                "--call-window",
+                "0.2",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=env,
+        )
         self.url = self._address()
         self.ws_url = self.url.replace("http://", "ws://")
 
@@ -79,8 +96,9 @@ def serving(database: str, log: Path) -> Iterator[Served]:
             served.kill()
 
 
-def receive_until(ws: ClientConnection, wanted: Callable[[Message], bool],
-                  seen: list[Message] | None = None) -> Message:
+def receive_until(
+    ws: ClientConnection, wanted: Callable[[Message], bool], seen: list[Message] | None = None
+) -> Message:
     for _ in range(5000):
         message: Message = json.loads(ws.recv(timeout=30))
         if seen is not None:
@@ -91,8 +109,9 @@ def receive_until(ws: ClientConnection, wanted: Callable[[Message], bool],
 
 
 def my_turn(after: int) -> Callable[[Message], bool]:
-    return lambda m: (m["type"] == "state" and m["state_id"] > after
-                      and bool(m["view"]["legal_actions"]))
+    return lambda m: (
+        m["type"] == "state" and m["state_id"] > after and bool(m["view"]["legal_actions"])
+    )
 
 
 @contextmanager
@@ -121,9 +140,13 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     with serving(database, log) as served:
         http = httpx.Client(base_url=served.url, timeout=10, trust_env=False)
         assert http.get("/healthz").json() == {"ok": True}
-        created = http.post("/api/tables", json={
-            "variant": "remi13d",
-            "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * 3})
+        created = http.post(
+            "/api/tables",
+            json={
+                "variant": "remi13d",
+                "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * 3,
+            },
+        )
         table_id = created.json()["table"]["id"]
         token = http.post(f"/api/tables/{table_id}/join", json={"name": "Budi"}).json()["token"]
         with sit(served, table_id, token) as ws:
@@ -143,7 +166,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     store.close()
     assert stored is not None and stored.finished_at is None
     assert len(stored.actions) == before["state_id"]
-    assert list(stored.actions[-len(before["view"]["log"]):]) == before["view"]["log"]
+    assert list(stored.actions[-len(before["view"]["log"]) :]) == before["view"]["log"]
 
     with serving(database, log) as served:
         http = httpx.Client(base_url=served.url, timeout=10, trust_env=False)
@@ -154,8 +177,11 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
             assert again["view"] == before["view"]  # same hand, same log, same everything
             act(ws, again, first(again["view"], "discard"))
             # the bots play on; kill the server while they do, after some states
-            told = [receive_until(ws, lambda m: m["type"] == "state"
-                                  and m["state_id"] > again["state_id"], seen)]
+            told = [
+                receive_until(
+                    ws, lambda m: m["type"] == "state" and m["state_id"] > again["state_id"], seen
+                )
+            ]
             while told[-1]["state_id"] < again["state_id"] + 3:
                 told.append(receive_until(ws, lambda m: m["type"] == "state", seen))
             served.kill()
@@ -167,16 +193,16 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
         if state["type"] == "state" and state["view"]["log"]:
             step = state["state_id"]
             assert len(stored.actions) >= step
-            assert list(stored.actions[:step][-len(state["view"]["log"]):]) == \
-                state["view"]["log"]
+            assert list(stored.actions[:step][-len(state["view"]["log"]) :]) == state["view"]["log"]
 
     with serving(database, log) as served:
         with sit(served, table_id, token) as ws:
             resumed = receive_until(ws, my_turn(-1))  # the bots finished their turns
             assert resumed["state_id"] >= len(stored.actions)
             act(ws, resumed, first(resumed["view"], "draw"))
-            receive_until(ws, lambda m: m["type"] == "state"
-                          and m["state_id"] == resumed["state_id"] + 1)
+            receive_until(
+                ws, lambda m: m["type"] == "state" and m["state_id"] == resumed["state_id"] + 1
+            )
         with connect(f"{served.ws_url}ws/tables/{table_id}", proxy=None) as spectator:
             spectator.send(json.dumps({"type": "hello", "token": "not-the-token"}))
             assert json.loads(spectator.recv(timeout=10))["code"] == "bad_token"
@@ -188,8 +214,12 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
 
 
 def test_serve_names_a_database_it_cannot_open() -> None:
-    done = subprocess.run([sys.executable, "-m", "remikit", "serve", "--database",
-                           "nosuchdriver://nowhere"], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "LANG": "C.UTF-8"})
+    done = subprocess.run(
+        [sys.executable, "-m", "remikit", "serve", "--database", "nosuchdriver://nowhere"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "LANG": "C.UTF-8"},
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("cannot open the database:") and "nosuchdriver" in done.stderr

@@ -25,8 +25,7 @@ from remikit.variants.three_thirteen import scoring as three_thirteen
 IMPOSSIBLE = None
 ACES: list[AceMode] = ["low", "high"]
 ROYAL = Counter(parse_cards("Ts Js Qs Ks As"))
-SETTINGS = settings(max_examples=120, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # -- the rules again, independently ------------------------------------------
@@ -118,8 +117,14 @@ def t13_is_meld(cards: Sequence[Card], wild_rank: Rank, ace: AceMode) -> bool:
 # -- brute force over every partition into melds and dead cards --------------
 
 
-def brute_force(hand: Sequence[Card], meld: Callable[[list[Card]], tuple[int, bool] | None],
-                dead: Callable[[Card], int], *, all_melded: bool, need_pure: bool) -> int | None:
+def brute_force(
+    hand: Sequence[Card],
+    meld: Callable[[list[Card]], tuple[int, bool] | None],
+    dead: Callable[[Card], int],
+    *,
+    all_melded: bool,
+    need_pure: bool,
+) -> int | None:
     """The best total of meld values plus dead values over every partition of ``hand``."""
     cards = list(hand)
 
@@ -151,8 +156,14 @@ def brute_force(hand: Sequence[Card], meld: Callable[[list[Card]], tuple[int, bo
     return max(results.values()) if results else None
 
 
-def t13_brute_force(hand: Sequence[Card], round_no: int, ace: AceMode, *,
-                    discard: bool = False, keep: Card | None = None) -> int:
+def t13_brute_force(
+    hand: Sequence[Card],
+    round_no: int,
+    ace: AceMode,
+    *,
+    discard: bool = False,
+    keep: Card | None = None,
+) -> int:
     """Minimum deadwood (R3-7); with ``discard``, after the best discard other than ``keep``."""
     wild = three_thirteen.wild_rank(round_no)
 
@@ -160,8 +171,9 @@ def t13_brute_force(hand: Sequence[Card], round_no: int, ace: AceMode, *,
         return (0, False) if t13_is_meld(cards, wild, ace) else None
 
     def points(cards: Sequence[Card]) -> int:
-        found = brute_force(cards, meld, lambda c: -t13_dead(c, wild, ace),
-                            all_melded=False, need_pure=False)
+        found = brute_force(
+            cards, meld, lambda c: -t13_dead(c, wild, ace), all_melded=False, need_pure=False
+        )
         assert found is not None
         return -found
 
@@ -170,7 +182,7 @@ def t13_brute_force(hand: Sequence[Card], round_no: int, ace: AceMode, *,
     best = None
     for i, card in enumerate(hand):
         if card is not keep:
-            value = points([*hand[:i], *hand[i + 1:]])
+            value = points([*hand[:i], *hand[i + 1 :]])
             best = value if best is None else min(best, value)
     assert best is not None
     return best
@@ -210,17 +222,25 @@ def remi_meld_points(meld: Meld) -> int:
         return len(meld) * remi_set_value(shown[0].rank)
     assert meld.kind == "run" and consecutive(shown, (0, 13))
     high = any(c.rank == Rank.KING for c in shown)
-    return sum(remi_run_value(13 if high and c.rank == Rank.ACE else positions(c)[0])
-               for c in shown)
+    return sum(
+        remi_run_value(13 if high and c.rank == Rank.ACE else positions(c)[0]) for c in shown
+    )
 
 
 def is_pure(meld: Meld) -> bool:
     return meld.kind == "royal" or (
-        meld.kind == "run" and len(meld) >= 4 and not any(c.is_joker for c in meld.cards))
+        meld.kind == "run" and len(meld) >= 4 and not any(c.is_joker for c in meld.cards)
+    )
 
 
-def check_remi(hand: Sequence[Card], melds: Sequence[Meld], dead: Sequence[Card],
-               claimed: int, *, bonus: int = 0) -> None:
+def check_remi(
+    hand: Sequence[Card],
+    melds: Sequence[Meld],
+    dead: Sequence[Card],
+    claimed: int,
+    *,
+    bonus: int = 0,
+) -> None:
     """Every card once, every meld legal, points as claimed (R13-11, R13-12)."""
     assert Counter(hand) == Counter([c for m in melds for c in m.cards] + list(dead))
     meld_points = 0
@@ -233,13 +253,15 @@ def check_remi(hand: Sequence[Card], melds: Sequence[Meld], dead: Sequence[Card]
     assert claimed == bonus + meld_points + sum(remi_dead(c) for c in dead)
 
 
-def check_t13(hand: Sequence[Card], found: three_thirteen.Deadwood, round_no: int,
-              ace: AceMode) -> None:
+def check_t13(
+    hand: Sequence[Card], found: three_thirteen.Deadwood, round_no: int, ace: AceMode
+) -> None:
     """Every card once, every meld legal (R3-3, R3-4), deadwood as claimed (R3-7)."""
     wild = three_thirteen.wild_rank(round_no)
     discard = [found.discard] if found.discard is not None else []
-    assert Counter(hand) == Counter([c for m in found.melds for c in m.cards]
-                                    + list(found.dead) + discard)
+    assert Counter(hand) == Counter(
+        [c for m in found.melds for c in m.cards] + list(found.dead) + discard
+    )
     for meld in found.melds:
         assert len(meld) >= 3
         for card, as_ in zip(meld.cards, meld.stands_for, strict=True):
@@ -299,9 +321,11 @@ def test_r13_9_royal_flush_is_75_and_pure() -> None:
 
 @pytest.mark.parametrize(
     ("hand", "closing", "why"),
-    [("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk", "Kh", "ace or a joker"),
-     ("3s 4s Jk 6s 9h Th Jh 7c 7d 7s Kd Kc Ks", "Ah", "pure run"),
-     ("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc 2d", "Ah", "dead")],
+    [
+        ("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk", "Kh", "ace or a joker"),
+        ("3s 4s Jk 6s 9h Th Jh 7c 7d 7s Kd Kc Ks", "Ah", "pure run"),
+        ("3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc 2d", "Ah", "dead"),
+    ],
 )
 def test_r13_7_refused_closes_say_why(hand: str, closing: str, why: str) -> None:
     with pytest.raises(remi13d.CloseRefused, match=why):
@@ -336,8 +360,10 @@ def test_r3_7_wild_completes_a_set() -> None:
 
 def test_r3_7_ace_low_or_high_and_unused_joker() -> None:
     assert three_thirteen.deadwood_points(parse_cards("Ac 5d Jk"), round_no=1) == 1 + 5 + 20
-    assert three_thirteen.deadwood_points(parse_cards("Ac 5d Jk"), round_no=1,
-                                          ace="high") == 15 + 5 + 20
+    assert (
+        three_thirteen.deadwood_points(parse_cards("Ac 5d Jk"), round_no=1, ace="high")
+        == 15 + 5 + 20
+    )
     assert three_thirteen.deadwood_points(parse_cards("Qc Kc Ac"), round_no=1, ace="high") == 0
     assert three_thirteen.deadwood_points(parse_cards("Qc Kc Ac"), round_no=1) == 21
 
@@ -370,14 +396,18 @@ def test_three_thirteen_discard_may_not_be_the_kept_card() -> None:
 REMI_DECK = make_deck(decks=2, jokers=4)
 T13_DECK = make_deck(decks=2, jokers=4)
 # few ranks and suits, so that small hands hold melds often
-DENSE = [c for c in make_deck(decks=2, jokers=0)
-         if c.suit >= 2 and c.rank in (1, 2, 3, 4, 5, 6, 10, 11, 12, 13)] + [JOKER] * 4
+DENSE = [
+    c
+    for c in make_deck(decks=2, jokers=0)
+    if c.suit >= 2 and c.rank in (1, 2, 3, 4, 5, 6, 10, 11, 12, 13)
+] + [JOKER] * 4
 
 
 def hands(deck: Sequence[Card], min_size: int, max_size: int) -> st.SearchStrategy[list[Card]]:
     """Hands dealt from ``deck`` (a multiset): no card more often than the deck holds it."""
-    picks = st.lists(st.sampled_from(range(len(deck))), unique=True,
-                     min_size=min_size, max_size=max_size)
+    picks = st.lists(
+        st.sampled_from(range(len(deck))), unique=True, min_size=min_size, max_size=max_size
+    )
     return picks.map(lambda ix: [deck[i] for i in ix])
 
 
@@ -426,7 +456,8 @@ def test_remi13d_best_close_is_valid_and_best(hand14: list[Card]) -> None:
 @SETTINGS
 @given(st.integers(1, 11), st.sampled_from(ACES), st.booleans(), st.data())
 def test_three_thirteen_arrangement_is_valid(
-        round_no: int, ace: AceMode, after_draw: bool, data: st.DataObject) -> None:
+    round_no: int, ace: AceMode, after_draw: bool, data: st.DataObject
+) -> None:
     """R3-7 on random hands of the round's size, or one card more with the best discard."""
     size = three_thirteen.hand_size(round_no) + after_draw
     hand = data.draw(st.one_of(hands(T13_DECK, size, size), hands(DENSE, size, size)))
@@ -438,12 +469,14 @@ def test_three_thirteen_arrangement_is_valid(
 # -- optimality against the brute force ---------------------------------------
 
 
-@pytest.mark.parametrize(("all_melded", "need_pure"),
-                         [(False, False), (False, True), (True, False), (True, True)])
+@pytest.mark.parametrize(
+    ("all_melded", "need_pure"), [(False, False), (False, True), (True, False), (True, True)]
+)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hand=st.one_of(hands(DENSE, 1, 8), hands(REMI_DECK, 1, 8), with_pure_run()))
 def test_remi13d_solver_value_is_the_brute_force_optimum(
-        hand: list[Card], all_melded: bool, need_pure: bool) -> None:
+    hand: list[Card], all_melded: bool, need_pure: bool
+) -> None:
     """R13-8/R13-9/R13-10/R13-12: no partition of the hand scores more than the solver finds."""
     goal = Goal(all_melded=all_melded, need_pure=need_pure)
     want = brute_force(hand, remi_meld, remi_dead, all_melded=all_melded, need_pure=need_pure)
@@ -462,10 +495,14 @@ def test_remi13d_solver_value_is_the_brute_force_optimum(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hand=st.one_of(hands(DENSE, 1, 8), hands(T13_DECK, 1, 8)),
-       round_no=st.integers(1, 11), ace=st.sampled_from(ACES))
+@given(
+    hand=st.one_of(hands(DENSE, 1, 8), hands(T13_DECK, 1, 8)),
+    round_no=st.integers(1, 11),
+    ace=st.sampled_from(ACES),
+)
 def test_three_thirteen_deadwood_is_the_brute_force_optimum(
-        hand: list[Card], round_no: int, ace: AceMode) -> None:
+    hand: list[Card], round_no: int, ace: AceMode
+) -> None:
     """R3-3/R3-4/R3-7 with wild cards and both ace modes."""
     got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace)
     assert got.points == t13_brute_force(hand, round_no, ace)
@@ -473,16 +510,20 @@ def test_three_thirteen_deadwood_is_the_brute_force_optimum(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hand=st.one_of(hands(DENSE, 2, 8), hands(T13_DECK, 2, 8)),
-       round_no=st.integers(1, 11), ace=st.sampled_from(ACES), data=st.data())
+@given(
+    hand=st.one_of(hands(DENSE, 2, 8), hands(T13_DECK, 2, 8)),
+    round_no=st.integers(1, 11),
+    ace=st.sampled_from(ACES),
+    data=st.data(),
+)
 def test_three_thirteen_best_discard_is_the_brute_force_optimum(
-        hand: list[Card], round_no: int, ace: AceMode, data: st.DataObject) -> None:
+    hand: list[Card], round_no: int, ace: AceMode, data: st.DataObject
+) -> None:
     """R3-5/R3-7: the best discard, never the kept card (a wild one included)."""
     keep = data.draw(st.sampled_from([None, *hand]))
     if keep is not None and hand.count(keep) == len(hand):
         return  # nothing may be discarded
-    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace,
-                                  discard=True, keep=keep)
+    got = three_thirteen.deadwood(hand, round_no=round_no, ace=ace, discard=True, keep=keep)
     assert got.points == t13_brute_force(hand, round_no, ace, discard=True, keep=keep)
     assert got.discard is not None and got.discard is not keep
     check_t13(hand, got, round_no, ace)

@@ -22,8 +22,13 @@ THREADS = 4
 HANDS = 120  # per case
 ROUNDS = 3  # each thread solves every hand this often, in its own order
 REMI_DECK = make_deck(decks=2, jokers=4)
-REMI_GOALS = (Goal(need_pure=True), Goal(all_melded=True, need_pure=True), Goal(),
-              Goal(discard=True, need_pure=True), Goal(discard=True, keep=JOKER))
+REMI_GOALS = (
+    Goal(need_pure=True),
+    Goal(all_melded=True, need_pure=True),
+    Goal(),
+    Goal(discard=True, need_pure=True),
+    Goal(discard=True, keep=JOKER),
+)
 T13_GOALS = (Goal(), Goal(discard=True))
 
 Case = tuple[list[Card], Goal, bool]  # hand, goal, Three-Thirteen round 11 (K wild)
@@ -50,8 +55,10 @@ def run(pair: tuple[Solver, Solver], case: Case) -> tuple[Arrangement | None, in
     hand, goal, t13 = case
     solver = pair[1] if t13 else pair[0]
     wild = three_thirteen.wild_rank(11) if t13 else None
-    return (solver.solve(hand, wild_rank=wild, goal=goal),
-            solver.value(hand, wild_rank=wild, goal=goal))
+    return (
+        solver.solve(hand, wild_rank=wild, goal=goal),
+        solver.value(hand, wild_rank=wild, goal=goal),
+    )
 
 
 @pytest.fixture
@@ -66,7 +73,8 @@ def busy_switching() -> Iterator[None]:
 @pytest.mark.usefixtures("busy_switching")
 @pytest.mark.parametrize("limit", [50, 2000])
 def test_threads_sharing_a_solver_get_the_single_thread_answers(
-        monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
     """Four threads, a memo cleared at ``limit`` entries: each answer equals the reference
     that a solver used by this thread alone finds, and no thread raises."""
     work = cases(random.Random(limit))

@@ -29,8 +29,13 @@ def code_of(path: Path) -> str:
 
 
 def test_the_scripts_are_found() -> None:
-    assert {p.name for p in SCRIPTS} >= {"board.js", "lobby.js", "replay.js", "scores.js",
-                                          "table.js"}
+    assert {p.name for p in SCRIPTS} >= {
+        "board.js",
+        "lobby.js",
+        "replay.js",
+        "scores.js",
+        "table.js",
+    }
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
@@ -70,11 +75,20 @@ def test_client_info_names_real_options_and_known_messages(spec: VariantSpec) ->
         assert options[client.calls_option].kind == "boolean"
     assert len(client.wild_ranks) in (0, client.length)
     keys = catalogue()
-    wanted = {f"table.deal.{client.deal}", f"end.deal_over.{client.deal}",
-              f"scores.deal_word.{client.deal}", client.draw_hint, client.discard_hint}
+    wanted = {
+        f"table.deal.{client.deal}",
+        f"end.deal_over.{client.deal}",
+        f"scores.deal_word.{client.deal}",
+        client.draw_hint,
+        client.discard_hint,
+    }
     wanted |= {f"opt.{name}" for name in options}
-    wanted |= {f"optval.{c}" for o in options.values() if o.kind == "string" and o.choices
-               for c in o.choices}
+    wanted |= {
+        f"optval.{c}"
+        for o in options.values()
+        if o.kind == "string" and o.choices
+        for c in o.choices
+    }
     assert wanted <= keys, f"missing in i18n.js: {sorted(wanted - keys)}"
 
 
@@ -83,10 +97,10 @@ def test_options_come_in_the_client_order_then_the_rest() -> None:
         assert spec.client is not None
         names = [o.name for o in spec.options()]
         listed = [n for n in names if n in spec.client.options]
-        assert names[:len(listed)] == list(spec.client.options)
+        assert names[: len(listed)] == list(spec.client.options)
         declared = [o.name for o in spec.game_class().options_type.describe()]
         rest = [n for n in declared if n not in spec.client.options]
-        assert names[len(listed):] == rest
+        assert names[len(listed) :] == rest
 
 
 PARSED = re.compile(r"""\b(?:legal_actions|view\.log|my_call\.split|\.log\s*\|\|)""")

@@ -32,8 +32,10 @@ def postgres_admin_url() -> str:
     url = os.environ.get(ENV_VAR, "")
     if not url:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
-                        "(make test starts a cluster with .ci/with-postgres.sh)")
+            pytest.fail(
+                f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
+                "(make test starts a cluster with .ci/with-postgres.sh)"
+            )
         pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
     return url
 
@@ -55,11 +57,16 @@ def store(database_url: str) -> Iterator[Store]:
 
 
 def table(table_id: str = "ABCDEFGH", seed: str = "12345") -> StoredTable:
-    return StoredTable(id=table_id, variant="remi13d", options=Remi13DOptions().as_dict(),
-                       seed=seed, seats=[{"kind": "person", "name": None, "token_hash": None}]
-                       + [{"kind": "bot", "level": "random", "name": f"Bot {i}"}
-                          for i in (1, 2, 3)],
-                       title="Remi 13 D", created_at=datetime.now(UTC))
+    return StoredTable(
+        id=table_id,
+        variant="remi13d",
+        options=Remi13DOptions().as_dict(),
+        seed=seed,
+        seats=[{"kind": "person", "name": None, "token_hash": None}]
+        + [{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in (1, 2, 3)],
+        title="Remi 13 D",
+        created_at=datetime.now(UTC),
+    )
 
 
 def bot_actions(seed: str, count: int) -> list[str]:
@@ -77,12 +84,16 @@ def bot_actions(seed: str, count: int) -> list[str]:
 
 
 def test_default_url_names_the_sqlite_file(tmp_path: Path) -> None:
-    assert default_database_url({"REMI_DATA_DIR": str(tmp_path)}) == \
-        f"sqlite:///{tmp_path / 'remikit.db'}"
+    assert (
+        default_database_url({"REMI_DATA_DIR": str(tmp_path)})
+        == f"sqlite:///{tmp_path / 'remikit.db'}"
+    )
     home = default_database_url({})
     assert home.endswith("/.local/share/remikit/remikit.db") and home.startswith("sqlite:////")
-    assert default_database_url({"REMI_DATABASE_URL": "postgresql://u@h/d"}) == \
-        "postgresql+psycopg://u@h/d"
+    assert (
+        default_database_url({"REMI_DATABASE_URL": "postgresql://u@h/d"})
+        == "postgresql+psycopg://u@h/d"
+    )
 
 
 def test_sqlite_file_and_folder_are_created(tmp_path: Path) -> None:
@@ -139,8 +150,7 @@ def test_R13_2_the_seat_draw_is_stored_with_the_seats(store: Store) -> None:
     store.create_table(table())
     assert [t.seat_draw for t in store.unfinished()] == [None]
     seats = table().seats[::-1]
-    draw = [{"joined": 3 - i, "cards": ["Jk", "Ks"] if i == 0 else [f"{9 - i}c"]}
-            for i in range(4)]
+    draw = [{"joined": 3 - i, "cards": ["Jk", "Ks"] if i == 0 else [f"{9 - i}c"]} for i in range(4)]
     store.update_seats("ABCDEFGH", seats, draw)
     loaded = store.load("ABCDEFGH")
     assert loaded is not None and loaded.seats == seats and loaded.seat_draw == draw

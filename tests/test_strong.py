@@ -57,6 +57,7 @@ class Spy(Bot):
         self.decisions += 1
         return action
 
+
 # -- hidden information -------------------------------------------------------------
 
 
@@ -133,12 +134,20 @@ def test_the_play_command_refuses_the_cheater(capsys: pytest.CaptureFixture[str]
 # -- determinize ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant,options", [
-    ("remi13d", {}), ("three-thirteen", {}), ("three-thirteen", {"players": 3, "jokers": 2}),
-    ("rummy500", {}), ("rummy500", {"players": 2}), ("rummy500", {"players": 6}),
-])
-def test_determinize_respects_what_the_seat_has_seen(variant: str, options: dict[str, object]
-                                                     ) -> None:
+@pytest.mark.parametrize(
+    "variant,options",
+    [
+        ("remi13d", {}),
+        ("three-thirteen", {}),
+        ("three-thirteen", {"players": 3, "jokers": 2}),
+        ("rummy500", {}),
+        ("rummy500", {"players": 2}),
+        ("rummy500", {"players": 6}),
+    ],
+)
+def test_determinize_respects_what_the_seat_has_seen(
+    variant: str, options: dict[str, object]
+) -> None:
     rng = random.Random(11)
     for seed in range(3):
         game = new_game(variant, seed, **options)
@@ -182,8 +191,13 @@ def test_determinize_respects_what_the_seat_has_seen(variant: str, options: dict
             for who, card in deal.taken[start:]:
                 held[who][card] += 1
             start = len(deal.taken)
-            gone = (action.cards if isinstance(action, MeldCards) else
-                    (action.card,) if isinstance(action, Discard | LayOff) else ())
+            gone = (
+                action.cards
+                if isinstance(action, MeldCards)
+                else (action.card,)
+                if isinstance(action, Discard | LayOff)
+                else ()
+            )
             for card in gone:
                 if held[mover][card] > 0:
                     held[mover][card] -= 1
@@ -245,11 +259,28 @@ def test_a_timed_bot_stops_at_its_budget_not_at_its_rollouts() -> None:
 
 
 def test_the_arena_gives_the_same_results_with_one_or_two_jobs(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     out = []
     for jobs in ("1", "2"):
-        assert main(["arena", "three-thirteen", "--bots", "strong@0.002,cheater@0.002,greedy",
-                     "--games", "2", "--seed", "3", "--jobs", jobs, "--json"]) == 0
+        assert (
+            main(
+                [
+                    "arena",
+                    "three-thirteen",
+                    "--bots",
+                    "strong@0.002,cheater@0.002,greedy",
+                    "--games",
+                    "2",
+                    "--seed",
+                    "3",
+                    "--jobs",
+                    jobs,
+                    "--json",
+                ]
+            )
+            == 0
+        )
         data = json.loads(capsys.readouterr().out)
         data.pop("seconds")
         out.append(data)

@@ -29,9 +29,11 @@ from remikit.variants.remi13d.tactics import (
 
 FULL = make_deck(decks=2, jokers=4)
 READY = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Ks"  # 13 cards in melds, a pure run: no closer
-OTHERS = ["2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
-          "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc",
-          "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s"]
+OTHERS = [
+    "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs",
+    "2d 3d 4d 5d 6d 8h 8s Qc Qd 4c 4s Jk Tc",
+    "2c 3c 5c 6h 7h 8s Jd Jc Qh Td 9d 2s 3s",
+]
 
 
 def test_usefulness_counts_run_and_set_neighbours() -> None:
@@ -78,7 +80,8 @@ def _seat1_to_draw(stacked: Stacked, discard: str) -> Remi13DGame:
 
 
 def test_the_draw_takes_a_discard_that_closes_and_leaves_one_that_does_not(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     tactics = Remi13DTactics()
     tactics.effort = QUICK
     assert tactics.draw(_seat1_to_draw(stacked, "Ah").view(1)) == Draw("discard")
@@ -90,12 +93,13 @@ def test_a_later_close_counts_less_for_each_turn_it_waits_R13_7() -> None:
     ace, two, nine = Card.parse("Ah"), Card.parse("2h"), Card.parse("9d")
     assert later_close(hand, [[ace, two], [two, nine]]) == 0  # the next draw is not later
     assert later_close(hand, [[two, ace, nine]]) == LATER
-    assert later_close(hand, [[two, nine, ace], [two, nine, nine]]) == LATER ** 2 / 2
+    assert later_close(hand, [[two, nine, ace], [two, nine, nine]]) == LATER**2 / 2
     assert later_close(hand, []) == 0
 
 
 def test_futures_are_the_unseen_cards_and_only_the_effort_beyond_the_rollouts_buys_them(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     view = _seat1_to_draw(stacked, "Qs").view(1)
     tactics = Remi13DTactics()
     tactics.effort = 100  # 0.1 s: the rollouts take it all, the choice is as without

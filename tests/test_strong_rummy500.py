@@ -35,8 +35,9 @@ def test_refined_worlds_look_played() -> None:
     rng = random.Random(5)
     misfits = {"sampled": 0, "refined": 0}
     for seed in range(4):
-        game = info.game(info.game.options_type.from_mapping({"players": 4}),
-                         rng=random.Random(seed))
+        game = info.game(
+            info.game.options_type.from_mapping({"players": 4}), rng=random.Random(seed)
+        )
         bots = [make_bot("greedy", seed=s) for s in range(4)]
         for _ in range(20):
             deal = game.deal
@@ -50,19 +51,22 @@ def test_refined_worlds_look_played() -> None:
             refined = tactics.refine(view, world, known, rng)
             assert refined.hands[seat] == view.hand
             assert [len(h) for h in refined.hands] == [len(h) for h in world.hands]
-            assert Counter(c for h in refined.hands for c in h) + Counter(refined.stock) == \
-                Counter(c for h in world.hands for c in h) + Counter(world.stock)
+            assert Counter(c for h in refined.hands for c in h) + Counter(refined.stock) == Counter(
+                c for h in world.hands for c in h
+            ) + Counter(world.stock)
             table = table_of(view)
             for other in range(4):
                 assert not Counter(known.known[other]) - Counter(refined.hands[other])
                 if other == seat:
                     continue
-                for name, hand in (("sampled", world.hands[other]),
-                                   ("refined", refined.hands[other])):
+                for name, hand in (
+                    ("sampled", world.hands[other]),
+                    ("refined", refined.hands[other]),
+                ):
                     free = Counter(hand) - Counter(known.known[other])
-                    misfits[name] += any(playable(c, table, joker_layoff="runs")
-                                         for c in free) or any(
-                        free & Counter(m.cards) for m in candidate_melds(hand))
+                    misfits[name] += any(
+                        playable(c, table, joker_layoff="runs") for c in free
+                    ) or any(free & Counter(m.cards) for m in candidate_melds(hand))
             game.apply(seat, bots[seat].choose(view))
     assert misfits["refined"] * 5 < misfits["sampled"], misfits
 
@@ -74,15 +78,20 @@ def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
 
     def rank(card: Card, view: PlayerView) -> tuple[bool, bool, bool, int]:
         table = table_of(view)
-        return (not opens_call(card, view.discard_pile, table, "runs"), not card.is_joker,
-                not has_partner(card, view.hand), card_points(card, "standard"))
+        return (
+            not opens_call(card, view.discard_pile, table, "runs"),
+            not card.is_joker,
+            not has_partner(card, view.hand),
+            card_points(card, "standard"),
+        )
 
     info = find_variant("rummy500")
     rng = random.Random(0)
     turns = 0
     for seed in range(6):
-        game = info.game(info.game.options_type.from_mapping({"players": 4}),
-                         rng=random.Random(seed))
+        game = info.game(
+            info.game.options_type.from_mapping({"players": 4}), rng=random.Random(seed)
+        )
         bots = [make_bot("greedy", seed=s) for s in range(4)]
         tactics = Rummy500Tactics()
         while not game.over and turns < 300:

@@ -36,13 +36,21 @@ def options(**values: object) -> ThreeThirteenOptions:
     return ThreeThirteenOptions.from_mapping(values)
 
 
-def new_game(stacked: Stacked, hands: list[str], *, up: str, stock: str = "",
-             dealer: int | None = None, **values: object) -> ThreeThirteenGame:
+def new_game(
+    stacked: Stacked,
+    hands: list[str],
+    *,
+    up: str,
+    stock: str = "",
+    dealer: int | None = None,
+    **values: object,
+) -> ThreeThirteenGame:
     """Round 1 of a game whose deck deals ``hands`` (by seat), then ``up``, then ``stock``."""
     opts = options(players=len(hands), **values)
     dealer = opts.players - 1 if dealer is None else dealer
-    return deal_stacked(ThreeThirteenGame(opts, auto_deal=False), stacked, hands,
-                        dealer=dealer, up=up, stock=stock)
+    return deal_stacked(
+        ThreeThirteenGame(opts, auto_deal=False), stacked, hands, dealer=dealer, up=up, stock=stock
+    )
 
 
 def deal_of(game: ThreeThirteenGame) -> ThreeThirteenDeal:
@@ -116,8 +124,9 @@ def test_R3_2_eleven_rounds_of_3_to_13_cards_and_the_deal_passes_on() -> None:
         size = round_no + 2
         dealer = (2 + round_no - 1) % 3  # seat 2 deals round 1, so seat 0 plays first
         first = (dealer + 1) % 3
-        deck = fill_deck(game.full_deck(), 3, dealer, size, {first: run_of(HEARTS, size)},
-                         up="5c", stock="Kc")
+        deck = fill_deck(
+            game.full_deck(), 3, dealer, size, {first: run_of(HEARTS, size)}, up="5c", stock="Kc"
+        )
         deal = game.start_deal(deck)
         seen.append((deal.number, deal.dealer, deal.first))
         assert [len(h) for h in deal.hands] == [size] * 3
@@ -155,13 +164,25 @@ def test_R3_3_wild_rank_is_the_hand_size_and_jokers_are_always_wild(stacked: Sta
 
     # Round 1 (threes wild): a three completes a set, three threes are a meld of wild
     # cards only, a joker fills a run; an unused joker is 20 (R3-7).
-    game = new_game(stacked, ["9h 9d Kc", "3c 3d 3h", "Jk 5c 7c", "Jk Kd 9s"],
-                    up="Ts", stock="3s 8d 8h 8c", jokers=2)
+    game = new_game(
+        stacked,
+        ["9h 9d Kc", "3c 3d 3h", "Jk 5c 7c", "Jk Kd 9s"],
+        up="Ts",
+        stock="3s 8d 8h 8c",
+        jokers=2,
+    )
     assert game.view(2).wild_rank == "3"
     act(game, "p0 draw stock", "p0 discard Kc")  # 9h 9d 3s: out
     assert deal_of(game).went_out == 0
-    act(game, "p1 draw stock", "p1 discard 8d", "p2 draw stock", "p2 discard 8h",
-        "p3 draw stock", "p3 discard 8c")
+    act(
+        game,
+        "p1 draw stock",
+        "p1 discard 8d",
+        "p2 draw stock",
+        "p2 discard 8h",
+        "p3 draw stock",
+        "p3 discard 8c",
+    )
     summary = game.view(None).finished_deals[0]
     assert summary.points == (0, 0, 0, 39)
     assert summary.results[0].melds == (("9d", "9h", "3s=9s"),)
@@ -170,20 +191,33 @@ def test_R3_3_wild_rank_is_the_hand_size_and_jokers_are_always_wild(stacked: Sta
 
 
 def test_R3_4_sets_may_repeat_suits_runs_take_the_ace_by_option_never_wrapping(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     # a set of two decks: 9h 9h 9d is a meld
     game = new_game(stacked, ["9h 9h 9d", "2c 5d Jh"], up="Ts", stock="7c")
     act(game, "p0 draw stock", "p0 discard 7c")
     assert deal_of(game).went_out == 0
 
     for ace, out, wrap in (("high", 0, 10 + 15 + 2), ("low", None, 10 + 1 + 2)):
-        game = new_game(stacked, ["Qh Kh Ah", "Kd Ad 2d", "4c 8s Jh"], up="Ts",
-                        stock="7c 6s 6d 6h 6c 5s 5d", ace=ace)
+        game = new_game(
+            stacked,
+            ["Qh Kh Ah", "Kd Ad 2d", "4c 8s Jh"],
+            up="Ts",
+            stock="7c 6s 6d 6h 6c 5s 5d",
+            ace=ace,
+        )
         act(game, "p0 draw stock", "p0 discard 7c")
         assert deal_of(game).went_out == out
         if out is None:  # Q K A is no run with the ace low: play on
-            act(game, "p1 draw stock", "p1 discard 6s", "p2 draw stock", "p2 discard 6d",
-                "p0 draw stock", "p0 discard 6h")
+            act(
+                game,
+                "p1 draw stock",
+                "p1 discard 6s",
+                "p2 draw stock",
+                "p2 discard 6d",
+                "p0 draw stock",
+                "p0 discard 6h",
+            )
             assert not deal_of(game).is_over
             assert deal_of(game).deadwood_points(parse_cards("Kd Ad 2d")) == wrap
             continue
@@ -219,7 +253,8 @@ def test_R3_5_a_player_dealt_a_complete_hand_must_still_draw_and_discard(stacked
 
 
 def test_R3_5_an_empty_stock_is_refilled_from_the_discard_pile_reproducibly(
-        stacked: Stacked) -> None:
+    stacked: Stacked,
+) -> None:
     game = new_game(stacked, ["2c 5d 9h", "4s 7h Jd"], up="Ts")
     deal = deal_of(game)
     assert len(deal.stock) == 97
@@ -256,8 +291,13 @@ def test_R3_5_an_empty_stock_is_refilled_from_the_discard_pile_reproducibly(
 
 
 def test_R3_6_going_out_gives_each_other_player_one_final_turn(stacked: Stacked) -> None:
-    game = new_game(stacked, ["Th Js 5d", "9c 9d Kd", "4h 5h 8s", "Ac 2c Qh"],
-                    up="7c", stock="9h 6h 3c Qs 2s", dealer=0)
+    game = new_game(
+        stacked,
+        ["Th Js 5d", "9c 9d Kd", "4h 5h 8s", "Ac 2c Qh"],
+        up="7c",
+        stock="9h 6h 3c Qs 2s",
+        dealer=0,
+    )
     deal = deal_of(game)
     act(game, "p1 draw stock", "p1 discard Kd")
     assert deal.went_out == 1 and not deal.is_over
@@ -284,13 +324,18 @@ def test_R3_6_going_out_gives_each_other_player_one_final_turn(stacked: Stacked)
         act(game, "p2 draw stock")
 
 
-def test_R3_6_final_turns_go_round_the_table_from_the_player_who_went_out(
-        stacked: Stacked) -> None:
-    game = new_game(stacked, ["Kd 8s 2c", "9h 9d 4c", "Qs Qc 7d", "5h 5s 6c"],
-                    up="Ts", stock="9c Qh 7c 8c")
+def test_R3_6_final_turns_go_round_the_table_from_the_player_who_went_out(stacked: Stacked) -> None:
+    game = new_game(
+        stacked, ["Kd 8s 2c", "9h 9d 4c", "Qs Qc 7d", "5h 5s 6c"], up="Ts", stock="9c Qh 7c 8c"
+    )
     deal = deal_of(game)
-    act(game, "p0 draw stock", "p0 discard 2c",  # Kd 8s 9c
-        "p1 draw discard", "p1 discard 4c")  # 9h 9d 2c
+    act(
+        game,
+        "p0 draw stock",
+        "p0 discard 2c",  # Kd 8s 9c
+        "p1 draw discard",
+        "p1 discard 4c",
+    )  # 9h 9d 2c
     assert deal.went_out is None
     act(game, "p2 draw stock", "p2 discard 7d")  # Qs Qc Qh: out
     assert deal.went_out == 2
@@ -311,8 +356,7 @@ def test_R3_6_final_turns_go_round_the_table_from_the_player_who_went_out(
 
 
 def test_R3_6_a_player_completing_during_the_final_turns_scores_zero(stacked: Stacked) -> None:
-    game = new_game(stacked, ["9h 9d Kc", "4h 5h 8s", "Ac 2c Qh"],
-                    up="Ts", stock="9c 6h 3c")
+    game = new_game(stacked, ["9h 9d Kc", "4h 5h 8s", "Ac 2c Qh"], up="Ts", stock="9c 6h 3c")
     act(game, "p0 draw stock", "p0 discard Kc")  # out with 9h 9d 9c
     act(game, "p1 draw stock", "p1 discard 8s")  # 4h 5h 6h: complete in a final turn
     act(game, "p2 draw stock", "p2 discard Qh")  # Ac 2c 3c (a three is wild): complete
@@ -324,10 +368,24 @@ def test_R3_6_a_player_completing_during_the_final_turns_scores_zero(stacked: St
 
 
 def test_R3_7_deadwood_of_each_seat_with_its_best_arrangement(stacked: Stacked) -> None:
-    game = new_game(stacked, ["9h 9d Ts", "3h 9c Kd", "Jk 9s Kc", "Ah 5d Qs"],
-                    up="2s", stock="9c 4d 4c 4s", jokers=2)
-    act(game, "p0 draw stock", "p0 discard Ts", "p1 draw stock", "p1 discard 4d",
-        "p2 draw stock", "p2 discard 4c", "p3 draw stock", "p3 discard 4s")
+    game = new_game(
+        stacked,
+        ["9h 9d Ts", "3h 9c Kd", "Jk 9s Kc", "Ah 5d Qs"],
+        up="2s",
+        stock="9c 4d 4c 4s",
+        jokers=2,
+    )
+    act(
+        game,
+        "p0 draw stock",
+        "p0 discard Ts",
+        "p1 draw stock",
+        "p1 discard 4d",
+        "p2 draw stock",
+        "p2 discard 4c",
+        "p3 draw stock",
+        "p3 discard 4s",
+    )
     summary = deal_of(game).summary
     assert summary is not None
     assert (summary.ended_by, summary.by_seat) == ("out", 0)
@@ -350,8 +408,9 @@ def test_R3_7_ace_is_15_with_ace_high(stacked: Stacked) -> None:
     assert game.totals == [0, 15 + 5 + 10]
 
 
-def _full_game(players: int, junk_last_round: dict[int, str] | None = None,
-               **values: object) -> tuple[ThreeThirteenGame, list[str | None]]:
+def _full_game(
+    players: int, junk_last_round: dict[int, str] | None = None, **values: object
+) -> tuple[ThreeThirteenGame, list[str | None]]:
     """Eleven scripted rounds: the first player holds a heart run and goes out at
     once, every other seat a spade run (or its ``junk_last_round`` hand in round 11)."""
     game = ThreeThirteenGame(options(players=players, **values), auto_deal=False)
@@ -378,8 +437,13 @@ def test_R3_8_after_eleven_rounds_the_lowest_total_wins() -> None:
     assert game.winner == 0
     assert game.view(1).game_over and game.view(1).winner == 0
     result = replay(game.record()).as_json()
-    assert result == {"ok": True, "finished": True, "hand_scores": [[0, 0]] * 10 + [[0, 9]],
-                      "totals": [0, 9], "winner": 0}
+    assert result == {
+        "ok": True,
+        "finished": True,
+        "hand_scores": [[0, 0]] * 10 + [[0, 9]],
+        "totals": [0, 9],
+        "winner": 0,
+    }
 
 
 def test_R3_8_a_tie_for_lowest_total_has_no_winner() -> None:
@@ -422,8 +486,10 @@ def test_options_from_record_names_and_text() -> None:
         ThreeThirteenOptions.from_mapping({"jokers": OptionText("many")})
 
 
-@pytest.mark.parametrize("value", [2.5, 2.0, True, "2", OptionText("2.0"), OptionText("²"),
-                                   OptionText("1e3"), OptionText("two")])
+@pytest.mark.parametrize(
+    "value",
+    [2.5, 2.0, True, "2", OptionText("2.0"), OptionText("²"), OptionText("1e3"), OptionText("two")],
+)
 def test_R3_1_jokers_is_a_whole_number_taken_exactly(value: object) -> None:
     """CONTRACT.md "Table options": Three-Thirteen's ``jokers`` is 0, 2 or 4, never rounded."""
     with pytest.raises(OptionError, match="option jokers takes a whole number"):
@@ -498,15 +564,24 @@ def test_four_jokers_three_in_hand_and_the_fourth_up_cannot_be_taken(stacked: St
         act(game, "p0 draw discard")
     assert info.value.key == "taken_card_only"
     assert "Jk" in info.value.text("en") and "Jk" in info.value.text("id")
-    allowed = new_game(stacked, ["Jk Jk Jk", "4s 7h Jd"], up="Jk", jokers=4,
-                       discard_taken_card=True)
+    allowed = new_game(
+        stacked, ["Jk Jk Jk", "4s 7h Jd"], up="Jk", jokers=4, discard_taken_card=True
+    )
     act(allowed, "p0 draw discard", "p0 discard Jk")
     assert deal_of(allowed).went_out == 0
 
 
 def test_variant_is_registered_with_its_aliases() -> None:
-    for name in ("three-thirteen", "3-13", "313", "three_thirteen", "threethirteen", "t13",
-                 "Three-Thirteen", " T13 "):
+    for name in (
+        "three-thirteen",
+        "3-13",
+        "313",
+        "three_thirteen",
+        "threethirteen",
+        "t13",
+        "Three-Thirteen",
+        " T13 ",
+    ):
         info = find_variant(name)
         assert info.game is ThreeThirteenGame and info.name == "three-thirteen"
     assert ThreeThirteenGame.options_type is ThreeThirteenOptions
@@ -526,14 +601,19 @@ ILLEGAL: list[tuple[str, list[str], str, str]] = [
     ("other seat discards", ["p0 draw stock"], "p1 discard 4s", "not_your_turn"),
     ("no such seat", [], "p7 draw stock", "no_such_seat"),
     ("not a Three-Thirteen action", ["p0 draw stock"], "p0 close 2c", "not_in_variant"),
-    ("out-player acts in a final turn", ["p0 draw stock", "p0 discard 7c"], "p0 draw stock",
-     "not_your_turn"),
+    (
+        "out-player acts in a final turn",
+        ["p0 draw stock", "p0 discard 7c"],
+        "p0 draw stock",
+        "not_your_turn",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "before", "action", "key"), ILLEGAL, ids=[i[0] for i in ILLEGAL])
 def test_illegal_action_is_refused_with_a_reason_and_changes_nothing(
-        stacked: Stacked, name: str, before: list[str], action: str, key: str) -> None:
+    stacked: Stacked, name: str, before: list[str], action: str, key: str
+) -> None:
     hands = ["2c 5d 9h", "4s 7h Jd", "8c 8d Kh"]
     if "final turn" in name:
         hands[0] = "9h 9d 9c"
@@ -614,8 +694,9 @@ def test_record_round_trip_of_a_seeded_game() -> None:
 
 def _greedy_discard(deal: ThreeThirteenDeal, seat: int) -> Discard:
     keep = None if deal.options.discard_taken_card else deal.just_taken
-    best = scoring.deadwood(deal.hands[seat], round_no=deal.round_no, ace=deal.options.ace_mode,
-                            discard=True, keep=keep)
+    best = scoring.deadwood(
+        deal.hands[seat], round_no=deal.round_no, ace=deal.options.ace_mode, discard=True, keep=keep
+    )
     assert best.discard is not None
     return Discard(best.discard)
 
@@ -623,8 +704,9 @@ def _greedy_discard(deal: ThreeThirteenDeal, seat: int) -> Discard:
 def test_a_round_with_nothing_left_to_refill_the_stock_is_scored_as_it_stands() -> None:
     # Unreachable with a legal table (two or more cards are always outside the
     # hands at a draw); a hand-made short deck shows the engine does not stall.
-    deal = ThreeThirteenDeal(number=1, players=2, dealer=1, first=0,
-                             options=ThreeThirteenOptions(players=2))
+    deal = ThreeThirteenDeal(
+        number=1, players=2, dealer=1, first=0, options=ThreeThirteenOptions(players=2)
+    )
     deal.deal(parse_cards("9h 4s 9d 7h 9c Jd Ts"))
     assert deal.is_over and deal.stock == [] and deal.discard_pile == parse_cards("Ts")
     summary = deal.summary

@@ -45,8 +45,12 @@ def table(seed: int) -> ThreeThirteenOptions:
     jokers = (0, 2, 4)[seed // 7 % 3]
     if players == 8 and jokers == 0:
         jokers = 2
-    return ThreeThirteenOptions(players=players, jokers=jokers, ace=("low", "high")[seed // 21 % 2],
-                                discard_taken_card=seed // 42 % 4 == 0)
+    return ThreeThirteenOptions(
+        players=players,
+        jokers=jokers,
+        ace=("low", "high")[seed // 21 % 2],
+        discard_taken_card=seed // 42 % 4 == 0,
+    )
 
 
 def is_full_game(seed: int) -> bool:
@@ -81,8 +85,13 @@ def choose(game: ThreeThirteenGame, seat: int, chooser: random.Random) -> Action
     deal = deal_of(game)
     if deal.phase is Phase.DISCARD and chooser.random() >= RANDOM_DISCARD:
         keep = None if deal.options.discard_taken_card else deal.just_taken
-        best = scoring.deadwood(deal.hands[seat], round_no=deal.round_no,
-                                ace=deal.options.ace_mode, discard=True, keep=keep)
+        best = scoring.deadwood(
+            deal.hands[seat],
+            round_no=deal.round_no,
+            ace=deal.options.ace_mode,
+            discard=True,
+            keep=keep,
+        )
         assert best.discard is not None
         greedy = Discard(best.discard)
         assert greedy in actions
@@ -123,8 +132,9 @@ def check_scores(deal: ThreeThirteenDeal) -> None:
     assert summary is not None and len(summary.results) == deal.players
     for seat, result in enumerate(summary.results):
         ace = deal.options.ace_mode
-        assert result.points == scoring.deadwood_points(deal.hands[seat], round_no=deal.round_no,
-                                                        ace=ace)
+        assert result.points == scoring.deadwood_points(
+            deal.hands[seat], round_no=deal.round_no, ace=ace
+        )
         melded = [Card.parse(t.split("=")[0]) for meld in result.melds for t in meld]
         assert Counter(melded + list(result.dead)) == Counter(deal.hands[seat])
         assert result.went_out == (seat == deal.went_out)
@@ -166,8 +176,9 @@ def test_random_games_keep_every_invariant(chunk: int) -> None:
     for seed in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
         game = play(seed, check=True)
         done = [d for d in game.deals if d.summary is not None]
-        assert game.totals == [sum(d.summary.points[s] for d in done if d.summary)
-                               for s in range(game.players)]
+        assert game.totals == [
+            sum(d.summary.points[s] for d in done if d.summary) for s in range(game.players)
+        ]
         if not is_full_game(seed):
             assert len(game.deals) == 1 and not game.over
             continue

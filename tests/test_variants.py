@@ -29,8 +29,12 @@ def test_every_part_of_every_variant_resolves(spec: VariantSpec) -> None:
 
 
 def test_a_missing_part_fails_loudly() -> None:
-    spec = VariantSpec("x", (), {"en": "X", "id": "X"},
-                       parts={"greedy": "remikit.variants.remi13d.greedy:NoSuchStrategy"})
+    spec = VariantSpec(
+        "x",
+        (),
+        {"en": "X", "id": "X"},
+        parts={"greedy": "remikit.variants.remi13d.greedy:NoSuchStrategy"},
+    )
     with pytest.raises(AttributeError):
         spec.part("greedy")
     with pytest.raises(LookupError):
@@ -60,6 +64,5 @@ def test_the_core_imports_no_front_end() -> None:
         " 'rich', 'fastapi', 'sqlalchemy')\n"
         "print([m for m in sys.modules if m.startswith(bad)])\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

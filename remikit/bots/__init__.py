@@ -30,8 +30,12 @@ def _greedy(name: str, seed: int | None, budget: float | None) -> Bot:
     return GreedyBot(seed=seed, budget=budget, name=name)
 
 
-LEVELS: dict[str, BotFactory] = {"random": _random, "greedy": _greedy, "strong": make_strong,
-                                  "expert": make_expert}
+LEVELS: dict[str, BotFactory] = {
+    "random": _random,
+    "greedy": _greedy,
+    "strong": make_strong,
+    "expert": make_expert,
+}
 """Bot levels by name; a new level registers its factory here."""
 
 
@@ -49,8 +53,9 @@ def parse_budget(level: str, text: str) -> float:
     try:
         budget = float(text)
     except ValueError:
-        raise ValueError(f"a bot's budget is seconds per decision, like {level}@0.1, "
-                         f"not {text!r}") from None
+        raise ValueError(
+            f"a bot's budget is seconds per decision, like {level}@0.1, not {text!r}"
+        ) from None
     if not budget > 0 or budget == float("inf"):
         raise ValueError(f"a bot's budget must be a positive number of seconds, not {text!r}")
     return budget
@@ -61,8 +66,9 @@ def check_bot(name: str, variant: str) -> None:
     if not make_bot(name, seed=0).plays(variant):
         level, _ = parse_bot_name(name)
         players = sorted(n for n in LEVELS if LEVELS[n](n, 0, None).plays(variant))
-        raise ValueError(f"the {level} bot does not play {variant}; "
-                         f"bots for {variant}: {', '.join(players)}")
+        raise ValueError(
+            f"the {level} bot does not play {variant}; bots for {variant}: {', '.join(players)}"
+        )
 
 
 def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
@@ -79,5 +85,16 @@ def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
     return bot
 
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "check_bot",
-           "check_view", "make_bot", "parse_bot_name", "parse_budget", "play_game"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "StrongBot",
+    "check_bot",
+    "check_view",
+    "make_bot",
+    "parse_bot_name",
+    "parse_budget",
+    "play_game",
+]

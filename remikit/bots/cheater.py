@@ -30,8 +30,15 @@ from remikit.views import PlayerView
 class CheaterBot(StrongBot):
     """``strong`` that sees every hand of ``game`` (arena only, see the module docstring)."""
 
-    def __init__(self, game: Game, *, seed: int | None = None, budget: float | None = None,
-                 name: str = "cheater", sims: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        seed: int | None = None,
+        budget: float | None = None,
+        name: str = "cheater",
+        sims: int | None = None,
+    ) -> None:
         super().__init__(seed=seed, budget=budget, name=name, sims=sims)
         self._game = game
 
@@ -42,6 +49,7 @@ class CheaterBot(StrongBot):
             stock = list(deal.stock)
             rng.shuffle(stock)
             return Determinization(tuple(tuple(h) for h in deal.hands), tuple(stock))
+
         return peek
 
 

@@ -65,8 +65,9 @@ def draw_choice(view: PlayerView, take_discard: bool) -> Action:
     return view.legal_actions[0]
 
 
-def best_single_discard(view: PlayerView, found: Card | None,
-                         rate: Callable[[list[Card]], Rating]) -> Action:
+def best_single_discard(
+    view: PlayerView, found: Card | None, rate: Callable[[list[Card]], Rating]
+) -> Action:
     """``Discard(found)`` when legal, else the legal discard whose rest scores best.
 
     The solver's ``keep`` cannot forbid one joker among several, so its
@@ -95,8 +96,9 @@ class GreedyBot(Bot):
     the same way, and ``budget`` (``greedy@0.1``) is accepted and ignored.
     """
 
-    def __init__(self, *, seed: int | None = None, budget: float | None = None,
-                 name: str = "greedy") -> None:
+    def __init__(
+        self, *, seed: int | None = None, budget: float | None = None, name: str = "greedy"
+    ) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget

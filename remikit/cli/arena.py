@@ -39,6 +39,7 @@ from remikit.variants import VariantSpec, find_playable
 DEFAULT_GAMES = 100
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
+
 class ArenaError(ValueError):
     """Arguments that name no arena to play; the message is in the user's language."""
 
@@ -102,8 +103,10 @@ def play_task(task: GameTask) -> GameOutcome:
     options = info.game_class().options_type.from_mapping(task.options)
     game = info.game_class()(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
-    bots = [make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
-            for j in seats]
+    bots = [
+        make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
+        for j in seats
+    ]
     play_game(game, bots)
     deals = tuple(d.summary.points for d in game.deals if d.summary is not None)
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
@@ -139,9 +142,13 @@ class BotStats:
 
     def as_json(self) -> dict[str, Any]:
         low, high = wilson_interval(self.wins, self.played)
-        return {"bot": self.bot, "wins": self.wins, "win_rate": round(self.win_rate, 4),
-                "win_rate_ci95": [round(low, 4), round(high, 4)],
-                "mean_points": round(self.mean_points, 3)}
+        return {
+            "bot": self.bot,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "mean_points": round(self.mean_points, 3),
+        }
 
 
 def unique_best(points: Sequence[int], lower_is_better: bool) -> int | None:
@@ -151,8 +158,9 @@ def unique_best(points: Sequence[int], lower_is_better: bool) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def tally(outcomes: Sequence[GameOutcome], bots: Sequence[str], *, per_deal: bool,
-          lower_is_better: bool) -> list[BotStats]:
+def tally(
+    outcomes: Sequence[GameOutcome], bots: Sequence[str], *, per_deal: bool, lower_is_better: bool
+) -> list[BotStats]:
     """Wins, games (or deals) played and points of each bot, in the order given."""
     wins = [0] * len(bots)
     played = [0] * len(bots)
@@ -180,8 +188,12 @@ class ArenaResult:
     stats: list[BotStats]
 
     def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"variant": self.variant, "games": self.games, "seed": self.seed,
-                               "seconds": round(self.seconds, 3)}
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "games": self.games,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+        }
         if self.per_deal:
             out["deals"] = self.deals
         out["bots"] = [s.as_json() for s in self.stats]
@@ -200,11 +212,17 @@ class Arena:
 
     def tasks(self) -> list[GameTask]:
         options = self.options.as_dict()
-        return [GameTask(self.info.name, options, i, self.seed, self.bots)
-                for i in range(self.games)]
+        return [
+            GameTask(self.info.name, options, i, self.seed, self.bots) for i in range(self.games)
+        ]
 
-    def run(self, *, jobs: int = 1, per_deal: bool = False,
-            on_game: Callable[[GameOutcome], None] | None = None) -> ArenaResult:
+    def run(
+        self,
+        *,
+        jobs: int = 1,
+        per_deal: bool = False,
+        on_game: Callable[[GameOutcome], None] | None = None,
+    ) -> ArenaResult:
         start = time.perf_counter()
         outcomes = []
         for outcome in play_all(self.tasks(), jobs):
@@ -212,8 +230,12 @@ class Arena:
             if on_game is not None:
                 on_game(outcome)
         seconds = time.perf_counter() - start
-        stats = tally(outcomes, self.bots, per_deal=per_deal,
-                      lower_is_better=self.info.game_class().lower_is_better)
+        stats = tally(
+            outcomes,
+            self.bots,
+            per_deal=per_deal,
+            lower_is_better=self.info.game_class().lower_is_better,
+        )
         deals = sum(len(o.deals) for o in outcomes)
         return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
 
@@ -233,8 +255,15 @@ def option_text(exc: OptionError, lang: str) -> str:
     return exc.text(lang) if isinstance(exc, OptionRefused) else str(exc)
 
 
-def make_arena(variant: str, bots: str, *, games: int, seed: int | None,
-               options: Sequence[str] = (), lang: str = "en") -> Arena:
+def make_arena(
+    variant: str,
+    bots: str,
+    *,
+    games: int,
+    seed: int | None,
+    options: Sequence[str] = (),
+    lang: str = "en",
+) -> Arena:
     """Check the arguments of ``remi arena`` and build the arena."""
     try:
         info = find_playable(variant)
@@ -283,8 +312,12 @@ def seat_bots(info: VariantSpec, values: Mapping[str, object], bots: int, lang: 
             return options
         allowed.append(players)
     count = _counts(allowed, lang)
-    fields = {"variant": info.title(lang), "count": count, "bots": bots,
-              "allowed": t("arena.exactly", lang, count=count) if len(allowed) == 1 else count}
+    fields = {
+        "variant": info.title(lang),
+        "count": count,
+        "bots": bots,
+        "allowed": t("arena.exactly", lang, count=count) if len(allowed) == 1 else count,
+    }
     # a count the variant allows but these options do not (too few cards) says why
     narrowed = [n for n in refused if low <= n <= high]
     if not narrowed:
@@ -308,20 +341,33 @@ def _counts(counts: Sequence[int], lang: str) -> str:
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi arena``."""
     lang = default_lang()
-    parser = subparsers.add_parser("arena", help=t("arena.help", lang),
-                                   description=t("arena.help", lang))
+    parser = subparsers.add_parser(
+        "arena", help=t("arena.help", lang), description=t("arena.help", lang)
+    )
     parser.add_argument("variant", help=t("arena.help_variant", lang))
-    parser.add_argument("--bots", required=True, metavar="B1,B2,...",
-                        help=t("arena.help_bots", lang))
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
-                        help=t("arena.help_games", lang, games=DEFAULT_GAMES))
+    parser.add_argument(
+        "--bots", required=True, metavar="B1,B2,...", help=t("arena.help_bots", lang)
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help=t("arena.help_games", lang, games=DEFAULT_GAMES),
+    )
     parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
-    parser.add_argument("--jobs", type=int, default=0, metavar="J",
-                        help=t("arena.help_jobs_all", lang))
+    parser.add_argument(
+        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
+    )
     parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
     parser.add_argument("--deals", action="store_true", help=t("arena.help_deals", lang))
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help=t("arena.help_option", lang))
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=t("arena.help_option", lang),
+    )
     parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 
@@ -339,8 +385,14 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     try:
         if args.jobs < 0:
             raise ArenaError(t("arena.bad_jobs", lang, jobs=args.jobs))
-        arena = make_arena(args.variant, args.bots, games=args.games, seed=args.seed,
-                           options=args.option, lang=lang)
+        arena = make_arena(
+            args.variant,
+            args.bots,
+            games=args.games,
+            seed=args.seed,
+            options=args.option,
+            lang=lang,
+        )
     except ArenaError as exc:
         print(f"remi arena: {exc}", file=sys.stderr)
         return 2
@@ -352,12 +404,17 @@ def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> 
     show_progress = not args.json and stream.isatty()
     console = Console(file=stream)
     if show_progress:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn())
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+        )
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(t("arena.playing", lang), total=arena.games)
-            result = arena.run(jobs=jobs, per_deal=args.deals,
-                               on_game=lambda _: progress.advance(task))
+            result = arena.run(
+                jobs=jobs, per_deal=args.deals, on_game=lambda _: progress.advance(task)
+            )
     else:
         result = arena.run(jobs=jobs, per_deal=args.deals)
     if args.json:
@@ -369,9 +426,15 @@ def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> 
 
 def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
     """The human report: one row per bot in the order given."""
-    title = t("arena.title_deals" if result.per_deal else "arena.title", lang,
-              variant=arena.info.title(lang), games=result.games,
-              deals=result.deals, seed=result.seed, seconds=f"{result.seconds:.1f}")
+    title = t(
+        "arena.title_deals" if result.per_deal else "arena.title",
+        lang,
+        variant=arena.info.title(lang),
+        games=result.games,
+        deals=result.deals,
+        seed=result.seed,
+        seconds=f"{result.seconds:.1f}",
+    )
     lower = arena.info.game_class().lower_is_better
     key = "arena.caption_lower" if lower else "arena.caption_higher"
     caption = t(key + ("_deal" if result.per_deal else ""), lang)
@@ -384,7 +447,12 @@ def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
     table.add_column(t("arena.col_points", lang), justify="right")
     for i, stats in enumerate(result.stats, start=1):
         low, high = wilson_interval(stats.wins, stats.played)
-        table.add_row(str(i), stats.bot, f"{stats.wins}/{stats.played}",
-                      f"{stats.win_rate:.1%}", f"{low:.1%} – {high:.1%}",
-                      f"{stats.mean_points:.1f}")
+        table.add_row(
+            str(i),
+            stats.bot,
+            f"{stats.wins}/{stats.played}",
+            f"{stats.win_rate:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{stats.mean_points:.1f}",
+        )
     return table

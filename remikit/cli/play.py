@@ -23,7 +23,6 @@ from remikit.variants import find_playable
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
 
 
-
 class PlayError(ValueError):
     """Arguments that name no game to play; the message is in the user's language."""
 
@@ -34,22 +33,27 @@ class PlayError(ValueError):
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi play``."""
     lang = default_lang()
-    parser = subparsers.add_parser("play", help=t("play.help", lang),
-                                   description=t("play.help", lang))
-    parser.add_argument("variant", nargs="?", default="remi13d",
-                        help=t("play.help_variant", lang))
-    parser.add_argument("--bots", default="greedy", metavar="LEVEL",
-                        help=t("play.help_bots", lang))
+    parser = subparsers.add_parser(
+        "play", help=t("play.help", lang), description=t("play.help", lang)
+    )
+    parser.add_argument("variant", nargs="?", default="remi13d", help=t("play.help_variant", lang))
+    parser.add_argument("--bots", default="greedy", metavar="LEVEL", help=t("play.help_bots", lang))
     parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
     parser.add_argument("--seed", type=int, metavar="N", help=t("play.help_seed", lang))
     parser.add_argument("--games", type=int, metavar="N", help=t("play.help_games", lang))
     parser.add_argument("--record", metavar="FILE", help=t("play.help_record", lang))
     parser.add_argument("--name", metavar="NAME", help=t("play.help_name", lang))
     parser.add_argument("--players", type=int, metavar="N", help=t("play.help_players", lang))
-    parser.add_argument("--warn-playable", action="store_true",
-                        help=t("play.help_warn_playable", lang))
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help=t("arena.help_option", lang))
+    parser.add_argument(
+        "--warn-playable", action="store_true", help=t("play.help_warn_playable", lang)
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=t("arena.help_option", lang),
+    )
     parser.set_defaults(func=run)
 
 
@@ -69,8 +73,9 @@ def bot_levels(text: str, lang: str, variant: str, count: int = 3) -> list[str]:
     return levels
 
 
-def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputFn,
-                 lang: str) -> Session:
+def make_session(
+    args: argparse.Namespace, *, console: Console, input_fn: InputFn, lang: str
+) -> Session:
     """Check the arguments and seat the players."""
     try:
         info = find_playable(args.variant)
@@ -105,7 +110,7 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     seed: int | None = args.seed
     rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     person_name = args.name or t("play.you", lang)
-    player_names = [person_name, *BOT_NAMES[:players - 1]]
+    player_names = [person_name, *BOT_NAMES[: players - 1]]
     seats, intro = ui.seat_players(rng, player_names, lang)  # seats[player] = seat
     game = game_type(options, rng=rng)
     person = seats[0]
@@ -114,10 +119,18 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     for p, level in enumerate(levels, start=1):
         bot_seed = None if seed is None else seed * 1000 + p
         bots[seats[p]] = make_bot(level, seed=bot_seed, timed=True)
-    session = Session(ui=ui, game=game, bots=bots, names=names, person=person, console=console,
-                      input_fn=input_fn, lang=lang,
-                      record=Path(args.record) if args.record else None,
-                      warn_playable=bool(getattr(args, "warn_playable", False)))
+    session = Session(
+        ui=ui,
+        game=game,
+        bots=bots,
+        names=names,
+        person=person,
+        console=console,
+        input_fn=input_fn,
+        lang=lang,
+        record=Path(args.record) if args.record else None,
+        warn_playable=bool(getattr(args, "warn_playable", False)),
+    )
     session.say(Rule(t("play.welcome", lang, variant=title)))
     session.say(*intro)
     session.say(session.ui.seating(session))
@@ -125,8 +138,9 @@ def make_session(args: argparse.Namespace, *, console: Console, input_fn: InputF
     return session
 
 
-def run(args: argparse.Namespace, *, console: Console | None = None,
-        input_fn: InputFn | None = None) -> int:
+def run(
+    args: argparse.Namespace, *, console: Console | None = None, input_fn: InputFn | None = None
+) -> int:
     """Exit status: 0 played (or quit), 2 arguments that name no game."""
     lang: str = args.lang or default_lang()
     console = console if console is not None else Console(highlight=False)

@@ -112,13 +112,27 @@ def request_from_line(line: str, lang: str) -> Request:
     closing = data.get("closing")
     if closing is not None and not isinstance(closing, str):
         raise InputError(t("score.bad_card", lang, token=closing))
-    return make_request(variant_name(variant, lang), hand, closing=closing,
-                        round_no=data.get("round"), ace=data.get("ace"),
-                        pure_run=data.get("pure_run"), lang=lang)
+    return make_request(
+        variant_name(variant, lang),
+        hand,
+        closing=closing,
+        round_no=data.get("round"),
+        ace=data.get("ace"),
+        pure_run=data.get("pure_run"),
+        lang=lang,
+    )
 
 
-def make_request(variant: str, cards: str | Iterable[str], *, closing: str | None,
-                 round_no: object, ace: object, pure_run: object, lang: str) -> Request:
+def make_request(
+    variant: str,
+    cards: str | Iterable[str],
+    *,
+    closing: str | None,
+    round_no: object,
+    ace: object,
+    pure_run: object,
+    lang: str,
+) -> Request:
     """A checked request from the parts of a command line or a batch line."""
     hand = parse_hand(cards, lang)
     closing_card = None
@@ -128,19 +142,30 @@ def make_request(variant: str, cards: str | Iterable[str], *, closing: str | Non
             raise InputError(t("score.bad_card", lang, token=closing))
         closing_card = parsed[0]
     try:
-        scorer(variant).check(hand, closing=closing_card, round_no=round_no, ace=ace,
-                              pure_run=pure_run)
+        scorer(variant).check(
+            hand, closing=closing_card, round_no=round_no, ace=ace, pure_run=pure_run
+        )
     except ScoreInputError as exc:
         raise InputError(t(exc.key, lang, **exc.params)) from None
-    return Request(variant, hand, closing=closing_card, round_no=cast(int | None, round_no),
-                   ace=cast(str | None, ace), pure_run=cast(str | None, pure_run))
+    return Request(
+        variant,
+        hand,
+        closing=closing_card,
+        round_no=cast(int | None, round_no),
+        ace=cast(str | None, ace),
+        pure_run=cast(str | None, pure_run),
+    )
 
 
 def score(request: Request) -> Scored:
     """Score a checked request with its variant's scorer."""
-    return scorer(request.variant).score(request.hand, closing=request.closing,
-                                         round_no=request.round_no, ace=request.ace,
-                                         pure_run=request.pure_run)
+    return scorer(request.variant).score(
+        request.hand,
+        closing=request.closing,
+        round_no=request.round_no,
+        ace=request.ace,
+        pure_run=request.pure_run,
+    )
 
 
 # -- output ---------------------------------------------------------------
@@ -194,16 +219,15 @@ def run_batch(lines: Iterable[str], out: TextIO, lang: str) -> int:
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi score``."""
     lang = default_lang()
-    parser = subparsers.add_parser("score", help=t("score.help", lang),
-                                   description=t("score.help", lang))
-    parser.add_argument("variant", nargs="?", metavar="VARIANT",
-                        help=t("score.help_variant", lang))
+    parser = subparsers.add_parser(
+        "score", help=t("score.help", lang), description=t("score.help", lang)
+    )
+    parser.add_argument("variant", nargs="?", metavar="VARIANT", help=t("score.help_variant", lang))
     parser.add_argument("cards", nargs="*", metavar="CARD", help=t("score.help_cards", lang))
     parser.add_argument("--closing", metavar="CARD", help=t("score.help_closing", lang))
     parser.add_argument("--round", type=int, metavar="N", help=t("score.help_round", lang))
     parser.add_argument("--ace", choices=("low", "high"), help=t("score.help_ace", lang))
-    parser.add_argument("--pure-run", choices=PURE_RUN_CHOICES,
-                        help=t("score.help_pure_run", lang))
+    parser.add_argument("--pure-run", choices=PURE_RUN_CHOICES, help=t("score.help_pure_run", lang))
     parser.add_argument("--json", action="store_true", help=t("score.help_json", lang))
     parser.add_argument("--batch", metavar="FILE", help=t("score.help_batch", lang))
     parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
@@ -222,8 +246,15 @@ def run(args: argparse.Namespace) -> int:
         return _fail(t("score.need_variant", lang))
     try:
         variant = variant_name(args.variant, lang)
-        request = make_request(variant, args.cards, closing=args.closing, round_no=args.round,
-                               ace=args.ace, pure_run=args.pure_run, lang=lang)
+        request = make_request(
+            variant,
+            args.cards,
+            closing=args.closing,
+            round_no=args.round,
+            ace=args.ace,
+            pure_run=args.pure_run,
+            lang=lang,
+        )
     except InputError as exc:
         return _fail(str(exc))
     result = score(request)

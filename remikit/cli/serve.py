@@ -25,18 +25,28 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help=t("serve.help", lang))
     p.add_argument("--host", default=DEFAULT_HOST, help=t("serve.help_host", lang))
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=t("serve.help_port", lang))
-    p.add_argument("--database", metavar="URL", default=None,
-                   help=t("serve.help_database", lang))
-    p.add_argument("--bot-delay", type=float, default=defaults.bot_delay, metavar="SECONDS",
-                   help=t("serve.help_bot_delay", lang, default=defaults.bot_delay))
-    p.add_argument("--call-window", type=float, default=defaults.call_window,
-                   metavar="SECONDS",
-                   help=t("serve.help_call_window", lang, default=defaults.call_window))
-    p.add_argument("--bot-threads", type=int, default=defaults.bot_threads,
-                   help=argparse.SUPPRESS)
-    p.add_argument("--log-level", default="warning",
-                   choices=("critical", "error", "warning", "info", "debug"),
-                   help=argparse.SUPPRESS)
+    p.add_argument("--database", metavar="URL", default=None, help=t("serve.help_database", lang))
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=defaults.bot_delay,
+        metavar="SECONDS",
+        help=t("serve.help_bot_delay", lang, default=defaults.bot_delay),
+    )
+    p.add_argument(
+        "--call-window",
+        type=float,
+        default=defaults.call_window,
+        metavar="SECONDS",
+        help=t("serve.help_call_window", lang, default=defaults.call_window),
+    )
+    p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help=argparse.SUPPRESS,
+    )
     p.set_defaults(func=run)
 
 
@@ -51,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
     except (SQLAlchemyError, OSError, ValueError) as exc:
         print(t("serve.bad_database", default_lang(), why=exc), file=sys.stderr)
         return 1
-    settings = Settings(database_url=args.database, bot_delay=max(0.0, args.bot_delay),
-                        call_window=max(0.0, args.call_window),
-                        bot_threads=max(1, args.bot_threads))
+    settings = Settings(
+        database_url=args.database,
+        bot_delay=max(0.0, args.bot_delay),
+        call_window=max(0.0, args.call_window),
+        bot_threads=max(1, args.bot_threads),
+    )
     return serve(settings, host=args.host, port=args.port, log_level=args.log_level)

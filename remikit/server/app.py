@@ -74,8 +74,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.close()
 
-    app = FastAPI(title="remikit", lifespan=lifespan, docs_url="/api/docs",
-                  redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="remikit",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -122,11 +127,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"tables": hub_of(request).lobby()}
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(request: Request,
-                           body: Annotated[CreateTableRequest, Body()]) -> dict[str, Any]:
+    async def create_table(
+        request: Request, body: Annotated[CreateTableRequest, Body()]
+    ) -> dict[str, Any]:
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        table = await hub_of(request).create(variant=body.variant, options=body.options,
-                                             seats=seats, title=body.title)
+        table = await hub_of(request).create(
+            variant=body.variant, options=body.options, seats=seats, title=body.title
+        )
         return {"table": table.info(), "link": f"/table/{table.id}"}
 
     @app.get("/api/tables/{table_id}")
@@ -135,19 +142,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"table": table.info(), "link": f"/table/{table.id}"}
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(request: Request, table_id: str,
-                         body: Annotated[JoinRequest, Body()]) -> dict[str, Any]:
+    async def join_table(
+        request: Request, table_id: str, body: Annotated[JoinRequest, Body()]
+    ) -> dict[str, Any]:
         lang = body.lang or request_lang(request)
-        table, seat, token = await hub_of(request).join(table_id, name=body.name,
-                                                        seat=body.seat, lang=lang)
-        return {"table": table.info(), "seat": seat, "token": token,
-                "link": f"/table/{table.id}"}
+        table, seat, token = await hub_of(request).join(
+            table_id, name=body.name, seat=body.seat, lang=lang
+        )
+        return {"table": table.info(), "seat": seat, "token": token, "link": f"/table/{table.id}"}
 
     # -- finished games -----------------------------------------------------------------
 
     @app.get("/api/games")
-    async def list_games(request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                         offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    async def list_games(
+        request: Request,
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
         store = hub_of(request).store
         games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
         return {"games": [game_summary(g) for g in games], "limit": limit, "offset": offset}
@@ -161,8 +172,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{table_id}")
     async def get_game(request: Request, table_id: str) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
-        return {"game": game_summary(stored) | {"actions": list(stored.actions),
-                                                "client": variant_client(stored.variant)}}
+        return {
+            "game": game_summary(stored)
+            | {"actions": list(stored.actions), "client": variant_client(stored.variant)}
+        }
 
     @app.get("/api/games/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> Response:
@@ -170,13 +183,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game = await asyncio.to_thread(build_game, stored)
         text = json.dumps(game.record(), indent=1)
         filename = f"remikit-{stored.variant}-{stored.id}.record.json"
-        return Response(text, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
 
     @app.get("/api/games/{table_id}/replay")
-    async def get_replay(request: Request, table_id: str,
-                         step: Annotated[int, Query(ge=0)] = 0,
-                         seat: Annotated[int | None, Query(ge=0)] = None) -> dict[str, Any]:
+    async def get_replay(
+        request: Request,
+        table_id: str,
+        step: Annotated[int, Query(ge=0)] = 0,
+        seat: Annotated[int | None, Query(ge=0)] = None,
+    ) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         steps = len(stored.actions)
         if step > steps:
@@ -184,11 +203,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if seat is not None and seat >= len(stored.seats):
             raise Problem("bad_seat", "server.no_seat", seat=seat)
         game: Game = await asyncio.to_thread(build_game, stored, step)
-        return {"table_id": stored.id, "step": step, "steps": steps,
-                "action": stored.actions[step - 1] if step else None,
-                "play": play_json(Play(*parse_seat_action(stored.actions[step - 1])))
-                if step else None,
-                "seats": public_seats(stored), "view": view_json(game.view(seat))}
+        return {
+            "table_id": stored.id,
+            "step": step,
+            "steps": steps,
+            "action": stored.actions[step - 1] if step else None,
+            "play": play_json(Play(*parse_seat_action(stored.actions[step - 1]))) if step else None,
+            "seats": public_seats(stored),
+            "view": view_json(game.view(seat)),
+        }
 
     # -- play --------------------------------------------------------------------------
 
@@ -245,24 +268,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise Problem("bad_token", "server.bad_token", table=table.id)
             if "lang" not in hello:
                 lang = table.seats[seat].lang
-        conn = SeatConnection(websocket, seat, lang, table,
-                              limit=hub.settings.send_queue_limit)
+        conn = SeatConnection(websocket, seat, lang, table, limit=hub.settings.send_queue_limit)
         table.attach(conn)
         return conn
 
     return app
 
 
-SOCKET_CLOSE = {"unknown_table": 4404, "bad_token": 4401, "need_hello": 4400,
-                "bad_json": 4400, "bad_message": 4400, "broken_table": 4500}
+SOCKET_CLOSE = {
+    "unknown_table": 4404,
+    "bad_token": 4401,
+    "need_hello": 4400,
+    "bad_json": 4400,
+    "bad_message": 4400,
+    "broken_table": 4500,
+}
 """Close codes of a socket refused at its hello (docs/protocol.md)."""
 
 
 class SeatConnection(Connection):
     """A connection that knows its table."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None, lang: str, table: LiveTable, *,
-                 limit: int) -> None:
+    def __init__(
+        self, websocket: WebSocket, seat: int | None, lang: str, table: LiveTable, *, limit: int
+    ) -> None:
         super().__init__(websocket, seat, lang, limit=limit)
         self.table = table
 
@@ -305,17 +334,26 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             raise Problem("bad_action", "server.bad_action", why=str(exc)) from None
         outcome = await table.submit(conn.seat, state_id, action)
         if outcome == "call_pending":
-            conn.send_json({"type": "call_pending", "action": str(action),
-                            "state_id": table.state_id, "ref": ref})
+            conn.send_json(
+                {
+                    "type": "call_pending",
+                    "action": str(action),
+                    "state_id": table.state_id,
+                    "ref": ref,
+                }
+            )
             table.send_state(conn.seat)  # call_window.my_call now shows the call
     except Problem as exc:
-        conn.send_json({"type": "error", **exc.json(conn.lang), "state_id": table.state_id,
-                        "ref": ref})
+        conn.send_json(
+            {"type": "error", **exc.json(conn.lang), "state_id": table.state_id, "ref": ref}
+        )
 
 
 def public_seats(stored: StoredTable) -> list[dict[str, Any]]:
-    return [{"seat": i, "kind": s.get("kind"), "name": s.get("name"), "level": s.get("level")}
-            for i, s in enumerate(stored.seats)]
+    return [
+        {"seat": i, "kind": s.get("kind"), "name": s.get("name"), "level": s.get("level")}
+        for i, s in enumerate(stored.seats)
+    ]
 
 
 def game_summary(stored: StoredTable) -> dict[str, Any]:

@@ -66,8 +66,9 @@ def seat_rng(seed: str) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def seat_by_draw(info: VariantSpec, seed: str, seats: Sequence[SeatConfig]
-                 ) -> tuple[list[SeatConfig], list[dict[str, Any]]]:
+def seat_by_draw(
+    info: VariantSpec, seed: str, seats: Sequence[SeatConfig]
+) -> tuple[list[SeatConfig], list[dict[str, Any]]]:
     """The variant's seat draw (R13-2): the seats in the order it puts them, and the draw as
     stored, per seat: the seat its player took before the draw and the cards drawn."""
     assert info.seating is not None
@@ -78,15 +79,19 @@ def seat_by_draw(info: VariantSpec, seed: str, seats: Sequence[SeatConfig]
 
 def make_bots(seed: str, seats: Sequence[SeatConfig]) -> dict[int, Bot]:
     """The bots of a table's bot seats, each seeded from the table's seed and its seat."""
-    return {index: make_bot(seat.level or "random", seed=bot_seed(seed, index), timed=True)
-            for index, seat in enumerate(seats) if seat.kind == "bot"}
+    return {
+        index: make_bot(seat.level or "random", seed=bot_seed(seed, index), timed=True)
+        for index, seat in enumerate(seats)
+        if seat.kind == "bot"
+    }
 
 
 def build_game(stored: StoredTable, steps: int | None = None) -> Game:
     """The game of a stored table after its first ``steps`` actions (all by default)."""
     info = find_playable(stored.variant)
-    game = info.game_class()(info.game_class().options_type.from_mapping(stored.options),
-                     rng=deal_rng(stored.seed))
+    game = info.game_class()(
+        info.game_class().options_type.from_mapping(stored.options), rng=deal_rng(stored.seed)
+    )
     actions = stored.actions if steps is None else stored.actions[:steps]
     for index, text in enumerate(actions):
         try:
@@ -124,13 +129,28 @@ def variants_json() -> list[dict[str, Any]]:
     clients offer them, how a client draws its table and the bot levels that play it."""
     out = []
     for info in playable():
-        options = [{"name": o.name, "type": o.kind, "default": o.default,
-                    "choices": list(o.choices) if o.choices is not None else None,
-                    "min": o.low, "max": o.high}
-                   for o in info.options()]
-        out.append({"name": info.name, "aliases": list(info.aliases), "title": info.titles,
-                    "options": options, "client": info.client_json(),
-                    "bots": bot_levels(info.name), "default_bot": default_bot(info.name)})
+        options = [
+            {
+                "name": o.name,
+                "type": o.kind,
+                "default": o.default,
+                "choices": list(o.choices) if o.choices is not None else None,
+                "min": o.low,
+                "max": o.high,
+            }
+            for o in info.options()
+        ]
+        out.append(
+            {
+                "name": info.name,
+                "aliases": list(info.aliases),
+                "title": info.titles,
+                "options": options,
+                "client": info.client_json(),
+                "bots": bot_levels(info.name),
+                "default_bot": default_bot(info.name),
+            }
+        )
     return out
 
 
@@ -146,8 +166,9 @@ class Hub:
         self.settings = settings
         self.store = Store(settings.database_url)
         self.writer = Writer(self.store)
-        self.bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads),
-                                           thread_name_prefix="remikit-bot")
+        self.bot_pool = ThreadPoolExecutor(
+            max(1, settings.bot_threads), thread_name_prefix="remikit-bot"
+        )
         self.bot_delay = settings.bot_delay
         self.call_window = settings.call_window
         self.tables: dict[str, LiveTable] = {}
@@ -194,10 +215,20 @@ class Hub:
         seats = [SeatConfig.from_stored(s) for s in stored.seats]
         if len(seats) != game.players:
             raise ValueError(f"{len(seats)} seats for {game.players} players")
-        return LiveTable(self, table_id=stored.id, variant=info, game=game, seed=stored.seed,
-                         seats=seats, title=stored.title, created_at=stored.created_at,
-                         actions=list(stored.actions), bots=make_bots(stored.seed, seats),
-                         finished_at=stored.finished_at, seat_draw=stored.seat_draw)
+        return LiveTable(
+            self,
+            table_id=stored.id,
+            variant=info,
+            game=game,
+            seed=stored.seed,
+            seats=seats,
+            title=stored.title,
+            created_at=stored.created_at,
+            actions=list(stored.actions),
+            bots=make_bots(stored.seed, seats),
+            finished_at=stored.finished_at,
+            seat_draw=stored.seat_draw,
+        )
 
     def table_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory (the database keeps it)."""
@@ -223,8 +254,7 @@ class Hub:
             live = self._live(stored)
         except Exception:
             log.exception("table %s cannot be rebuilt", code)
-            raise Problem("broken_table", "server.broken_table", status=500,
-                          table=code) from None
+            raise Problem("broken_table", "server.broken_table", status=500, table=code) from None
         return self.tables.setdefault(code, live) if keep else live
 
     async def stored(self, table_id: str) -> StoredTable:
@@ -242,25 +272,39 @@ class Hub:
         live.sort(key=lambda t: t.created_at, reverse=True)
         return [t.info() for t in live]
 
-    async def create(self, *, variant: str, options: Mapping[str, Any],
-                     seats: Sequence[Mapping[str, Any]] | None, title: str | None,
-                     seed: str | None = None) -> LiveTable:
+    async def create(
+        self,
+        *,
+        variant: str,
+        options: Mapping[str, Any],
+        seats: Sequence[Mapping[str, Any]] | None,
+        title: str | None,
+        seed: str | None = None,
+    ) -> LiveTable:
         """A new table (not yet joined by anyone); raises :class:`Problem` on bad input.
 
         ``seed`` fixes the deals (tests); a real table draws it with :mod:`secrets`."""
-        if sum(1 for t in self.tables.values() if t.status != "finished") \
-                >= self.settings.max_open_tables:
+        if (
+            sum(1 for t in self.tables.values() if t.status != "finished")
+            >= self.settings.max_open_tables
+        ):
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
         try:
             info = find_playable(variant)
         except ValueError as exc:
-            raise Problem("bad_variant", "server.bad_variant", detail=str(exc),
-                          variant=variant, variants=", ".join(sorted(VARIANTS))) from None
+            raise Problem(
+                "bad_variant",
+                "server.bad_variant",
+                detail=str(exc),
+                variant=variant,
+                variants=", ".join(sorted(VARIANTS)),
+            ) from None
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
-            why: Reason | str = (Reason(exc.text("en"), exc.text("id"))
-                                 if isinstance(exc, OptionError) else str(exc))
+            why: Reason | str = (
+                Reason(exc.text("en"), exc.text("id")) if isinstance(exc, OptionError) else str(exc)
+            )
             raise Problem("bad_option", "server.bad_option", why=why) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game_class()(parsed, rng=deal_rng(seed))
@@ -272,9 +316,16 @@ class Hub:
         code = new_table_code()
         while code in self.tables or await asyncio.to_thread(self.store.exists, code):
             code = new_table_code()
-        stored = StoredTable(id=code, variant=info.name, options=parsed.as_dict(), seed=seed,
-                             seats=[c.stored() for c in configs], title=clean_title,
-                             created_at=now(), seat_draw=seat_draw)
+        stored = StoredTable(
+            id=code,
+            variant=info.name,
+            options=parsed.as_dict(),
+            seed=seed,
+            seats=[c.stored() for c in configs],
+            title=clean_title,
+            created_at=now(),
+            seat_draw=seat_draw,
+        )
         await self.writer.run(lambda s: Store.add_table(s, stored))
         live = self._live(stored)
         self.tables[code] = live
@@ -282,12 +333,14 @@ class Hub:
         return live
 
     @staticmethod
-    def _seat_configs(info: VariantSpec, players: int,
-                      seats: Sequence[Mapping[str, Any]] | None) -> list[SeatConfig]:
+    def _seat_configs(
+        info: VariantSpec, players: int, seats: Sequence[Mapping[str, Any]] | None
+    ) -> list[SeatConfig]:
         if seats is None:
             level = default_bot(info.name)
             return [SeatConfig("person")] + [
-                SeatConfig("bot", name=f"Bot {i}", level=level) for i in range(1, players)]
+                SeatConfig("bot", name=f"Bot {i}", level=level) for i in range(1, players)
+            ]
         if len(seats) != players:
             raise Problem("bad_seats", "server.seat_count", players=players, given=len(seats))
         out = []
@@ -300,15 +353,15 @@ class Hub:
                 try:
                     check_bot(level, info.name)
                 except ValueError as exc:
-                    raise Problem("bad_seats", "server.bad_bot", seat=index,
-                                  why=str(exc)) from None
+                    raise Problem("bad_seats", "server.bad_bot", seat=index, why=str(exc)) from None
                 out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
             else:
                 raise Problem("bad_seats", "server.seat_kind", seat=index, kind=str(kind))
         return out
 
-    async def join(self, table_id: str, *, name: str, seat: int | None,
-                   lang: str) -> tuple[LiveTable, int, str]:
+    async def join(
+        self, table_id: str, *, name: str, seat: int | None, lang: str
+    ) -> tuple[LiveTable, int, str]:
         """Give a person a free seat: returns the table, the seat and its token.
 
         When that takes the last seat of a variant with a seat draw (R13-2), the
@@ -333,15 +386,13 @@ class Hub:
                 raise Problem("seat_taken", key, status=409, seat=seat)
             token = secrets.token_urlsafe(32)
             seats = list(table.seats)
-            seats[seat] = SeatConfig("person", name=clean, lang=lang,
-                                     token_hash=hash_token(token))
+            seats[seat] = SeatConfig("person", name=clean, lang=lang, token_hash=hash_token(token))
             seat_draw = None
             if table.variant.seating is not None and all(s.taken for s in seats):
                 seats, seat_draw = seat_by_draw(table.variant, table.seed, seats)
             stored_seats = [s.stored() for s in seats]
             table_code = table.id
-            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats,
-                                                            seat_draw))
+            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats, seat_draw))
             if seat_draw is None:
                 table.seats = seats
             else:

@@ -71,14 +71,24 @@ class SeatConfig:
         return self.kind == "bot" or self.token_hash is not None
 
     def stored(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "level": self.level, "lang": self.lang,
-                "token_hash": self.token_hash}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "lang": self.lang,
+            "token_hash": self.token_hash,
+        }
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> SeatConfig:
         kind: Literal["person", "bot"] = "bot" if data.get("kind") == "bot" else "person"
-        return cls(kind=kind, name=data.get("name"), level=data.get("level"),
-                   lang=data.get("lang") or "id", token_hash=data.get("token_hash"))
+        return cls(
+            kind=kind,
+            name=data.get("name"),
+            level=data.get("level"),
+            lang=data.get("lang") or "id",
+            token_hash=data.get("token_hash"),
+        )
 
 
 @dataclass
@@ -108,8 +118,9 @@ class Connection:
     behind is disconnected.
     """
 
-    def __init__(self, websocket: WebSocket, seat: int | None, lang: str, *,
-                 limit: int = 256) -> None:
+    def __init__(
+        self, websocket: WebSocket, seat: int | None, lang: str, *, limit: int = 256
+    ) -> None:
         self.websocket = websocket
         self.seat = seat
         self.lang = lang
@@ -170,11 +181,22 @@ class TableHost(Protocol):
 class LiveTable:
     """One table: its game rebuilt from configuration + seed + actions, and who is at it."""
 
-    def __init__(self, host: TableHost, *, table_id: str, variant: VariantSpec, game: Game,
-                 seed: str, seats: list[SeatConfig], title: str, created_at: datetime,
-                 actions: list[str], bots: dict[int, Bot],
-                 finished_at: datetime | None = None,
-                 seat_draw: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        host: TableHost,
+        *,
+        table_id: str,
+        variant: VariantSpec,
+        game: Game,
+        seed: str,
+        seats: list[SeatConfig],
+        title: str,
+        created_at: datetime,
+        actions: list[str],
+        bots: dict[int, Bot],
+        finished_at: datetime | None = None,
+        seat_draw: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.host = host
         self.id = table_id
         self.variant = variant
@@ -215,9 +237,17 @@ class LiveTable:
 
     def seats_json(self) -> list[dict[str, Any]]:
         online = self.connected_seats()
-        return [{"seat": i, "kind": s.kind, "name": s.name, "level": s.level, "taken": s.taken,
-                 "connected": s.kind == "bot" or i in online}
-                for i, s in enumerate(self.seats)]
+        return [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "taken": s.taken,
+                "connected": s.kind == "bot" or i in online,
+            }
+            for i, s in enumerate(self.seats)
+        ]
 
     def info(self) -> dict[str, Any]:
         """The table as the lobby and every state message show it."""
@@ -244,8 +274,15 @@ class LiveTable:
         and the cards drawn; None before the draw or where the variant has none."""
         if self.seat_draw is None:
             return None
-        return [{"seat": i, "name": self.seats[i].name, "joined": d["joined"],
-                 "cards": list(d["cards"])} for i, d in enumerate(self.seat_draw)]
+        return [
+            {
+                "seat": i,
+                "name": self.seats[i].name,
+                "joined": d["joined"],
+                "cards": list(d["cards"]),
+            }
+            for i, d in enumerate(self.seat_draw)
+        ]
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -261,8 +298,9 @@ class LiveTable:
     @property
     def awaiting_seat_draw(self) -> bool:
         """Whether the seat draw (R13-2) has yet to say who plays which seat."""
-        return (self.variant.seating is not None and self.seat_draw is None
-                and self.status == "waiting")
+        return (
+            self.variant.seating is not None and self.seat_draw is None and self.status == "waiting"
+        )
 
     # -- views ------------------------------------------------------------------
 
@@ -291,9 +329,13 @@ class LiveTable:
             return None
         left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
         mine = window.held.get(seat) if seat is not None else None
-        return {"discarder": window.discarder, "seats": window.seats,
-                "duration_ms": round(window.duration * 1000),
-                "ends_in_ms": round(left * 1000), "my_call": action_json(mine) if mine else None}
+        return {
+            "discarder": window.discarder,
+            "seats": window.seats,
+            "duration_ms": round(window.duration * 1000),
+            "ends_in_ms": round(left * 1000),
+            "my_call": action_json(mine) if mine else None,
+        }
 
     def state_message(self, seat: int | None) -> str:
         message = {
@@ -315,13 +357,20 @@ class LiveTable:
 
     def welcome(self, conn: Connection) -> None:
         seat = conn.seat
-        conn.send_json({"type": "welcome", "protocol": PROTOCOL, "table_id": self.id,
-                        "seat": seat,
-                        "name": self.seats[seat].name if seat is not None else None,
-                        "lang": conn.lang})
+        conn.send_json(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL,
+                "table_id": self.id,
+                "seat": seat,
+                "name": self.seats[seat].name if seat is not None else None,
+                "lang": conn.lang,
+            }
+        )
 
-    def reseat(self, seats: list[SeatConfig], bots: dict[int, Bot],
-               seat_draw: list[dict[str, Any]]) -> None:
+    def reseat(
+        self, seats: list[SeatConfig], bots: dict[int, Bot], seat_draw: list[dict[str, Any]]
+    ) -> None:
         """Seat everyone where the seat draw (R13-2) puts them, before the first action;
         each seat's sockets follow their player and are welcomed again to the new seat."""
         moved = {d["joined"]: seat for seat, d in enumerate(seat_draw)}
@@ -373,15 +422,19 @@ class LiveTable:
         async with self.lock:
             status = self.status
             if self.broken:
-                raise Problem("broken_table", "server.broken_table", status=500,
-                              table=self.id)
+                raise Problem("broken_table", "server.broken_table", status=500, table=self.id)
             if status == "finished":
                 raise Problem.from_illegal(IllegalAction("game_over"))
             if status == "waiting":
                 raise Problem("waiting", "server.waiting", status=409)
             if state_id != self.state_id:
-                raise Problem("stale_state", "server.stale_state", status=409,
-                              sent=state_id, current=self.state_id)
+                raise Problem(
+                    "stale_state",
+                    "server.stale_state",
+                    status=409,
+                    sent=state_id,
+                    current=self.state_id,
+                )
             window = self.window
             if window is not None:
                 return self._hold(window, seat, action)
@@ -431,8 +484,7 @@ class LiveTable:
         try:
             self.game.apply(seat, action)
         except Exception:  # verified, so an engine bug: stop rather than drift from the log
-            log.exception("table %s: stored action %d (%s) failed to apply", self.id, index,
-                          text)
+            log.exception("table %s: stored action %d (%s) failed to apply", self.id, index, text)
             raise self._break() from None
         self.actions.append(text)
 
@@ -443,8 +495,9 @@ class LiveTable:
         self.stopped = self.broken = True
         problem = Problem("broken_table", "server.broken_table", status=500, table=self.id)
         for conn in list(self.connections):
-            conn.send_json({"type": "error", **problem.json(conn.lang),
-                            "state_id": self.state_id, "ref": None})
+            conn.send_json(
+                {"type": "error", **problem.json(conn.lang), "state_id": self.state_id, "ref": None}
+            )
             conn.close()
         self.host.table_broken(self)
         return problem
@@ -501,8 +554,9 @@ class LiveTable:
         try:
             action = await loop.run_in_executor(self.host.bot_pool, bot.choose, view)
         except Exception:
-            log.exception("table %s: bot %s failed; it plays its first legal action",
-                          self.id, bot.name)
+            log.exception(
+                "table %s: bot %s failed; it plays its first legal action", self.id, bot.name
+            )
             action = view.legal_actions[0]
         wait = self.host.bot_delay - (loop.time() - started)
         if wait > 0:
@@ -512,8 +566,9 @@ class LiveTable:
             if self.state_id != state_id or self.window is not None or self.stopped:
                 return
             if action not in view.legal_actions:
-                log.warning("table %s: bot %s chose %s, not a legal action", self.id,
-                            bot.name, action)
+                log.warning(
+                    "table %s: bot %s chose %s, not a legal action", self.id, bot.name, action
+                )
                 action = view.legal_actions[0]
             try:
                 await self._commit(seat, action)
@@ -533,16 +588,23 @@ class LiveTable:
         people = any(s not in self.bots for s in seats)
         duration = self.host.call_window if people else 0.0
         loop = asyncio.get_running_loop()
-        window = CallWindow(discarder=discarder, seats=seats,
-                            answers=tuple(self.game.legal_actions(seats[0])),
-                            state_id=self.state_id, duration=duration,
-                            ends_at=loop.time() + duration)
+        window = CallWindow(
+            discarder=discarder,
+            seats=seats,
+            answers=tuple(self.game.legal_actions(seats[0])),
+            state_id=self.state_id,
+            duration=duration,
+            ends_at=loop.time() + duration,
+        )
         self.window = window
         self.spawn(lambda: self._run_window(window))
 
     async def _run_window(self, window: CallWindow) -> None:
-        asks = [self.spawn(partial(self._bot_answer, seat, window))
-                for seat in window.seats if seat in self.bots]
+        asks = [
+            self.spawn(partial(self._bot_answer, seat, window))
+            for seat in window.seats
+            if seat in self.bots
+        ]
         left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(window.done.wait(), timeout=left)
@@ -574,8 +636,15 @@ class LiveTable:
             if isinstance(answer, CallRummy):
                 for other, lost in window.held.items():
                     if other != seat and isinstance(lost, CallRummy):
-                        self.tell_seat(other, {"type": "call_lost", "action": str(lost),
-                                               "winner": seat, "state_id": self.state_id})
+                        self.tell_seat(
+                            other,
+                            {
+                                "type": "call_lost",
+                                "action": str(lost),
+                                "winner": seat,
+                                "state_id": self.state_id,
+                            },
+                        )
                 break
 
     async def _bot_answer(self, seat: int, window: CallWindow) -> None:

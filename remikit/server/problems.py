@@ -16,9 +16,16 @@ from remikit.i18n import t
 class Problem(Exception):
     """A refused request; nothing changed."""
 
-    def __init__(self, code: str, key: str | None = None, *, status: int = 400,
-                 illegal: IllegalAction | None = None, detail: str | None = None,
-                 **params: object) -> None:
+    def __init__(
+        self,
+        code: str,
+        key: str | None = None,
+        *,
+        status: int = 400,
+        illegal: IllegalAction | None = None,
+        detail: str | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(code)
         self.code = code
         self.key = key
@@ -35,8 +42,11 @@ class Problem(Exception):
         if self.illegal is not None:
             return self.illegal.text(lang)
         if self.key is not None:
-            return t(self.key, lang, **{k: v.text(lang) if isinstance(v, Reason) else v
-                                        for k, v in self.params.items()})
+            return t(
+                self.key,
+                lang,
+                **{k: v.text(lang) if isinstance(v, Reason) else v for k, v in self.params.items()},
+            )
         return self.detail or self.code
 
     def json(self, lang: str) -> dict[str, Any]:

@@ -47,10 +47,17 @@ def serve(settings: Settings, *, host: str, port: int, log_level: str = "warning
     # The event loop shares the GIL with the writer and bot threads: hand it over sooner
     # than the default 5 ms so a busy thread delays nobody's action for long.
     sys.setswitchinterval(0.001)
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level=log_level,
-                            access_log=False, ws_max_size=64 * 1024,
-                            ws_per_message_deflate=False,  # CPU per message outweighs bytes
-                            timeout_graceful_shutdown=5, lifespan="on")
+    config = uvicorn.Config(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,  # CPU per message outweighs bytes
+        timeout_graceful_shutdown=5,
+        lifespan="on",
+    )
     server = Server(config)
     server.run()
     return 0 if server.started else 1

@@ -45,14 +45,20 @@ def action_json(action: Action) -> dict[str, Any]:
         case Draw(source=source, depth=depth):
             out = {"type": "draw", "source": source, "depth": depth}
         case Discard(card=card) | Close(card=card):
-            out = {"type": "discard" if isinstance(action, Discard) else "close",
-                   "card": str(card)}
+            out = {"type": "discard" if isinstance(action, Discard) else "close", "card": str(card)}
         case MeldCards(cards=cards, stands_for=stands_for):
-            out = {"type": "meld", "cards": cards_json(cards),
-                   "stands_for": [card_json(c) for c in stands_for]}
+            out = {
+                "type": "meld",
+                "cards": cards_json(cards),
+                "stands_for": [card_json(c) for c in stands_for],
+            }
         case LayOff(card=card, meld=meld, stands_for=stands):
-            out = {"type": "layoff", "card": str(card), "meld": meld,
-                   "stands_for": card_json(stands)}
+            out = {
+                "type": "layoff",
+                "card": str(card),
+                "meld": meld,
+                "stands_for": card_json(stands),
+            }
         case CallRummy(depth=depth):
             out = {"type": "rummy", "depth": depth}
         case Decline():

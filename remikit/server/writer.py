@@ -68,11 +68,20 @@ class Writer:
 
     async def append_action(self, table_id: str, index: int, seat: int, text: str) -> None:
         """Commit one action of a table (the batch's actions go in one multi-row insert)."""
-        await self._submit(None, {"table_id": table_id, "index": index, "seat": seat,
-                                  "action": text, "created_at": now()})
+        await self._submit(
+            None,
+            {
+                "table_id": table_id,
+                "index": index,
+                "seat": seat,
+                "action": text,
+                "created_at": now(),
+            },
+        )
 
-    async def _submit(self, work: Callable[[Session], Any] | None,
-                      row: dict[str, Any] | None) -> Any:
+    async def _submit(
+        self, work: Callable[[Session], Any] | None, row: dict[str, Any] | None
+    ) -> Any:
         if self._closed:
             raise RuntimeError("the writer is closed")
         loop = asyncio.get_running_loop()

@@ -52,7 +52,7 @@ def normalize_url(url: str) -> str:
     """
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -89,9 +89,15 @@ def _stored(row: TableRow, actions: Sequence[str] = (), count: int | None = None
     created = _aware(row.created_at)
     assert created is not None
     return StoredTable(
-        id=row.id, variant=row.variant, options=dict(row.options), seed=row.seed,
-        seats=[dict(s) for s in row.seats], title=row.title, created_at=created,
-        finished_at=_aware(row.finished_at), result=row.result,
+        id=row.id,
+        variant=row.variant,
+        options=dict(row.options),
+        seed=row.seed,
+        seats=[dict(s) for s in row.seats],
+        title=row.title,
+        created_at=created,
+        finished_at=_aware(row.finished_at),
+        result=row.result,
         seat_draw=None if row.seat_draw is None else [dict(s) for s in row.seat_draw],
         actions=tuple(actions),
         action_count=len(actions) if count is None else count,
@@ -128,20 +134,34 @@ class Store:
 
     @staticmethod
     def add_table(session: Session, table: StoredTable) -> None:
-        session.add(TableRow(
-            id=table.id, variant=table.variant, options=table.options, seed=table.seed,
-            seats=table.seats, title=table.title, created_at=table.created_at,
-            finished_at=table.finished_at, result=table.result, seat_draw=table.seat_draw,
-        ))
+        session.add(
+            TableRow(
+                id=table.id,
+                variant=table.variant,
+                options=table.options,
+                seed=table.seed,
+                seats=table.seats,
+                title=table.title,
+                created_at=table.created_at,
+                finished_at=table.finished_at,
+                result=table.result,
+                seat_draw=table.seat_draw,
+            )
+        )
 
     @staticmethod
     def add_action(session: Session, table_id: str, index: int, seat: int, text: str) -> None:
-        session.add(ActionRow(table_id=table_id, index=index, seat=seat, action=text,
-                              created_at=now()))
+        session.add(
+            ActionRow(table_id=table_id, index=index, seat=seat, action=text, created_at=now())
+        )
 
     @staticmethod
-    def set_seats(session: Session, table_id: str, seats: list[dict[str, Any]],
-                  seat_draw: list[dict[str, Any]] | None = None) -> None:
+    def set_seats(
+        session: Session,
+        table_id: str,
+        seats: list[dict[str, Any]],
+        seat_draw: list[dict[str, Any]] | None = None,
+    ) -> None:
         """The seats; with ``seat_draw``, the seat draw that put them in this order too."""
         values: dict[str, Any] = {"seats": seats}
         if seat_draw is not None:
@@ -149,10 +169,14 @@ class Store:
         session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     @staticmethod
-    def set_finished(session: Session, table_id: str, result: dict[str, Any],
-                     at: datetime | None = None) -> None:
-        session.execute(update(TableRow).where(TableRow.id == table_id)
-                        .values(finished_at=at or now(), result=result))
+    def set_finished(
+        session: Session, table_id: str, result: dict[str, Any], at: datetime | None = None
+    ) -> None:
+        session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id)
+            .values(finished_at=at or now(), result=result)
+        )
 
     # -- the same, each committed on its own -----------------------------------
 
@@ -164,8 +188,12 @@ class Store:
         with self.transaction() as session:
             self.add_action(session, table_id, index, seat, text)
 
-    def update_seats(self, table_id: str, seats: list[dict[str, Any]],
-                     seat_draw: list[dict[str, Any]] | None = None) -> None:
+    def update_seats(
+        self,
+        table_id: str,
+        seats: list[dict[str, Any]],
+        seat_draw: list[dict[str, Any]] | None = None,
+    ) -> None:
         with self.transaction() as session:
             self.set_seats(session, table_id, seats, seat_draw)
 
@@ -194,20 +222,26 @@ class Store:
 
     @staticmethod
     def _actions(session: Session, table_id: str) -> list[str]:
-        rows = session.scalars(select(ActionRow.action).where(ActionRow.table_id == table_id)
-                               .order_by(ActionRow.index))
+        rows = session.scalars(
+            select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.index)
+        )
         return list(rows)
 
     def unfinished(self) -> list[StoredTable]:
         """Every table whose game is not finished, with its actions, oldest first."""
         with self.session() as session:
-            rows = session.scalars(select(TableRow).where(TableRow.finished_at.is_(None))
-                                   .order_by(TableRow.created_at, TableRow.id)).all()
+            rows = session.scalars(
+                select(TableRow)
+                .where(TableRow.finished_at.is_(None))
+                .order_by(TableRow.created_at, TableRow.id)
+            ).all()
             by_table: dict[str, list[str]] = {row.id: [] for row in rows}
-            query = (select(ActionRow.table_id, ActionRow.action)
-                     .join(TableRow, TableRow.id == ActionRow.table_id)
-                     .where(TableRow.finished_at.is_(None))
-                     .order_by(ActionRow.table_id, ActionRow.index))
+            query = (
+                select(ActionRow.table_id, ActionRow.action)
+                .join(TableRow, TableRow.id == ActionRow.table_id)
+                .where(TableRow.finished_at.is_(None))
+                .order_by(ActionRow.table_id, ActionRow.index)
+            )
             for table_id, text in session.execute(query):
                 if table_id in by_table:
                     by_table[table_id].append(text)
@@ -216,13 +250,19 @@ class Store:
     def finished(self, *, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         """Finished tables, the most recently finished first (without their actions)."""
         with self.session() as session:
-            counts = (select(ActionRow.table_id, func.count().label("n"))
-                      .group_by(ActionRow.table_id).subquery())
-            query = (select(TableRow, counts.c.n)
-                     .outerjoin(counts, counts.c.table_id == TableRow.id)
-                     .where(TableRow.finished_at.is_not(None))
-                     .order_by(TableRow.finished_at.desc(), TableRow.id)
-                     .limit(limit).offset(offset))
+            counts = (
+                select(ActionRow.table_id, func.count().label("n"))
+                .group_by(ActionRow.table_id)
+                .subquery()
+            )
+            query = (
+                select(TableRow, counts.c.n)
+                .outerjoin(counts, counts.c.table_id == TableRow.id)
+                .where(TableRow.finished_at.is_not(None))
+                .order_by(TableRow.finished_at.desc(), TableRow.id)
+                .limit(limit)
+                .offset(offset)
+            )
             return [_stored(row, count=n or 0) for row, n in session.execute(query)]
 
 

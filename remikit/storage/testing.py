@@ -29,7 +29,8 @@ def scratch_database(admin_url: str) -> Iterator[str]:
         conn.execute(f'CREATE DATABASE "{name}"')  # the name is ours: no injection
     try:
         yield admin.set(drivername="postgresql+psycopg", database=name).render_as_string(
-            hide_password=False)
+            hide_password=False
+        )
     finally:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -87,20 +87,35 @@ class Scorer:
     jokers: int = 4
     """How many jokers the decks hold."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
-                       pure_run: object) -> None:
+    def check_keywords(
+        self, *, closing: Card | None, round_no: object, ace: object, pure_run: object
+    ) -> None:
         """Raise :class:`ScoreInputError` for a keyword this variant does not take."""
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
         """Raise :class:`ScoreInputError` unless the hand has a size this variant scores."""
 
-    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None, pure_run: str | None) -> Scored:
+    def score(
+        self,
+        hand: Sequence[Card],
+        *,
+        closing: Card | None,
+        round_no: int | None,
+        ace: str | None,
+        pure_run: str | None,
+    ) -> Scored:
         """The score of a checked hand."""
         raise NotImplementedError
 
-    def check(self, hand: Sequence[Card], *, closing: Card | None, round_no: object,
-              ace: object, pure_run: object = None) -> None:
+    def check(
+        self,
+        hand: Sequence[Card],
+        *,
+        closing: Card | None,
+        round_no: object,
+        ace: object,
+        pure_run: object = None,
+    ) -> None:
         """Raise :class:`ScoreInputError` for anything this variant cannot score: a keyword,
         the hand's size, more copies of a card than the decks hold."""
         self.check_keywords(closing=closing, round_no=round_no, ace=ace, pure_run=pure_run)
@@ -108,8 +123,7 @@ class Scorer:
         for card, count in Counter([*hand, *([closing] if closing is not None else [])]).items():
             limit = self.jokers if card is JOKER else self.copies
             if count > limit:
-                raise ScoreInputError("score.too_many_copies", count=count, card=card,
-                                      limit=limit)
+                raise ScoreInputError("score.too_many_copies", count=count, card=card, limit=limit)
 
 
 @dataclass(frozen=True)
@@ -153,12 +167,18 @@ class ClientInfo:
     def as_json(self, game: type[Game]) -> dict[str, Any]:
         """The client info as JSON, with the game's ``lower_is_better``."""
         return {
-            "deal": self.deal, "length": self.length, "clockwise": self.clockwise,
-            "discard_first": self.discard_first, "spread_discards": self.spread_discards,
-            "table_melds": self.table_melds, "closing": self.closing,
-            "calls_option": self.calls_option, "wild_ranks": list(self.wild_ranks),
+            "deal": self.deal,
+            "length": self.length,
+            "clockwise": self.clockwise,
+            "discard_first": self.discard_first,
+            "spread_discards": self.spread_discards,
+            "table_melds": self.table_melds,
+            "closing": self.closing,
+            "calls_option": self.calls_option,
+            "wild_ranks": list(self.wild_ranks),
             "hints": {"draw": self.draw_hint, "discard": self.discard_hint},
-            "lower_is_better": game.lower_is_better, "options": list(self.options),
+            "lower_is_better": game.lower_is_better,
+            "options": list(self.options),
         }
 
 
@@ -226,8 +246,14 @@ def message(key: str, **params: object) -> Reason:
     a parameter that is itself a :class:`Reason` is put in the same language."""
 
     def explain() -> Reason:
-        texts = [t(key, lang, **{k: v.text(lang) if isinstance(v, Reason) else v
-                                 for k, v in params.items()}) for lang in ("en", "id")]
+        texts = [
+            t(
+                key,
+                lang,
+                **{k: v.text(lang) if isinstance(v, Reason) else v for k, v in params.items()},
+            )
+            for lang in ("en", "id")
+        ]
         return Reason(*texts)
 
     return Reason(explain=explain)

@@ -39,6 +39,7 @@ DEFAULT_BUDGET = 1.0
 EXPERT_FACTOR = 3.0
 MIN_SIMS = 8
 
+
 def tactics_for(variant: str) -> Tactics:
     """New tactics of ``variant`` (the ``tactics`` part of its spec)."""
     spec = find_variant(variant)
@@ -51,8 +52,15 @@ def tactics_for(variant: str) -> Tactics:
 class StrongBot(Bot):
     """Determinized Monte Carlo search over a few candidate actions (module docstring)."""
 
-    def __init__(self, *, seed: int | None = None, budget: float | None = None,
-                 name: str = "strong", sims: int | None = None, timed: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int | None = None,
+        budget: float | None = None,
+        name: str = "strong",
+        sims: int | None = None,
+        timed: bool = False,
+    ) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.budget = DEFAULT_BUDGET if budget is None else budget
@@ -96,8 +104,11 @@ class StrongBot(Bot):
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         key = self._key(view)
-        if self._plan is not None and self._plan[0] == key and self._plan[1][0] in \
-                view.legal_actions:
+        if (
+            self._plan is not None
+            and self._plan[0] == key
+            and self._plan[1][0] in view.legal_actions
+        ):
             plan = self._plan[1]
         else:
             plan = self.decide(view).plan
@@ -105,7 +116,7 @@ class StrongBot(Bot):
         action, rest = plan[0], plan[1:]
         if rest and isinstance(action, MeldCards | LayOff):
             hand = list(view.hand)
-            for card in (action.cards if isinstance(action, MeldCards) else (action.card,)):
+            for card in action.cards if isinstance(action, MeldCards) else (action.card,):
                 hand.remove(card)
             self._plan = (self._key(view, hand, 1), rest)
         return action
@@ -117,8 +128,14 @@ class StrongBot(Bot):
             return self._decided[1]
         tactics = self._tactics(view.variant)
         deadline = time.perf_counter() + self.budget if self.timed else None
-        self.last = search(view, tactics, self.sampler(view, tactics), self.rng,
-                           sims=self.simulations(view.variant), deadline=deadline)
+        self.last = search(
+            view,
+            tactics,
+            self.sampler(view, tactics),
+            self.rng,
+            sims=self.simulations(view.variant),
+            deadline=deadline,
+        )
         self._decided = (key, self.last)
         return self.last
 

@@ -69,8 +69,7 @@ class Knowledge:
 def _game(variant: str, options: Options) -> Game:
     """A game of the variant with these options, dealt nothing: a factory of deals."""
     game = find_variant(variant).game_class()
-    return game(options, rng=random.Random(0),
-                     auto_deal=False)
+    return game(options, rng=random.Random(0), auto_deal=False)
 
 
 @cache
@@ -160,7 +159,7 @@ def knowledge(view: PlayerView) -> Knowledge:
         if s == seat:
             known.append(tuple(view.hand))
             continue
-        cards = list(held[s].elements())[:view.hand_sizes[s]]
+        cards = list(held[s].elements())[: view.hand_sizes[s]]
         seen.update(cards)
         known.append(tuple(cards))
     unseen_cards = tuple(_minus(full_deck(view), seen))
@@ -179,8 +178,9 @@ def _forget(held: Counter[Card], card: Card) -> None:
         held[card] -= 1
 
 
-def determinize(view: PlayerView, rng: random.Random, *,
-                known: Knowledge | None = None) -> Determinization:
+def determinize(
+    view: PlayerView, rng: random.Random, *, known: Knowledge | None = None
+) -> Determinization:
     """A random position consistent with everything ``view``'s seat has seen.
 
     ``known`` (from :func:`knowledge`) may be given to save the walk through
@@ -209,7 +209,7 @@ def determinize(view: PlayerView, rng: random.Random, *,
         cards = list(info.known[s])
         need = size - len(cards)
         if need > 0:
-            cards += unseen[pos:pos + need]
+            cards += unseen[pos : pos + need]
             pos += need
         if s != view.seat:
             rng.shuffle(cards)
@@ -222,7 +222,6 @@ def own_draws(view: PlayerView, steps: int, count: int) -> list[list[Card]]:
     """``count`` sampled futures of the seat's next ``steps`` stock cards (at most as many as
     it has not seen), drawn from the cards it has not seen; the same for the same view."""
     unseen = list(knowledge(view).unseen)
-    rng = random.Random(hash((view.deal_number, len(view.log),
-                              tuple(c.index for c in view.hand))))
+    rng = random.Random(hash((view.deal_number, len(view.log), tuple(c.index for c in view.hand))))
     steps = min(steps, len(unseen))
     return [rng.sample(unseen, steps) for _ in range(count)]

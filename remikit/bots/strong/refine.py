@@ -26,8 +26,13 @@ LeastUseful = Callable[[Sequence[Card], Sequence[Card]], Card]
 """``(hand, among)``: the card of ``among`` (some cards of ``hand``) to give up."""
 
 
-def refine_world(view: PlayerView, world: Determinization, known: Knowledge,
-                 rng: random.Random, least_useful: LeastUseful) -> Determinization:
+def refine_world(
+    view: PlayerView,
+    world: Determinization,
+    known: Knowledge,
+    rng: random.Random,
+    least_useful: LeastUseful,
+) -> Determinization:
     """``world`` with the other seats' unknown cards improved by swaps (module docstring)."""
     seat = view.seat
     turns = [0] * view.players

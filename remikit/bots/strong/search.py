@@ -69,8 +69,9 @@ class Tactics(Protocol):
         first; one means: no search needed. A candidate's value in a world is its prior
         plus its rollout's value."""
 
-    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
-               rng: random.Random) -> Determinization:
+    def refine(
+        self, view: PlayerView, world: Determinization, known: Knowledge, rng: random.Random
+    ) -> Determinization:
         """A sampled world made more like real play (or ``world`` itself)."""
 
     def policy(self, deal: Deal, seat: int, rng: random.Random) -> Action:
@@ -135,8 +136,15 @@ def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Ran
     return tactics.objective(scores, seat)
 
 
-def search(view: PlayerView, tactics: Tactics, sampler: Sampler, rng: random.Random, *,
-           sims: int, deadline: float | None = None) -> Decision:
+def search(
+    view: PlayerView,
+    tactics: Tactics,
+    sampler: Sampler,
+    rng: random.Random,
+    *,
+    sims: int,
+    deadline: float | None = None,
+) -> Decision:
     """Choose among ``tactics.candidates(view)`` with about ``sims`` rollouts in all (at
     most ``tactics.max_rollouts``; the tactics may spend the rest on the candidates).
 

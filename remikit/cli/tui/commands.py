@@ -58,8 +58,7 @@ def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
         raise ValueError(t("score.bad_card", lang, token=token)) from None
 
 
-def parse_command(text: str, view: PlayerView, lang: str,
-                  ui: VariantUI | None = None) -> Command:
+def parse_command(text: str, view: PlayerView, lang: str, ui: VariantUI | None = None) -> Command:
     """Read one line typed at the table (see ``h`` for the commands); ``ui`` reads the
     variant's own commands first."""
     words = text.strip().split()

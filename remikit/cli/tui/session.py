@@ -65,9 +65,20 @@ def record_json(record: dict[str, Any]) -> str:
 class Session:
     """One person (at ``person``) against bots, from the seat draw to the final scores."""
 
-    def __init__(self, *, ui: VariantUI, game: Game, bots: dict[int, Bot],
-                 names: dict[int, str], person: int, console: Console, input_fn: InputFn,
-                 lang: str, record: Path | None = None, warn_playable: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        ui: VariantUI,
+        game: Game,
+        bots: dict[int, Bot],
+        names: dict[int, str],
+        person: int,
+        console: Console,
+        input_fn: InputFn,
+        lang: str,
+        record: Path | None = None,
+        warn_playable: bool = False,
+    ) -> None:
         self.ui = ui
         self.game = game
         self.bots = bots
@@ -162,9 +173,13 @@ class Session:
             else:
                 self.bot_turn(seat, deal)
                 last = deal.log[-1] if deal.log else None
-                if (deal.phase is Phase.DRAW and last is not None and last.seat == seat
-                        and isinstance(last.action, Discard)
-                        and self.ui.pauses_after_discard(self.game.view(self.person))):
+                if (
+                    deal.phase is Phase.DRAW
+                    and last is not None
+                    and last.seat == seat
+                    and isinstance(last.action, Discard)
+                    and self.ui.pauses_after_discard(self.game.view(self.person))
+                ):
                     self.person_call()  # no call is possible: the same pause all the same
             if deal.summary is not None:
                 self.show_news()
@@ -185,8 +200,9 @@ class Session:
             if isinstance(action, Discard | Close | Decline):
                 break
         if steps:
-            self.news.append(self.ui.narrate(self, seat, steps, self.game.view(self.person),
-                                             deal.summary))
+            self.news.append(
+                self.ui.narrate(self, seat, steps, self.game.view(self.person), deal.summary)
+            )
 
     def think(self, seat: int, decide: Callable[[], T]) -> T:
         """Run a bot's decision; on a terminal a spinner says the bot is thinking."""
@@ -259,8 +275,9 @@ class Session:
         self.say(self.table_view(view, new=new))
         while self.game.deal is deal and self.game.to_play == self.person and not deal.is_over:
             view = self.game.view(self.person)
-            command = parse_command(self.ask(self.ui.prompt(self, view) + " "), view, self.lang,
-                                    self.ui)
+            command = parse_command(
+                self.ask(self.ui.prompt(self, view) + " "), view, self.lang, self.ui
+            )
             if command.kind == "show":
                 self.say(self.table_view(view, new=new))
             elif command.kind == "help":
@@ -306,9 +323,14 @@ class Session:
 
     def seats_table(self, view: PlayerView) -> Table:
         lang = self.lang
-        table = Table(box=None, header_style="bold", pad_edge=False,
-                      caption=t("play.marks", lang), caption_justify="left",
-                      caption_style="dim")
+        table = Table(
+            box=None,
+            header_style="bold",
+            pad_edge=False,
+            caption=t("play.marks", lang),
+            caption_justify="left",
+            caption_style="dim",
+        )
         table.add_column("")
         table.add_column(t("play.col_position", lang))
         table.add_column(t("play.col_player", lang))
@@ -323,9 +345,15 @@ class Session:
             if seat in self.bots:
                 name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
             style = "bold" if seat == self.person else ""
-            table.add_row(marks, self.position(seat), name, str(view.hand_sizes[seat]),
-                          *(values[seat] for _, values in extra), str(view.totals[seat]),
-                          style=style)
+            table.add_row(
+                marks,
+                self.position(seat),
+                name,
+                str(view.hand_sizes[seat]),
+                *(values[seat] for _, values in extra),
+                str(view.totals[seat]),
+                style=style,
+            )
         return table
 
     def help_table(self) -> Table:

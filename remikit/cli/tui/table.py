@@ -27,8 +27,12 @@ from remikit.cards import Card, Rank, Suit, display_order
 from remikit.i18n import t
 from remikit.melds import Meld
 
-SUIT_STYLES = {Suit.HEART: "bold red", Suit.DIAMOND: "bold red",
-               Suit.SPADE: "bold", Suit.CLUB: "bold"}
+SUIT_STYLES = {
+    Suit.HEART: "bold red",
+    Suit.DIAMOND: "bold red",
+    Suit.SPADE: "bold",
+    Suit.CLUB: "bold",
+}
 JOKER_STYLE = "bold magenta"
 SIDES: dict[int, tuple[str, ...]] = {
     1: ("top",),
@@ -41,8 +45,16 @@ SIDES: dict[int, tuple[str, ...]] = {
 }
 """Where the other players sit, by how many there are, from the person's left round
 to their right."""
-POSITION_ORDER = ("lower_left", "left", "top_left", "top", "top_right", "right", "lower_right",
-                  "you")
+POSITION_ORDER = (
+    "lower_left",
+    "left",
+    "top_left",
+    "top",
+    "top_right",
+    "right",
+    "lower_right",
+    "you",
+)
 
 
 def card_style(card: Card) -> str:
@@ -106,15 +118,15 @@ def sorted_hand(hand: Iterable[Card]) -> list[Card]:
     return sorted(hand, key=display_order)
 
 
-def hand_table(hand: Sequence[Card], *, new: Card | Sequence[Card] | None = None,
-               wild: Rank | None = None) -> Table:
+def hand_table(
+    hand: Sequence[Card], *, new: Card | Sequence[Card] | None = None, wild: Rank | None = None
+) -> Table:
     """The hand as a row of cards with their numbers above (to pick cards by number).
 
     ``new`` (the card or cards just drawn) is shown reversed, one copy per
     card given; cards of the ``wild`` rank get a star.
     """
-    table = Table(box=None, show_header=True, header_style="dim", pad_edge=False,
-                  padding=(0, 1))
+    table = Table(box=None, show_header=True, header_style="dim", pad_edge=False, padding=(0, 1))
     marks = Counter([new] if isinstance(new, Card) else new or ())
     cells = []
     for i, card in enumerate(hand, start=1):
@@ -131,8 +143,9 @@ def hand_table(hand: Sequence[Card], *, new: Card | Sequence[Card] | None = None
     return table
 
 
-def positions(person: int, players: int, *, previous_on: Literal["left", "right"]
-              ) -> dict[int, str]:
+def positions(
+    person: int, players: int, *, previous_on: Literal["left", "right"]
+) -> dict[int, str]:
     """Seat → where it sits as ``person`` sees the table (2–8 seats): ``left``, ``top``,
     ``right`` (and ``top_left``, ``lower_right``, … at bigger tables) or ``you``.
 
@@ -160,8 +173,14 @@ def pile_text(pile: Sequence[Card]) -> Text:
     return Text("  ").join(parts)
 
 
-def scores_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,
-                 total_row: Sequence[object] | None = None, first_left: bool = True) -> Table:
+def scores_table(
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    *,
+    total_row: Sequence[object] | None = None,
+    first_left: bool = True,
+) -> Table:
     """A plain table of numbers with a bold last row (running totals)."""
     table = Table(title=title, box=box.SIMPLE_HEAVY)
     for i, column in enumerate(columns):

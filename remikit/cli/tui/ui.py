@@ -43,7 +43,7 @@ Step = tuple[Action, tuple[Card, ...]]
 def taken_by(action: Action, view: PlayerView) -> tuple[Card, ...]:
     """The cards ``action`` takes from the discard pile ``view`` shows (deepest first)."""
     if (isinstance(action, Draw) and action.source == "discard") or isinstance(action, CallRummy):
-        return view.discard_pile[-action.depth:]
+        return view.discard_pile[-action.depth :]
     return ()
 
 
@@ -59,8 +59,9 @@ class VariantUI(ABC):
         """Whether the terminal table can seat ``players`` (the person and bots)."""
         return players == 4
 
-    def seat_players(self, rng: random.Random, names: Sequence[str], lang: str
-                     ) -> tuple[list[int], list[RenderableType]]:
+    def seat_players(
+        self, rng: random.Random, names: Sequence[str], lang: str
+    ) -> tuple[list[int], list[RenderableType]]:
         """Each player's seat (player 0 is the person) and what to show about it."""
         return list(range(len(names))), []
 
@@ -69,11 +70,14 @@ class VariantUI(ABC):
         lang = session.lang
         seats = {session.where[s]: s for s in session.where}
         previous = (session.person - 1) % session.game.players
-        return t(f"play.seating_{self.previous_on}", lang,
-                 left=escape(session.names[seats["left"]]),
-                 top=escape(session.names[seats["top"]]),
-                 right=escape(session.names[seats["right"]]),
-                 previous=session.who(previous))
+        return t(
+            f"play.seating_{self.previous_on}",
+            lang,
+            left=escape(session.names[seats["left"]]),
+            top=escape(session.names[seats["top"]]),
+            right=escape(session.names[seats["right"]]),
+            previous=session.who(previous),
+        )
 
     # -- during a deal -------------------------------------------------------
 
@@ -83,8 +87,12 @@ class VariantUI(ABC):
     def deal_intro(self, session: Session, view: PlayerView) -> str:
         """Who dealt and who plays first, from the person's view as the deal starts."""
         assert view.to_play is not None
-        return t("play.deal_intro", session.lang, dealer=session.who(view.dealer),
-                 first=session.who(view.to_play))
+        return t(
+            "play.deal_intro",
+            session.lang,
+            dealer=session.who(view.dealer),
+            first=session.who(view.to_play),
+        )
 
     @abstractmethod
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]: ...
@@ -98,8 +106,14 @@ class VariantUI(ABC):
             return t("play.prompt_draw", lang, card=card_markup(top))
         return t("play.prompt_discard_close" if self.can_close else "play.prompt_discard", lang)
 
-    def narrate(self, session: Session, seat: int, steps: Sequence[Step], view: PlayerView,
-                ended: DealSummary | None) -> str:
+    def narrate(
+        self,
+        session: Session,
+        seat: int,
+        steps: Sequence[Step],
+        view: PlayerView,
+        ended: DealSummary | None,
+    ) -> str:
         """One sentence for a bot's turn: ``Left (Budi) drew from the stock and discarded 7♥.``
         ``view`` is the person's view after it; ``ended`` the deal's summary if it ended."""
         lang = session.lang
@@ -126,14 +140,14 @@ class VariantUI(ABC):
         """What the person sees at the pause after another player's discard."""
         return ""
 
-    def parse_action(self, verb: str, args: Sequence[str], view: PlayerView, lang: str
-                     ) -> Action | None:
+    def parse_action(
+        self, verb: str, args: Sequence[str], view: PlayerView, lang: str
+    ) -> Action | None:
         """An action in the variant's own commands, or None to read the common ones.
         Raises ValueError (or ActionSyntaxError) with a reason for a malformed one."""
         return None
 
-    def seat_columns(self, session: Session, view: PlayerView
-                     ) -> list[tuple[str, dict[int, str]]]:
+    def seat_columns(self, session: Session, view: PlayerView) -> list[tuple[str, dict[int, str]]]:
         """Extra columns of the seats table: a title and a text per seat."""
         return []
 
@@ -146,8 +160,9 @@ class VariantUI(ABC):
         """A question to ask before the person discards ``card`` (``--warn-playable``)."""
         return None
 
-    def after_person_action(self, session: Session, action: Action, before: PlayerView,
-                            ended: DealSummary | None) -> tuple[Card, ...]:
+    def after_person_action(
+        self, session: Session, action: Action, before: PlayerView, ended: DealSummary | None
+    ) -> tuple[Card, ...]:
         """Tell the person what their action did; the cards it brought into the hand.
         ``before`` is the person's view before it, ``ended`` the summary if it ended the deal."""
         lang = session.lang
@@ -164,8 +179,10 @@ class VariantUI(ABC):
             return (drawn,)
         if isinstance(action, Discard):
             note = self.turn_note(session, session.person, view, ended)
-            session.say(t("play.you_discarded", lang, card=card_markup(action.card))
-                        + (f" {note}" if note else ""))
+            session.say(
+                t("play.you_discarded", lang, card=card_markup(action.card))
+                + (f" {note}" if note else "")
+            )
         elif isinstance(action, Close):
             session.say(t("play.you_closed", lang, card=card_markup(action.card)))
         return ()
@@ -174,8 +191,9 @@ class VariantUI(ABC):
         """The wild rank to mark in the hand, if the variant has one."""
         return None
 
-    def turn_note(self, session: Session, seat: int, view: PlayerView,
-                  ended: DealSummary | None) -> str:
+    def turn_note(
+        self, session: Session, seat: int, view: PlayerView, ended: DealSummary | None
+    ) -> str:
         """Anything worth saying after ``seat``'s turn (going out), from the person's view
         after it and the deal's summary if the turn ended the deal."""
         return ""
@@ -209,8 +227,9 @@ class VariantUI(ABC):
     # -- scores ---------------------------------------------------------------
 
     @abstractmethod
-    def deal_result(self, session: Session, summary: DealSummary,
-                    log: Sequence[Play]) -> list[RenderableType]:
+    def deal_result(
+        self, session: Session, summary: DealSummary, log: Sequence[Play]
+    ) -> list[RenderableType]:
         """The scores of a finished deal; ``log`` is what was played in it."""
 
     @abstractmethod
@@ -225,8 +244,7 @@ class VariantUI(ABC):
     def summaries(self, session: Session) -> list[DealSummary]:
         return [d.summary for d in session.game.deals if d.summary is not None]
 
-    def scores_by_deal(self, session: Session, deal_key: str, title: str
-                       ) -> list[RenderableType]:
+    def scores_by_deal(self, session: Session, deal_key: str, title: str) -> list[RenderableType]:
         """The game's scores: a row per seat, a column per deal (headed by ``deal_key``
         with its number), the totals; then the winner."""
         lang = session.lang
@@ -234,8 +252,14 @@ class VariantUI(ABC):
         columns = [t("play.col_player", lang)]
         columns += [t(deal_key, lang, number=s.number) for s in summaries]
         columns.append(t("play.col_total", lang))
-        rows = [[self.player_cell(session, seat, " · "), *(s.points[seat] for s in summaries),
-                 session.game.totals[seat]] for seat in session.seat_order()]
+        rows = [
+            [
+                self.player_cell(session, seat, " · "),
+                *(s.points[seat] for s in summaries),
+                session.game.totals[seat],
+            ]
+            for seat in session.seat_order()
+        ]
         return [scores_table(title, columns, rows), self.winner_line(session)]
 
     winner_key = "play.winner"
@@ -256,8 +280,14 @@ def join_parts(parts: Sequence[str], lang: str) -> str:
     return t("play.comma", lang).join(parts[:-1]) + t("play.and", lang) + parts[-1]
 
 
-def arrangement_table(melds: Sequence[Meld], dead: Sequence[Card], lang: str, *,
-                      points: bool, dead_points: int | None = None) -> Table:
+def arrangement_table(
+    melds: Sequence[Meld],
+    dead: Sequence[Card],
+    lang: str,
+    *,
+    points: bool,
+    dead_points: int | None = None,
+) -> Table:
     """Melds with their kind (and points), then the dead cards."""
     table = Table(box=None, show_header=False, pad_edge=False)
     table.add_column()
@@ -269,8 +299,10 @@ def arrangement_table(melds: Sequence[Meld], dead: Sequence[Card], lang: str, *,
         if points:
             row.append(str(meld.points))
         table.add_row(*row)
-    dead_row: list[RenderableType] = [cards_text(sorted_hand(dead), empty="—"),
-                                      t("score.dead", lang)]
+    dead_row: list[RenderableType] = [
+        cards_text(sorted_hand(dead), empty="—"),
+        t("score.dead", lang),
+    ]
     if points:
         dead_row.append(str(dead_points if dead_points is not None else ""))
     table.add_row(*dead_row)

@@ -39,8 +39,9 @@ class GinScorer(Scorer):
     copies = 1
     jokers = 0
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
-                       pure_run: object) -> None:
+    def check_keywords(
+        self, *, closing: Card | None, round_no: object, ace: object, pure_run: object
+    ) -> None:
         if any(k is not None for k in (closing, round_no, ace, pure_run)):
             raise ScoreInputError("score.gin_options")
 
@@ -48,10 +49,26 @@ class GinScorer(Scorer):
         if len(hand) not in (HAND_SIZE, HAND_SIZE + 1):
             raise ScoreInputError("score.gin_count", count=len(hand))
 
-    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None, pure_run: str | None) -> Scored:
+    def score(
+        self,
+        hand: Sequence[Card],
+        *,
+        closing: Card | None,
+        round_no: int | None,
+        ace: str | None,
+        pure_run: str | None,
+    ) -> Scored:
         found = deadwood(hand)
-        discard = (message("score.gin_discard", card=found.discard.symbol())
-                   if found.discard is not None else "")
-        return Scored("gin", found.points, found.points == 0, found.melds, found.dead,
-                      title=message("score.title_gin", discard=discard))
+        discard = (
+            message("score.gin_discard", card=found.discard.symbol())
+            if found.discard is not None
+            else ""
+        )
+        return Scored(
+            "gin",
+            found.points,
+            found.points == 0,
+            found.melds,
+            found.dead,
+            title=message("score.title_gin", discard=discard),
+        )

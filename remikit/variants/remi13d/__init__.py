@@ -18,7 +18,11 @@ SPEC = VariantSpec(
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
     },
     client=ClientInfo(
-        deal="game", length="games", clockwise=False, discard_first=True, closing=True,
+        deal="game",
+        length="games",
+        clockwise=False,
+        discard_first=True,
+        closing=True,
         discard_hint="table.hint_discard_close",
         options=("players", "discard_taken_card", "games"),
     ),

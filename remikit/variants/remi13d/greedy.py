@@ -45,8 +45,9 @@ class Remi13DStrategy:
                 return (1, value)
         return (0, solver.value(hand))
 
-    def best_discard(self, hand14: Sequence[Card], keep: Card | None,
-                     pure_run: PureRun = "strict") -> tuple[Rating, Card | None]:
+    def best_discard(
+        self, hand14: Sequence[Card], keep: Card | None, pure_run: PureRun = "strict"
+    ) -> tuple[Rating, Card | None]:
         """The rating after the best discard, and that discard (None: the solver left a joker)."""
         solver = remi13d.solver(pure_run)
         if may_hold_pure_run(hand14):

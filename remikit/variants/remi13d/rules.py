@@ -44,7 +44,8 @@ class Remi13DDeal(Deal):
     options: Remi13DOptions
     opens_pile: ClassVar[bool] = False  # R13-4: no initial face-up card
     phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
-        **Deal.phases, Close: frozenset({Phase.DISCARD}),  # R13-7: after drawing
+        **Deal.phases,
+        Close: frozenset({Phase.DISCARD}),  # R13-7: after drawing
     }
     closing_card: Card | None = None
 
@@ -68,8 +69,9 @@ class Remi13DDeal(Deal):
         rest.remove(action.card)
         rule = self.options.pure_rule
         if not scoring.can_close(rest, action.card, pure_run=rule):
-            why = Reason(explain=lambda: scoring.refusal(rest, action.card, pure_run=rule)
-                         or Reason())
+            why = Reason(
+                explain=lambda: scoring.refusal(rest, action.card, pure_run=rule) or Reason()
+            )
             raise IllegalAction("close_refused", why=why)
 
     def apply_variant(self, seat: int, action: Action) -> None:

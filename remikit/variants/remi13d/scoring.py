@@ -46,8 +46,9 @@ def _dead_value(rank: int) -> int:
     return -10 if rank >= 11 else -5
 
 
-RULES = MeldRules(ace="both", set_distinct_suits=True, set_max=4, wild_only_melds=False,
-                  royal_flush=True)
+RULES = MeldRules(
+    ace="both", set_distinct_suits=True, set_max=4, wild_only_melds=False, royal_flush=True
+)
 SCORING = Scoring(
     # position 0 is the ace low (5), 13 the ace high (15)
     run_position=(5, *(_meld_value(p + 1) for p in range(1, 13)), 15),
@@ -109,8 +110,12 @@ def closing_bonus(closing: Card) -> int:
         return CLOSING_BONUS["joker"]
     if closing.rank == Rank.ACE:
         return CLOSING_BONUS["ace"]
-    raise CloseRefused(Reason(f"the closing card must be an ace or a joker, not {closing}",
-                              f"kartu penutup harus As atau Joker, bukan {closing}"))
+    raise CloseRefused(
+        Reason(
+            f"the closing card must be an ace or a joker, not {closing}",
+            f"kartu penutup harus As atau Joker, bukan {closing}",
+        )
+    )
 
 
 CLOSE_GOAL = Goal(all_melded=True, need_pure=True)
@@ -118,12 +123,14 @@ CLOSE_GOAL = Goal(all_melded=True, need_pure=True)
 
 def can_close(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict") -> bool:
     """R13-7 as a yes or no, without building the arrangement."""
-    return (len(hand) == HAND_SIZE and (closing is JOKER or closing.rank == Rank.ACE)
-            and solver(pure_run).value(hand, goal=CLOSE_GOAL) > NEG // 2)
+    return (
+        len(hand) == HAND_SIZE
+        and (closing is JOKER or closing.rank == Rank.ACE)
+        and solver(pure_run).value(hand, goal=CLOSE_GOAL) > NEG // 2
+    )
 
 
-def refusal(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict"
-            ) -> Reason | None:
+def refusal(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict") -> Reason | None:
     """Why 13 cards and a closing card do not close (None when they do)."""
     try:
         close_score(hand, closing, pure_run=pure_run)
@@ -132,17 +139,18 @@ def refusal(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict"
     return None
 
 
-def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict"
-                ) -> Score:
+def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "strict") -> Score:
     """R13-7 and R13-11: the closer's score for 13 cards and a closing card.
 
     Raises :class:`CloseRefused` with the reason when the close is not allowed.
     """
     if len(hand) != HAND_SIZE:
-        raise CloseRefused(Reason(
-            f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}",
-            f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
-        ))
+        raise CloseRefused(
+            Reason(
+                f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}",
+                f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
+            )
+        )
     bonus = closing_bonus(closing)
     best = solver(pure_run).solve(hand, goal=CLOSE_GOAL)
     if best is None:
@@ -153,10 +161,12 @@ def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "str
 NEED_PURE: dict[PureRun, Reason] = {
     "strict": Reason(
         "the melds need a pure run of 4 or more cards (no joker) or the royal flush",
-        "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush"),
+        "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush",
+    ),
     "natural4": Reason(
         "the melds need a run holding 4 or more natural cards in a row or the royal flush",
-        "kartu jadi harus memuat kartu dasar dengan 4 kartu asli berurutan atau Royal Flush"),
+        "kartu jadi harus memuat kartu dasar dengan 4 kartu asli berurutan atau Royal Flush",
+    ),
 }
 
 
@@ -166,8 +176,7 @@ def _refusal(hand: Sequence[Card], pure_run: PureRun) -> Reason:
         return NEED_PURE[pure_run]
     best = rule_solver.solve(hand, goal=Goal(need_pure=True)) or rule_solver.solve(hand)
     dead = " ".join(c.symbol() for c in best.dead) if best is not None else ""
-    return Reason(f"not every card is in a meld (dead: {dead})",
-                  f"masih ada kartu mati ({dead})")
+    return Reason(f"not every card is in a meld (dead: {dead})", f"masih ada kartu mati ({dead})")
 
 
 def closing_candidates(hand14: Sequence[Card]) -> list[Card]:
@@ -198,8 +207,9 @@ class Remi13DScorer(Scorer):
     """``remi score remi13d [--pure-run strict|natural4]``: a hand that did not close
     (R13-12), or a close (R13-11)."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
-                       pure_run: object) -> None:
+    def check_keywords(
+        self, *, closing: Card | None, round_no: object, ace: object, pure_run: object
+    ) -> None:
         if round_no is not None or ace is not None:
             raise ScoreInputError("score.round_not_here")
         if pure_run is not None and pure_run not in PURE_RUN_CHOICES:
@@ -209,23 +219,47 @@ class Remi13DScorer(Scorer):
         if len(hand) != HAND_SIZE:
             raise ScoreInputError("score.remi13d_count", count=len(hand))
 
-    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None, pure_run: str | None) -> Scored:
+    def score(
+        self,
+        hand: Sequence[Card],
+        *,
+        closing: Card | None,
+        round_no: int | None,
+        ace: str | None,
+        pure_run: str | None,
+    ) -> Scored:
         rule: PureRun = "natural4" if pure_run == "natural4" else "strict"
         rule_notes = ("score.natural4",) if rule == "natural4" else ()
         if closing is None:
             got = hand_score(hand, pure_run=rule)
             full = solver(rule).value(hand, goal=CLOSE_GOAL)
-            return Scored("remi13d", got.points, full > NEG // 2, got.melds, got.dead,
-                          title=message("score.title_hand"), shows_points=True,
-                          notes=rule_notes + (() if got.melds else ("score.no_pure",)),
-                          dead_points=dead_points(got.dead))
+            return Scored(
+                "remi13d",
+                got.points,
+                full > NEG // 2,
+                got.melds,
+                got.dead,
+                title=message("score.title_hand"),
+                shows_points=True,
+                notes=rule_notes + (() if got.melds else ("score.no_pure",)),
+                dead_points=dead_points(got.dead),
+            )
         try:
             got = close_score(hand, closing, pure_run=rule)
         except CloseRefused as refused:
             return Scored("remi13d", None, False, refusal=refused.reason)
         bonus_name = "Remi Joker" if closing is JOKER else "Remi As"
-        title = message("score.title_close", card=closing.symbol(), bonus_name=bonus_name,
-                        bonus=got.bonus)
-        return Scored("remi13d", got.points, True, got.melds, got.dead, title=title,
-                      notes=rule_notes, shows_points=True, dead_points=dead_points(got.dead))
+        title = message(
+            "score.title_close", card=closing.symbol(), bonus_name=bonus_name, bonus=got.bonus
+        )
+        return Scored(
+            "remi13d",
+            got.points,
+            True,
+            got.melds,
+            got.dead,
+            title=title,
+            notes=rule_notes,
+            shows_points=True,
+            dead_points=dead_points(got.dead),
+        )

@@ -73,15 +73,15 @@ def masks(hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
 def _run_usefulness(window: int) -> int:
     """Usefulness from the run neighbours of a position: ``window`` holds the positions
     two below to two above it in bits 0 to 4 (bit 2, the card itself, is ignored)."""
-    left2, left1, right1, right2 = (window & 1, window >> 1 & 1, window >> 3 & 1,
-                                    window >> 4 & 1)
+    left2, left1, right1, right2 = (window & 1, window >> 1 & 1, window >> 3 & 1, window >> 4 & 1)
     in_run = (left1 and right1) or (right1 and right2) or (left1 and left2)
     return 4 * (left1 + right1) + 2 * (left2 + right2) + (MELDED if in_run else 0)
 
 
 RUN_USEFULNESS = tuple(_run_usefulness(w) for w in range(32))
-SET_USEFULNESS = tuple(4 * min(k, 2) + (MELDED if k >= 2 else 0)
-                       for k in (bin(s).count("1") for s in range(16)))
+SET_USEFULNESS = tuple(
+    4 * min(k, 2) + (MELDED if k >= 2 else 0) for k in (bin(s).count("1") for s in range(16))
+)
 
 
 def usefulness(index: int, rows: list[int], ranks: list[int]) -> int:
@@ -98,8 +98,9 @@ def _is_closer(card: Card) -> bool:
     return card.index == JOKER_INDEX or card.index % 13 == 0
 
 
-def lite_discard(hand: Sequence[Card], kept: Card | None, *,
-                 among: Sequence[Card] | None = None) -> Card:
+def lite_discard(
+    hand: Sequence[Card], kept: Card | None, *, among: Sequence[Card] | None = None
+) -> Card:
     """The least useful card (the costliest dead one among equals), keeping a joker
     and one closing card; chosen ``among`` some cards of the hand when given."""
     rows, ranks, _ = masks(hand)
@@ -130,8 +131,9 @@ def may_close(hand: Sequence[Card]) -> bool:
     rows, ranks, jokers = masks(hand)
     if not any(row & row >> 1 & row >> 2 & row >> 3 for row in rows):
         return False
-    loose = sum(1 for c in hand
-                if c.index != JOKER_INDEX and usefulness(c.index, rows, ranks) < MELDED)
+    loose = sum(
+        1 for c in hand if c.index != JOKER_INDEX and usefulness(c.index, rows, ranks) < MELDED
+    )
     return loose <= 2 + 2 * jokers
 
 
@@ -196,8 +198,12 @@ def draw_gain(hand: Sequence[Card], unseen: Counter[Card]) -> float:
     cards = list(hand)
     for card, n in unseen.items():
         i = card.index
-        if (i != JOKER_INDEX and usefulness(i, rows, ranks) == 0 and not far_from_run
-                and not (needs_closer and i % 13 == 0)):
+        if (
+            i != JOKER_INDEX
+            and usefulness(i, rows, ranks) == 0
+            and not far_from_run
+            and not (needs_closer and i % 13 == 0)
+        ):
             continue
         cards.append(card)
         gain += n * max(0, now - shortfall14(cards, GAIN_WILDS))
@@ -206,8 +212,9 @@ def draw_gain(hand: Sequence[Card], unseen: Counter[Card]) -> float:
     return gain / total if total else 0.0
 
 
-def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]],
-                pure_run: PureRun = "strict") -> float:
+def later_close(
+    hand: Sequence[Card], futures: Sequence[Sequence[Card]], pure_run: PureRun = "strict"
+) -> float:
     """The chance to close at a later draw than the next, each turn later discounted by
     :data:`LATER`, over sampled futures (the seat's next stock cards; it discards as
     :func:`lite_discard` between them)."""
@@ -219,7 +226,7 @@ def later_close(hand: Sequence[Card], futures: Sequence[Sequence[Card]],
         for turn, card in enumerate(future):
             cards.append(card)
             if best_close(cards, pure_run) is not None:
-                total += LATER ** turn if turn else 0.0
+                total += LATER**turn if turn else 0.0
                 break
             cards.remove(lite_discard(cards, None))
     return total / len(futures)
@@ -232,13 +239,15 @@ def pure_run_lack(hand: Sequence[Card]) -> int:
     for row in rows:
         for low in range(11):
             window = row >> low & 15
-            best = min(best, 4 - ((window & 1) + (window >> 1 & 1) + (window >> 2 & 1)
-                                  + (window >> 3 & 1)))
+            best = min(
+                best, 4 - ((window & 1) + (window >> 1 & 1) + (window >> 2 & 1) + (window >> 3 & 1))
+            )
     return best
 
 
-def close_chance(hand: Sequence[Card], unseen: Counter[Card],
-                 pure_run: PureRun = "strict") -> float:
+def close_chance(
+    hand: Sequence[Card], unseen: Counter[Card], pure_run: PureRun = "strict"
+) -> float:
     """The chance that the next stock card lets the hand close, over the unseen cards."""
     hits = 0
     cards = list(hand)
@@ -274,8 +283,12 @@ class Remi13DTactics:
         return -SHORTFALL_POINTS * shortfall(hand, wilds)
 
     @staticmethod
-    def outlook(hand: Sequence[Card], unseen: Counter[Card],
-                futures: Sequence[Sequence[Card]] = (), pure_run: PureRun = "strict") -> float:
+    def outlook(
+        hand: Sequence[Card],
+        unseen: Counter[Card],
+        futures: Sequence[Sequence[Card]] = (),
+        pure_run: PureRun = "strict",
+    ) -> float:
         """What the next stock card promises a 13-card hand: a close, or a shorter way to one;
         and with sampled ``futures``, a close at a later draw."""
         close = close_chance(hand, unseen, pure_run) + later_close(hand, futures, pure_run)
@@ -285,8 +298,9 @@ class Remi13DTactics:
         """The seat's next ``steps`` stock cards, sampled from the unseen cards: as many
         samples as the effort beyond the rollouts buys (none at 100 or less, at most
         :data:`MAX_FUTURES`), the same ones for every candidate."""
-        count = min(MAX_FUTURES,
-                    (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE)
+        count = min(
+            MAX_FUTURES, (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE
+        )
         return own_draws(view, steps, count) if count > 0 else []
 
     def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
@@ -301,15 +315,24 @@ class Remi13DTactics:
                 return [((Close(found.closing),), 0.0)]
             return [((closes[0],), 0.0)]
         discards = [a.card for a in legal if isinstance(a, Discard)]
-        rated = sorted(((self.prior(_without(view.hand, c)), c) for c in discards),
-                       key=lambda pc: pc[0], reverse=True)
+        rated = sorted(
+            ((self.prior(_without(view.hand, c)), c) for c in discards),
+            key=lambda pc: pc[0],
+            reverse=True,
+        )
         if self.effort < QUICK:
             return [((Discard(c),), p) for p, c in rated[:2]]
         rated = rated[:TOP_DISCARDS]
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS)
-        rated = sorted(((p + self.outlook(_without(view.hand, c), unseen, futures, rule), c)
-                        for p, c in rated), key=lambda pc: pc[0], reverse=True)
+        rated = sorted(
+            (
+                (p + self.outlook(_without(view.hand, c), unseen, futures, rule), c)
+                for p, c in rated
+            ),
+            key=lambda pc: pc[0],
+            reverse=True,
+        )
         return [((Discard(c),), p) for p, c in rated]
 
     def draw(self, view: PlayerView) -> Action:
@@ -329,13 +352,21 @@ class Remi13DTactics:
         if top.index != JOKER_INDEX and usefulness(top.index, rows, ranks) < 4:
             return Draw("stock")
         kept = None if view.options.discard_taken_card else top
-        rated = sorted(((self.prior(_without(with_top, c)), c) for c in dict.fromkeys(with_top)
-                        if c is not kept), key=lambda pc: pc[0], reverse=True)
+        rated = sorted(
+            (
+                (self.prior(_without(with_top, c)), c)
+                for c in dict.fromkeys(with_top)
+                if c is not kept
+            ),
+            key=lambda pc: pc[0],
+            reverse=True,
+        )
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS + 1)
-        after = max(p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures],
-                                     rule)
-                    for p, c in rated[:DRAW_DISCARDS])
+        after = max(
+            p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures], rule)
+            for p, c in rated[:DRAW_DISCARDS]
+        )
         # the stock card now: the outlook of the hand held (:meth:`outlook`, each part worked
         # out once), then the next card's draw gain and, unless the futures sample it among
         # the later draws, its chance to close
@@ -348,13 +379,15 @@ class Remi13DTactics:
 
     # -- sampled worlds ---------------------------------------------------------
 
-    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
-               rng: random.Random) -> Determinization:
+    def refine(
+        self, view: PlayerView, world: Determinization, known: Knowledge, rng: random.Random
+    ) -> Determinization:
         """Make the other hands look played (:func:`~remikit.bots.strong.refine.refine_world`
         with :func:`lite_discard`), so sampled opponents hold melds and pairs as real
         ones do."""
-        return refine_world(view, world, known, rng,
-                            lambda hand, among: lite_discard(hand, None, among=among))
+        return refine_world(
+            view, world, known, rng, lambda hand, among: lite_discard(hand, None, among=among)
+        )
 
     # -- rollouts -------------------------------------------------------------
 
@@ -370,8 +403,10 @@ class Remi13DTactics:
                 if top.index == JOKER_INDEX:
                     return Draw("discard")
                 rows, ranks, _ = masks(hand)
-                if (usefulness(top.index, rows, ranks) >= MELDED
-                        or best_close([*hand, top], rule) is not None):
+                if (
+                    usefulness(top.index, rows, ranks) >= MELDED
+                    or best_close([*hand, top], rule) is not None
+                ):
                     return Draw("discard")
             return Draw("stock")
         close = best_close(hand, rule)

@@ -37,8 +37,9 @@ class Remi13DUI(VariantUI):
     previous_on = "left"
     can_close = True
 
-    def seat_players(self, rng: random.Random, names: Sequence[str], lang: str
-                     ) -> tuple[list[int], list[RenderableType]]:
+    def seat_players(
+        self, rng: random.Random, names: Sequence[str], lang: str
+    ) -> tuple[list[int], list[RenderableType]]:
         drawn = draw_seats(rng, len(names))
         table = Table(title=t("play.seat_draw_title", lang))
         table.add_column(t("play.col_player", lang))
@@ -66,8 +67,7 @@ class Remi13DUI(VariantUI):
             discard = t("play.no_discard_yet", lang)
         else:
             previous = (view.to_play - 1) % view.players if view.to_play is not None else 0
-            discard = t("play.discard_from", lang, who=session.who(previous),
-                        card=card_markup(top))
+            discard = t("play.discard_from", lang, who=session.who(previous), card=card_markup(top))
         return [t("play.stock_line", lang, stock=view.stock_size, discard=discard)]
 
     def best_close(self, session: Session, view: PlayerView) -> Action | None:
@@ -99,17 +99,30 @@ class Remi13DUI(VariantUI):
         if len(hand) > remi13d.HAND_SIZE:
             best = remi13d.best_close(hand, pure_run=rule)
             if best is not None and best.closing is not None:
-                title = t("play.can_close", lang, card=card_markup(best.closing),
-                          points=best.points, bonus=best.bonus)
-                return [title, arrangement_table(best.melds, (), lang, points=True,
-                                                 dead_points=0)]
+                title = t(
+                    "play.can_close",
+                    lang,
+                    card=card_markup(best.closing),
+                    points=best.points,
+                    bonus=best.bonus,
+                )
+                return [title, arrangement_table(best.melds, (), lang, points=True, dead_points=0)]
             keep = view.kept_card
             found = solver.solve(hand, goal=Goal(discard=True, need_pure=True, keep=keep))
             if found is not None and found.discard is not None:
-                title = t("play.best_discard", lang, card=card_markup(found.discard),
-                          points=found.value)
-                return [title, arrangement_table(found.melds, found.dead, lang, points=True,
-                                                 dead_points=remi13d.dead_points(found.dead))]
+                title = t(
+                    "play.best_discard", lang, card=card_markup(found.discard), points=found.value
+                )
+                return [
+                    title,
+                    arrangement_table(
+                        found.melds,
+                        found.dead,
+                        lang,
+                        points=True,
+                        dead_points=remi13d.dead_points(found.dead),
+                    ),
+                ]
             relaxed = solver.solve(hand, goal=Goal(discard=True, keep=keep))
             assert relaxed is not None
             rest = list(hand)
@@ -117,15 +130,26 @@ class Remi13DUI(VariantUI):
                 rest.remove(relaxed.discard)
             if not relaxed.melds:
                 return [t("play.no_melds", lang, points=remi13d.dead_points(rest))]
-            title = t("play.no_pure_discard", lang,
-                      card=card_markup(relaxed.discard) if relaxed.discard else "?",
-                      points=remi13d.dead_points(rest))
+            title = t(
+                "play.no_pure_discard",
+                lang,
+                card=card_markup(relaxed.discard) if relaxed.discard else "?",
+                points=remi13d.dead_points(rest),
+            )
             return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
         score = remi13d.hand_score(hand, pure_run=rule)
         if score.melds:
             title = t("play.hand_now", lang, points=score.points)
-            return [title, arrangement_table(score.melds, score.dead, lang, points=True,
-                                             dead_points=remi13d.dead_points(score.dead))]
+            return [
+                title,
+                arrangement_table(
+                    score.melds,
+                    score.dead,
+                    lang,
+                    points=True,
+                    dead_points=remi13d.dead_points(score.dead),
+                ),
+            ]
         relaxed = solver.solve(hand)
         assert relaxed is not None
         if not relaxed.melds:
@@ -133,14 +157,20 @@ class Remi13DUI(VariantUI):
         title = t("play.no_pure_now", lang, points=score.points)
         return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
 
-    def deal_result(self, session: Session, summary: DealSummary,
-                    log: Sequence[Play]) -> list[RenderableType]:
+    def deal_result(
+        self, session: Session, summary: DealSummary, log: Sequence[Play]
+    ) -> list[RenderableType]:
         lang = session.lang
         if summary.ended_by == "close" and summary.by_seat is not None:
             closer = summary.results[summary.by_seat]
             assert closer.closing is not None
-            head = t("play.closed_by", lang, who=session.who(summary.by_seat),
-                     card=card_markup(closer.closing), bonus=closer.bonus)
+            head = t(
+                "play.closed_by",
+                lang,
+                who=session.who(summary.by_seat),
+                card=card_markup(closer.closing),
+                bonus=closer.bonus,
+            )
         else:
             head = t("play.stock_out", lang)
         table = Table(title=t("play.game_scores", lang, number=summary.number), show_lines=True)
@@ -158,10 +188,15 @@ class Remi13DUI(VariantUI):
             closing: RenderableType = "—"
             if result.closing is not None:
                 closing = Text.from_markup(f"{card_markup(result.closing)} +{result.bonus}")
-            table.add_row(self.player_cell(session, seat),
-                          meld_tokens_text(result.melds, empty="—"), dead, closing,
-                          str(result.points), str(session.game.totals[seat]),
-                          style="bold" if seat == session.person else "")
+            table.add_row(
+                self.player_cell(session, seat),
+                meld_tokens_text(result.melds, empty="—"),
+                dead,
+                closing,
+                str(result.points),
+                str(session.game.totals[seat]),
+                style="bold" if seat == session.person else "",
+            )
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:

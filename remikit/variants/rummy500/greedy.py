@@ -83,8 +83,11 @@ class Rummy500Strategy:
             if view.players == 2:
                 return None
             callable_depths = {c.depth for c in calls}
-            options += [Draw("discard", k) for k in range(1, len(view.discard_pile) + 1)
-                        if k not in callable_depths]
+            options += [
+                Draw("discard", k)
+                for k in range(1, len(view.discard_pile) + 1)
+                if k not in callable_depths
+            ]
             options.sort(key=lambda a: a.depth)
         take = best_take(view, options, stock_plan(view))
         return take.action if take is not None and isinstance(take.action, CallRummy) else None
@@ -129,8 +132,9 @@ class Rummy500Strategy:
         if discards:
             rules = Rules.of(view)
             table = table_of(view)
-            card = choose_discard(discards, banned=None, pile=view.discard_pile, table=table,
-                                  rules=rules)
+            card = choose_discard(
+                discards, banned=None, pile=view.discard_pile, table=table, rules=rules
+            )
             if card is not None:
                 return Discard(card)
         plays = [a for a in legal if isinstance(a, MeldCards | LayOff)]

@@ -5,7 +5,6 @@ The greedy bot plays by these; the terminal's hints (``m``, ``--warn-playable``)
 show them.
 """
 
-
 from __future__ import annotations
 
 from collections import Counter
@@ -62,8 +61,9 @@ def _related(a: Card, b: Card) -> bool:
     return bool(NEAR[a.index] >> b.index & 1)
 
 
-def opens_call(card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld],
-               joker_layoff: str) -> bool:
+def opens_call(
+    card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld], joker_layoff: str
+) -> bool:
     """Whether discarding ``card`` lets someone lay it off or call Rummy on a pile card
     that could not be called before (R5-10)."""
     if playable(card, table, joker_layoff=joker_layoff):
@@ -73,8 +73,9 @@ def opens_call(card: Card, pile: Sequence[Card], table: Sequence[PlacedMeld],
         if not _related(deep, card):
             continue
         above = Counter(pile[-k:])
-        if (can_place(deep, above + Counter([card]), table, joker_layoff=joker_layoff)
-                and not can_place(deep, above, table, joker_layoff=joker_layoff)):
+        if can_place(
+            deep, above + Counter([card]), table, joker_layoff=joker_layoff
+        ) and not can_place(deep, above, table, joker_layoff=joker_layoff):
             return True
     return False
 
@@ -90,15 +91,21 @@ def has_partner(card: Card, hand: Sequence[Card]) -> bool:
     return False
 
 
-def choose_discard(left: Sequence[Card], *, banned: Card | None, pile: Sequence[Card],
-                   table: Sequence[PlacedMeld], rules: Rules) -> Card | None:
+def choose_discard(
+    left: Sequence[Card],
+    *,
+    banned: Card | None,
+    pile: Sequence[Card],
+    table: Sequence[PlacedMeld],
+    rules: Rules,
+) -> Card | None:
     """The card to discard from ``left`` (see the module docstring), None when none may go."""
-    candidates = [c for c in dict.fromkeys(left)
-                  if rules.discard_taken_card or c is not banned]
+    candidates = [c for c in dict.fromkeys(left) if rules.discard_taken_card or c is not banned]
     if len(left) == 1:
         if rules.unplayable_last_discard:
-            candidates = [c for c in candidates
-                          if not playable(c, table, joker_layoff=rules.joker_layoff)]
+            candidates = [
+                c for c in candidates if not playable(c, table, joker_layoff=rules.joker_layoff)
+            ]
         return candidates[0] if candidates else None
 
     def rank(card: Card) -> tuple[bool, bool, int]:
@@ -106,8 +113,10 @@ def choose_discard(left: Sequence[Card], *, banned: Card | None, pile: Sequence[
 
     # the best safe card, else the best card; the costly safety test only as far as needed
     ordered = sorted(candidates, key=rank, reverse=True)
-    return next((c for c in ordered if not opens_call(c, pile, table, rules.joker_layoff)),
-                ordered[0] if ordered else None)
+    return next(
+        (c for c in ordered if not opens_call(c, pile, table, rules.joker_layoff)),
+        ordered[0] if ordered else None,
+    )
 
 
 # -- what the view says about this turn ----------------------------------------------------
@@ -147,8 +156,14 @@ def turn_plan(view: PlayerView) -> Plan | None:
     return with_discard(found, table, view.discard_pile, view.seat or 0, rules, banned)
 
 
-def with_discard(found: Plan, table: Sequence[PlacedMeld], pile: Sequence[Card], seat: int,
-                 rules: Rules, banned: Card | None) -> Plan:
+def with_discard(
+    found: Plan,
+    table: Sequence[PlacedMeld],
+    pile: Sequence[Card],
+    seat: int,
+    rules: Rules,
+    banned: Card | None,
+) -> Plan:
     """``found`` with the discard :func:`choose_discard` picks among the cards it leaves,
     on the table its plays make (a last card that may not go out is laid off instead)."""
     if found.discard is None:
@@ -202,10 +217,15 @@ def stock_plan(view: PlayerView) -> Plan:
 def assess_take(view: PlayerView, action: Draw | CallRummy, base: Plan) -> Take | None:
     """Taking the cards ``action`` takes, melding the deepest (R5-3, R5-10): its plan and
     gain over ``base`` (None when the deepest card cannot be melded)."""
-    taken = view.discard_pile[-action.depth:]
+    taken = view.discard_pile[-action.depth :]
     rules = Rules.of(view)
-    plan = plan_turn([*view.hand, *taken], table_of(view), rules, owed=taken[0],
-                     banned=taken[0] if isinstance(action, Draw) and action.depth == 1 else None)
+    plan = plan_turn(
+        [*view.hand, *taken],
+        table_of(view),
+        rules,
+        owed=taken[0],
+        banned=taken[0] if isinstance(action, Draw) and action.depth == 1 else None,
+    )
     if plan is None:
         return None
     kept = Counter(plan.left)
@@ -217,12 +237,13 @@ def assess_take(view: PlayerView, action: Draw | CallRummy, base: Plan) -> Take 
 
 def takes(view: PlayerView) -> list[Draw]:
     """The legal ways to take from the pile in the draw phase, one per depth."""
-    return sorted((a for a in view.legal_actions
-                   if isinstance(a, Draw) and a.source == "discard"), key=lambda a: a.depth)
+    return sorted(
+        (a for a in view.legal_actions if isinstance(a, Draw) and a.source == "discard"),
+        key=lambda a: a.depth,
+    )
 
 
-def best_take(view: PlayerView, actions: Sequence[Draw | CallRummy], base: Plan
-              ) -> Take | None:
+def best_take(view: PlayerView, actions: Sequence[Draw | CallRummy], base: Plan) -> Take | None:
     """The take that beats ``base`` by most: it goes out where the base does not, or its
     melds are worth more than the cards it keeps."""
     best: Take | None = None
@@ -247,8 +268,11 @@ def best_draw(view: PlayerView) -> Action:
     best: Take | None = None
     for action in takes(view):
         take = assess_take(view, action, base)
-        if take is not None and take.plan.value > decline and (
-                best is None or take.plan.value > best.plan.value):
+        if (
+            take is not None
+            and take.plan.value > decline
+            and (best is None or take.plan.value > best.plan.value)
+        ):
             best = take
     if best is not None:
         return best.action

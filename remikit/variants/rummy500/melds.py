@@ -63,7 +63,8 @@ def _suit_of(card: Card) -> int:
 
 
 _AT: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(card_at(s, p) for p in range(ACE_HIGH + 1)) for s in range(4))
+    tuple(card_at(s, p) for p in range(ACE_HIGH + 1)) for s in range(4)
+)
 """``_AT[suit][position]``: the natural card at a run position."""
 
 
@@ -200,15 +201,22 @@ class PlacedMeld:
 
 def placed_meld(shown: TableMeld) -> PlacedMeld:
     """The table meld a view shows (:attr:`PlacedMeld.table_meld` read back)."""
-    identities = [s if s is not None else c for c, s in zip(shown.cards, shown.stands_for,
-                                                              strict=True)]
+    identities = [
+        s if s is not None else c for c, s in zip(shown.cards, shown.stands_for, strict=True)
+    ]
     if len({_rank_of(i) for i in identities}) == 1:
-        return PlacedMeld(shown.number, "set", tuple(
-            Slot(c, i, None, seat) for c, i, seat in zip(shown.cards, identities, shown.laid_by,
-                                                         strict=True)))
+        return PlacedMeld(
+            shown.number,
+            "set",
+            tuple(
+                Slot(c, i, None, seat)
+                for c, i, seat in zip(shown.cards, identities, shown.laid_by, strict=True)
+            ),
+        )
     slots = []
-    for n, (card, identity, seat) in enumerate(zip(shown.cards, identities, shown.laid_by,
-                                                   strict=True)):
+    for n, (card, identity, seat) in enumerate(
+        zip(shown.cards, identities, shown.laid_by, strict=True)
+    ):
         rank = _rank_of(identity)
         position = (ACE_LOW if n == 0 else ACE_HIGH) if rank == 1 else rank - 1
         slots.append(Slot(card, identity, position, seat))
@@ -234,8 +242,9 @@ _Found = tuple[MeldKind, tuple[tuple[Card, int | None], ...], tuple[tuple[Card, 
 declared joker in card order, and of each undeclared joker."""
 
 
-def resolve_meld(cards: Sequence[Card], stands_for: Sequence[Card | None], *, seat: int,
-                 number: int) -> PlacedMeld:
+def resolve_meld(
+    cards: Sequence[Card], stands_for: Sequence[Card | None], *, seat: int, number: int
+) -> PlacedMeld:
     """The meld ``cards`` make with the jokers' declarations, or :class:`IllegalAction`.
 
     A joker left undeclared is accepted only when what it stands for follows
@@ -281,8 +290,7 @@ def resolve_meld(cards: Sequence[Card], stands_for: Sequence[Card | None], *, se
 
 
 def _layout_points(found: _Found) -> int:
-    return sum(low_ace_points() if p == ACE_LOW else card_points(i)
-               for i, p in found[1] + found[2])
+    return sum(low_ace_points() if p == ACE_LOW else card_points(i) for i, p in found[1] + found[2])
 
 
 def _set_layouts(known: list[Card], free: int) -> list[_Found]:
@@ -296,8 +304,10 @@ def _set_layouts(known: list[Card], free: int) -> list[_Found]:
     rank = next(iter(ranks))
     missing = [s for s in SUITS if s not in suits]
     placed = tuple((c, None) for c in known)
-    return [("set", placed, tuple((Card.of(rank, s), None) for s in chosen))
-            for chosen in combinations(missing, free)]
+    return [
+        ("set", placed, tuple((Card.of(rank, s), None) for s in chosen))
+        for chosen in combinations(missing, free)
+    ]
 
 
 def _run_layouts(known: list[Card], free: int) -> list[_Found]:
@@ -336,8 +346,9 @@ def takes_joker(meld: PlacedMeld, joker_layoff: str) -> bool:
     return meld.kind == "run" or joker_layoff == "any"
 
 
-def layoff_options(meld: PlacedMeld, card: Card, *,
-                   joker_layoff: str) -> list[tuple[Card, int | None]]:
+def layoff_options(
+    meld: PlacedMeld, card: Card, *, joker_layoff: str
+) -> list[tuple[Card, int | None]]:
     """(identity, position) pairs ``card`` can take on ``meld``; a joker any identity
     (where ``joker_layoff`` lets it on)."""
     if card.is_joker:
@@ -345,8 +356,9 @@ def layoff_options(meld: PlacedMeld, card: Card, *,
     return [(i, p) for i, p in meld.openings if i is card]
 
 
-def resolve_layoff(meld: PlacedMeld, card: Card, stands_for: Card | None, *,
-                   seat: int, joker_layoff: str) -> PlacedMeld:
+def resolve_layoff(
+    meld: PlacedMeld, card: Card, stands_for: Card | None, *, seat: int, joker_layoff: str
+) -> PlacedMeld:
     """``meld`` with ``card`` laid off, or :class:`IllegalAction`.
 
     An undeclared joker is accepted when only one identity fits; an ace that
@@ -377,8 +389,9 @@ def playable(card: Card, table: Sequence[PlacedMeld], *, joker_layoff: str) -> b
 # -- can a card get onto the table (R5-3, R5-10) --------------------------------------
 
 
-def can_place(card: Card, cards: Counter[Card], table: Sequence[PlacedMeld], *,
-              joker_layoff: str) -> bool:
+def can_place(
+    card: Card, cards: Counter[Card], table: Sequence[PlacedMeld], *, joker_layoff: str
+) -> bool:
     """Whether ``card`` can be melded this turn using only ``cards`` (which hold it).
 
     It goes into a new meld of ``cards``, or onto a table meld, either at
@@ -439,7 +452,7 @@ def _joker_meld(cards: Counter[Card]) -> bool:
     for suit in {_suit_of(c) for c in naturals}:
         present = [c in naturals for c in _AT[suit]]
         for low, high in _windows(present, jokers):
-            if high - low + 1 > sum(present[low:high + 1]):  # at least one gap for the joker
+            if high - low + 1 > sum(present[low : high + 1]):  # at least one gap for the joker
                 return True
     return False
 
@@ -498,8 +511,9 @@ def candidate_melds(hand: Sequence[Card]) -> list[MeldCards]:
     return out
 
 
-def candidate_layoffs(hand: Sequence[Card], table: Sequence[PlacedMeld], *,
-                      joker_layoff: str) -> list[LayOff]:
+def candidate_layoffs(
+    hand: Sequence[Card], table: Sequence[PlacedMeld], *, joker_layoff: str
+) -> list[LayOff]:
     """Every lay-off of a hand card (a joker with each identity it may declare, where
     ``joker_layoff`` lets it on)."""
     held = set(hand)

@@ -109,8 +109,13 @@ def _slot_points(identity: Card, position: int | None, joker: bool, scoring: str
     return card_points(identity, scoring)
 
 
-def _extension(meld: PlacedMeld, places: Sequence[tuple[Card, int | None]], held: Counter[Card],
-               scoring: str, jokers: int) -> Play | None:
+def _extension(
+    meld: PlacedMeld,
+    places: Sequence[tuple[Card, int | None]],
+    held: Counter[Card],
+    scoring: str,
+    jokers: int,
+) -> Play | None:
     """The lay-offs filling ``places`` (identity, position) in order, naturals first, then
     up to ``jokers`` jokers."""
     use: Counter[Card] = Counter()
@@ -146,8 +151,9 @@ def _reach(suit: int, side: range, held: Counter[Card]) -> list[tuple[Card, int 
     return places
 
 
-def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str,
-                joker_layoff: str) -> list[Play]:
+def table_plays(
+    hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str, joker_layoff: str
+) -> list[Play]:
     """Every extension of each table meld by cards of ``hand`` (one play per meld)."""
     held = Counter(hand)
     out: list[Play] = []
@@ -176,8 +182,9 @@ def table_plays(hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str,
 
 
 def meld_plays(hand: Sequence[Card], scoring: str) -> list[Play]:
-    return [Play((meld,), meld.cards, _meld_points(meld, scoring))
-            for meld in candidate_melds(hand)]
+    return [
+        Play((meld,), meld.cards, _meld_points(meld, scoring)) for meld in candidate_melds(hand)
+    ]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -203,10 +210,13 @@ class Rules:
     def of(view: PlayerView) -> Rules:
         options = view.options
         assert isinstance(options, Rummy500Options)
-        return Rules(scoring=options.scoring, floating=options.floating,
-                     unplayable_last_discard=options.unplayable_last_discard,
-                     discard_taken_card=options.discard_taken_card,
-                     joker_layoff=options.joker_layoff)
+        return Rules(
+            scoring=options.scoring,
+            floating=options.floating,
+            unplayable_last_discard=options.unplayable_last_discard,
+            discard_taken_card=options.discard_taken_card,
+            joker_layoff=options.joker_layoff,
+        )
 
 
 @dataclass(frozen=True)
@@ -244,16 +254,24 @@ def _card_values(scoring: str) -> tuple[int, ...]:
 class _Search:
     """One turn-plan search (see the module docstring)."""
 
-    def __init__(self, hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules, *,
-                 owed: Card | None = None, banned: Card | None = None,
-                 discard_done: bool = False) -> None:
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        table: Sequence[PlacedMeld],
+        rules: Rules,
+        *,
+        owed: Card | None = None,
+        banned: Card | None = None,
+        discard_done: bool = False,
+    ) -> None:
         self.hand = list(hand)
         self.rules = rules
         self.owed = owed
         self.banned = None if rules.discard_taken_card else banned
         self.discard_done = discard_done
-        self.plays = meld_plays(hand, rules.scoring) + table_plays(hand, table, rules.scoring,
-                                                                   rules.joker_layoff)
+        self.plays = meld_plays(hand, rules.scoring) + table_plays(
+            hand, table, rules.scoring, rules.joker_layoff
+        )
         self.masks = [p.mask for p in self.plays]
         self.by_card: list[list[int]] = [[] for _ in range(53)]
         for i, play in enumerate(self.plays):
@@ -295,8 +313,7 @@ class _Search:
                 value = self.best(cards - self.masks[i], used | play.bit, after)
                 if value > NEG // 2 and value + play.points > best:
                     best, choice = value + play.points, i
-        owed_alone = (card is self.owed and not flags & _OWED_MET
-                      and (cards >> (4 * index)) & 7 == 1)
+        owed_alone = card is self.owed and not flags & _OWED_MET and (cards >> (4 * index)) & 7 == 1
         if not owed_alone:
             value = self.best(cards - unit, used, flags | _KEPT)
             if value > NEG // 2 and value - self.values[index] > best:
@@ -337,40 +354,57 @@ class _Search:
                 if self.owes_in[choice]:
                     flags |= _OWED_MET
         # the owed card's play first (R5-3), then the plays holding the card just taken
-        plays.sort(key=lambda p: (not (self.owed is not None and self.owed in p.cards),
-                                  not (self.banned is not None and self.banned in p.cards)))
+        plays.sort(
+            key=lambda p: (
+                not (self.owed is not None and self.owed in p.cards),
+                not (self.banned is not None and self.banned in p.cards),
+            )
+        )
         if discard is not None:
             left.append(discard)
         return Plan(tuple(plays), tuple(left), discard, score)
 
 
-def plan_turn(hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules, *,
-              owed: Card | None = None, banned: Card | None = None,
-              discard_done: bool = False) -> Plan | None:
+def plan_turn(
+    hand: Sequence[Card],
+    table: Sequence[PlacedMeld],
+    rules: Rules,
+    *,
+    owed: Card | None = None,
+    banned: Card | None = None,
+    discard_done: bool = False,
+) -> Plan | None:
     """The best plan for ``hand`` (None when the owed card cannot be melded).
 
     ``banned`` is a card that may not be the discard (just taken, R5-7);
     ``discard_done`` plans with no discard needed (the stock card is thrown).
     """
-    return _Search(hand, table, rules, owed=owed, banned=banned,
-                   discard_done=discard_done).plan()
+    return _Search(hand, table, rules, owed=owed, banned=banned, discard_done=discard_done).plan()
 
 
-
-def table_after(table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int, joker_layoff: str
-                ) -> list[PlacedMeld] | None:
+def table_after(
+    table: Sequence[PlacedMeld], plays: Sequence[Play], seat: int, joker_layoff: str
+) -> list[PlacedMeld] | None:
     """The table once ``plays`` are made, or None if one of them does not fit."""
     out = list(table)
     try:
         for play in plays:
             for action in play.actions:
                 if isinstance(action, MeldCards):
-                    out.append(resolve_meld(action.cards, action.stands_for, seat=seat,
-                                            number=len(out) + 1))
+                    out.append(
+                        resolve_meld(
+                            action.cards, action.stands_for, seat=seat, number=len(out) + 1
+                        )
+                    )
                 else:
                     index = action.meld - 1
-                    out[index] = resolve_layoff(out[index], action.card, action.stands_for,
-                                                seat=seat, joker_layoff=joker_layoff)
+                    out[index] = resolve_layoff(
+                        out[index],
+                        action.card,
+                        action.stands_for,
+                        seat=seat,
+                        joker_layoff=joker_layoff,
+                    )
     except (IllegalAction, IndexError):
         return None
     return out

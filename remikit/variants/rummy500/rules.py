@@ -115,10 +115,12 @@ class Rummy500Deal(Deal):
         Pass: frozenset({Phase.CALL}),
     }
 
-    def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 options: Rummy500Options) -> None:
-        super().__init__(number=number, players=players, dealer=dealer, first=first,
-                         options=options)
+    def __init__(
+        self, *, number: int, players: int, dealer: int, first: int, options: Rummy500Options
+    ) -> None:
+        super().__init__(
+            number=number, players=players, dealer=dealer, first=first, options=options
+        )
         self.table: list[PlacedMeld] = []
         self.must_meld: Card | None = None  # owed after a deep draw or a call (R5-3, R5-10)
         self.rummy_from: int | None = None  # the discarder, while its discard may be called
@@ -145,8 +147,10 @@ class Rummy500Deal(Deal):
         if self.phase is Phase.CALL:
             return [*(CallRummy(k) for k in sorted(self.calls_open)), Pass()]
         hand = self.hands[seat]
-        return [*candidate_layoffs(hand, self.table, joker_layoff=self.options.joker_layoff),
-                *candidate_melds(hand)]
+        return [
+            *candidate_layoffs(hand, self.table, joker_layoff=self.options.joker_layoff),
+            *candidate_melds(hand),
+        ]
 
     def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
         if isinstance(action, CallRummy | Pass):
@@ -189,8 +193,8 @@ class Rummy500Deal(Deal):
         if isinstance(action, MeldCards | LayOff):
             self._play(seat, action)
         elif isinstance(action, CallRummy):
-            taken = self.discard_pile[-action.depth:]
-            del self.discard_pile[-action.depth:]
+            taken = self.discard_pile[-action.depth :]
+            del self.discard_pile[-action.depth :]
             self.hands[seat].extend(taken)
             self.taken.extend((seat, c) for c in taken)
             self.to_play = seat  # R5-10: the seats in between lose their turn
@@ -213,8 +217,10 @@ class Rummy500Deal(Deal):
             raise AssertionError(action)
 
     def after_draw_hint(self) -> Reason:
-        return Reason(" (after any melds and lay-offs)",
-                      " (setelah menurunkan gabungan atau menempel kartu, bila mau)")
+        return Reason(
+            " (after any melds and lay-offs)",
+            " (setelah menurunkan gabungan atau menempel kartu, bila mau)",
+        )
 
     def verify_draw(self, seat: int, action: Draw) -> None:
         if action.source == "stock":
@@ -226,12 +232,13 @@ class Rummy500Deal(Deal):
             raise IllegalAction("no_discard")
         if action.depth > len(pile):
             raise IllegalAction("discard_too_deep", depth=action.depth, size=len(pile))
-        taken = pile[-action.depth:]
+        taken = pile[-action.depth :]
         hand = self.hands[seat]
         if action.depth == 1:
             self._check_single_take(hand, taken[0])
-        elif not can_place(taken[0], Counter(hand + taken), self.table,
-                           joker_layoff=self.options.joker_layoff):  # R5-3
+        elif not can_place(
+            taken[0], Counter(hand + taken), self.table, joker_layoff=self.options.joker_layoff
+        ):  # R5-3
             raise IllegalAction("deep_draw_unmeldable", card=taken[0], depth=action.depth)
 
     def draw(self, seat: int, action: Draw) -> None:
@@ -245,8 +252,11 @@ class Rummy500Deal(Deal):
             raise IllegalAction("must_meld_first", card=self.must_meld)
         super().verify_discard(seat, card)
         hand = self.hands[seat]
-        if (self.options.unplayable_last_discard and len(hand) == 1
-                and playable(card, self.table, joker_layoff=self.options.joker_layoff)):
+        if (
+            self.options.unplayable_last_discard
+            and len(hand) == 1
+            and playable(card, self.table, joker_layoff=self.options.joker_layoff)
+        ):
             raise IllegalAction("last_discard_playable", card=card)  # R5-14
 
     def after_discard(self, seat: int) -> None:
@@ -272,7 +282,7 @@ class Rummy500Deal(Deal):
             order = self.call_order(discarder)
             self.rummy_from = discarder
             assert view.to_play is not None
-            self.asking = order[order.index(view.to_play):]
+            self.asking = order[order.index(view.to_play) :]
             self.calls_open = self.callable_depths()
 
     # -- Rummy calls (R5-10) -------------------------------------------------
@@ -290,7 +300,7 @@ class Rummy500Deal(Deal):
         if self.phase is not Phase.CALL or self.rummy_from is None:
             return []
         if isinstance(action, CallRummy) and seat in self.asking:
-            before = self.asking[:self.asking.index(seat)]
+            before = self.asking[: self.asking.index(seat)]
         elif isinstance(action, Draw | Decline) and seat == (self.rummy_from + 1) % self.players:
             before = self.asking
         else:
@@ -325,25 +335,33 @@ class Rummy500Deal(Deal):
         """Depths K whose card is playable at once with the cards above it (public facts)."""
         pile = self.discard_pile
         joker_layoff = self.options.joker_layoff
-        return frozenset(k for k in range(1, len(pile) + 1)
-                         if can_place(pile[-k], Counter(pile[-k:]), self.table,
-                                      joker_layoff=joker_layoff))
+        return frozenset(
+            k
+            for k in range(1, len(pile) + 1)
+            if can_place(pile[-k], Counter(pile[-k:]), self.table, joker_layoff=joker_layoff)
+        )
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
-    def _resolve(self, seat: int,
-                 action: MeldCards | LayOff) -> tuple[list[PlacedMeld], list[Card]]:
+    def _resolve(
+        self, seat: int, action: MeldCards | LayOff
+    ) -> tuple[list[PlacedMeld], list[Card]]:
         """The table after ``action`` and the cards it takes from the hand."""
         if isinstance(action, MeldCards):
-            meld = resolve_meld(action.cards, action.stands_for, seat=seat,
-                                number=len(self.table) + 1)
+            meld = resolve_meld(
+                action.cards, action.stands_for, seat=seat, number=len(self.table) + 1
+            )
             return [*self.table, meld], list(action.cards)
         if not 1 <= action.meld <= len(self.table):
             raise IllegalAction("no_such_meld", meld=action.meld)
         table = list(self.table)
-        table[action.meld - 1] = resolve_layoff(table[action.meld - 1], action.card,
-                                                action.stands_for, seat=seat,
-                                                joker_layoff=self.options.joker_layoff)
+        table[action.meld - 1] = resolve_layoff(
+            table[action.meld - 1],
+            action.card,
+            action.stands_for,
+            seat=seat,
+            joker_layoff=self.options.joker_layoff,
+        )
         return table, [action.card]
 
     def _verify_play(self, seat: int, action: MeldCards | LayOff) -> None:
@@ -357,12 +375,19 @@ class Rummy500Deal(Deal):
         rest = hand - need
         owed = self.must_meld
         joker_layoff = self.options.joker_layoff
-        if (owed is not None and owed not in used
-                and not can_place(owed, rest, table, joker_layoff=joker_layoff)):
+        if (
+            owed is not None
+            and owed not in used
+            and not can_place(owed, rest, table, joker_layoff=joker_layoff)
+        ):
             raise IllegalAction("would_strand_owed", card=owed)
         kept = self.just_taken
-        if (kept is not None and not self.options.discard_taken_card and set(rest) == {kept}
-                and (rest[kept] > 1 or not playable(kept, table, joker_layoff=joker_layoff))):
+        if (
+            kept is not None
+            and not self.options.discard_taken_card
+            and set(rest) == {kept}
+            and (rest[kept] > 1 or not playable(kept, table, joker_layoff=joker_layoff))
+        ):
             raise IllegalAction("taken_card_left", card=kept)
 
     def _play(self, seat: int, action: MeldCards | LayOff) -> None:
@@ -406,19 +431,22 @@ class Rummy500Deal(Deal):
         results = []
         for seat, hand in enumerate(self.hands):
             melds = tuple(t for t in (m.tokens(seat) for m in self.table) if t)
-            results.append(SeatResult(
-                points=credit[seat] - hand_points(hand, scoring),
-                melds=melds,
-                dead=tuple(hand),
-                went_out=seat == self.went_out,
-            ))
+            results.append(
+                SeatResult(
+                    points=credit[seat] - hand_points(hand, scoring),
+                    melds=melds,
+                    dead=tuple(hand),
+                    went_out=seat == self.went_out,
+                )
+            )
         self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
 
     def table_points(self, seat: int | None = None) -> int:
         """The value of the table (the cards ``seat`` laid, when given)."""
         scoring = self.options.scoring
-        return sum(s.points(scoring) for m in self.table for s in m.slots
-                   if seat is None or s.seat == seat)
+        return sum(
+            s.points(scoring) for m in self.table for s in m.slots if seat is None or s.seat == seat
+        )
 
 
 class Rummy500Game(Game):

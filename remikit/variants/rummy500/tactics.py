@@ -79,11 +79,13 @@ MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the obje
 
 def _rules(deal: Deal) -> Rules:
     options = deal.options
-    return Rules(scoring=str(getattr(options, "scoring", "standard")),
-                 floating=bool(getattr(options, "floating", False)),
-                 unplayable_last_discard=bool(getattr(options, "unplayable_last_discard", False)),
-                 discard_taken_card=options.discard_taken_card,
-                 joker_layoff=str(getattr(options, "joker_layoff", "runs")))
+    return Rules(
+        scoring=str(getattr(options, "scoring", "standard")),
+        floating=bool(getattr(options, "floating", False)),
+        unplayable_last_discard=bool(getattr(options, "unplayable_last_discard", False)),
+        discard_taken_card=options.discard_taken_card,
+        joker_layoff=str(getattr(options, "joker_layoff", "runs")),
+    )
 
 
 def may_meld(hand: Sequence[Card]) -> bool:
@@ -122,7 +124,8 @@ class Rummy500Tactics:
         self.greedy = Rummy500Strategy()
         # the rest of a rollout turn's plan, by deal: ((seat, log length), actions)
         self._queue: WeakKeyDictionary[Deal, tuple[tuple[int, int], tuple[Action, ...]]] = (
-            WeakKeyDictionary())
+            WeakKeyDictionary()
+        )
         self._table_view: PlayerView | None = None
         self._plans: dict[object, TurnPlan | None] = {}
         self._table_melds: list[PlacedMeld] = []
@@ -169,11 +172,17 @@ class Rummy500Tactics:
         if greedy.discard is not None and self.effort >= QUICK:
             # the rollouts play no Rummy calls: a discard that opens one is no candidate
             rules = Rules.of(view)
-            after = table_after(self._table(view), greedy.plays, view.seat or 0,
-                                rules.joker_layoff) or []
-            others = [c for c in dict.fromkeys(greedy.left) if c is not greedy.discard
-                      and c is not just_taken(view)
-                      and not opens_call(c, view.discard_pile, after, rules.joker_layoff)]
+            after = (
+                table_after(self._table(view), greedy.plays, view.seat or 0, rules.joker_layoff)
+                or []
+            )
+            others = [
+                c
+                for c in dict.fromkeys(greedy.left)
+                if c is not greedy.discard
+                and c is not just_taken(view)
+                and not opens_call(c, view.discard_pile, after, rules.joker_layoff)
+            ]
             others.sort(key=lambda c: -hand_points([c], rules.scoring))
             out += [(*plays, Discard(c)) for c in others[:OTHER_DISCARDS]]
         held = self.holding(view, plays)
@@ -184,8 +193,11 @@ class Rummy500Tactics:
     def holding(self, view: PlayerView, plays: Sequence[Action]) -> Plan | None:
         """Lay-offs and the owed card's meld only; new melds stay in hand."""
         owed = view.must_meld
-        kept = [a for a in plays if isinstance(a, LayOff) or (owed is not None and owed in
-                                                                 action_cards(a))]
+        kept = [
+            a
+            for a in plays
+            if isinstance(a, LayOff) or (owed is not None and owed in action_cards(a))
+        ]
         if len(kept) == len(plays):
             return None
         hand = list(view.hand)
@@ -196,8 +208,9 @@ class Rummy500Tactics:
             return None
         rules = Rules.of(view)
         banned = just_taken(view)
-        discard = choose_discard(hand, banned=banned, pile=view.discard_pile,
-                                 table=self._table(view), rules=rules)
+        discard = choose_discard(
+            hand, banned=banned, pile=view.discard_pile, table=self._table(view), rules=rules
+        )
         if discard is None:
             return None
         return (*kept, Discard(discard))
@@ -213,8 +226,9 @@ class Rummy500Tactics:
         found = [first, Pass(), best.action if best is not None else calls[0]]
         return [a for a in dict.fromkeys(found) if a in view.legal_actions]
 
-    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
-               rng: random.Random) -> Determinization:
+    def refine(
+        self, view: PlayerView, world: Determinization, known: Knowledge, rng: random.Random
+    ) -> Determinization:
         """Make the other hands look like a Rummy 500 hand after its turn: a player lays
         every meld and lay-off it has, so a sampled card that would meld with the hand or
         lay off on the table goes back to the stock for another (a few swaps per seat;
@@ -247,8 +261,9 @@ class Rummy500Tactics:
         return self._table_melds
 
     @staticmethod
-    def _misfit(hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld],
-                joker_layoff: str) -> Card | None:
+    def _misfit(
+        hand: Sequence[Card], free: Sequence[Card], table: Sequence[PlacedMeld], joker_layoff: str
+    ) -> Card | None:
         """A card of ``free`` that the hand would have played: on the table, or in a meld."""
         for card in free:
             if playable(card, table, joker_layoff=joker_layoff):
@@ -280,10 +295,14 @@ class Rummy500Tactics:
             self._queue[deal] = ((seat, len(deal.log) + 1), rest)
             return action
         banned = None if rules.discard_taken_card else deal.just_taken
-        if (deal.must_meld is None and not may_meld(hand)
-                and not candidate_layoffs(hand, deal.table, joker_layoff=rules.joker_layoff)):
-            card = choose_discard(hand, banned=banned, pile=deal.discard_pile,
-                                  table=deal.table, rules=rules)
+        if (
+            deal.must_meld is None
+            and not may_meld(hand)
+            and not candidate_layoffs(hand, deal.table, joker_layoff=rules.joker_layoff)
+        ):
+            card = choose_discard(
+                hand, banned=banned, pile=deal.discard_pile, table=deal.table, rules=rules
+            )
             return Discard(card) if card is not None else deal.legal_actions(seat)[0]
         plan = self._plan(hand, deal.table, rules, deal.must_meld, banned)
         if plan is not None:
@@ -316,18 +335,19 @@ class Rummy500Tactics:
             near |= NEAR[deep.index]
             if not close and not playable(deep, table, joker_layoff=rules.joker_layoff):
                 continue
-            if not can_place(deep, Counter([*hand, *taken]), table,
-                             joker_layoff=rules.joker_layoff):
+            if not can_place(
+                deep, Counter([*hand, *taken]), table, joker_layoff=rules.joker_layoff
+            ):
                 continue
-            plan = self._plan([*hand, *taken], table, rules, deep,
-                              deep if depth == 1 else None)
+            plan = self._plan([*hand, *taken], table, rules, deep, deep if depth == 1 else None)
             if plan is None:
                 continue
             kept = Counter(plan.left)
             if plan.discard is not None:
                 kept[plan.discard] -= 1
-            cost = sum(card_points(c, rules.scoring) * n
-                       for c, n in (Counter(taken) & kept).items())
+            cost = sum(
+                card_points(c, rules.scoring) * n for c, n in (Counter(taken) & kept).items()
+            )
             key = (plan.ends_hand, laid(plan) - base - cost)
             if key > best_key:
                 action = Draw("discard", depth)
@@ -335,28 +355,42 @@ class Rummy500Tactics:
                     best, best_key = action, key
         return best
 
-    def _plan(self, hand: Sequence[Card], table: Sequence[PlacedMeld], rules: Rules,
-              owed: Card | None, banned: Card | None, *, discard_done: bool = False
-              ) -> TurnPlan | None:
+    def _plan(
+        self,
+        hand: Sequence[Card],
+        table: Sequence[PlacedMeld],
+        rules: Rules,
+        owed: Card | None,
+        banned: Card | None,
+        *,
+        discard_done: bool = False,
+    ) -> TurnPlan | None:
         """:func:`plan_turn`, remembered for the search: the worlds of one search meet the
         same hand on the same table again and again."""
-        key = (tuple(sorted(c.index for c in hand)),
-               tuple(tuple((s.card.index, s.identity.index) for s in m.slots) for m in table),
-               owed, banned, discard_done)
+        key = (
+            tuple(sorted(c.index for c in hand)),
+            tuple(tuple((s.card.index, s.identity.index) for s in m.slots) for m in table),
+            owed,
+            banned,
+            discard_done,
+        )
         if key in self._plans:
             return self._plans[key]
-        found = self._plans[key] = plan_turn(hand, table, rules, owed=owed, banned=banned,
-                                             discard_done=discard_done)
+        found = self._plans[key] = plan_turn(
+            hand, table, rules, owed=owed, banned=banned, discard_done=discard_done
+        )
         return found
 
     def estimate(self, deal: Deal, seat: int) -> list[float]:
         """Each hand's score if the hand ended now: points laid minus points held."""
         assert isinstance(deal, Rummy500Deal)
         scoring = deal.options.scoring
-        return [float(deal.table_points(s) - hand_points(h, scoring))
-                for s, h in enumerate(deal.hands)]
+        return [
+            float(deal.table_points(s) - hand_points(h, scoring)) for s, h in enumerate(deal.hands)
+        ]
 
     def objective(self, scores: Sequence[float], seat: int) -> float:
         others = [x for i, x in enumerate(scores) if i != seat]
-        return scores[seat] - MAX_WEIGHT * max(others) - (1 - MAX_WEIGHT) * sum(others) / len(
-            others)
+        return (
+            scores[seat] - MAX_WEIGHT * max(others) - (1 - MAX_WEIGHT) * sum(others) / len(others)
+        )

@@ -105,8 +105,7 @@ class Rummy500UI(VariantUI):
     def seating(self, session: Session) -> str:
         players = session.game.players
         order = [(session.person + i) % players for i in range(players + 1)]
-        return t("play.r5_seating", session.lang,
-                 order=" → ".join(session.who(s) for s in order))
+        return t("play.r5_seating", session.lang, order=" → ".join(session.who(s) for s in order))
 
     # -- during a hand -------------------------------------------------------------
 
@@ -115,8 +114,12 @@ class Rummy500UI(VariantUI):
         return session.game.options.as_dict()
 
     def deal_title(self, session: Session, view: PlayerView) -> str:
-        return t("play.r5_title", session.lang, number=view.deal_number,
-                 target=self.options(session)["target"])
+        return t(
+            "play.r5_title",
+            session.lang,
+            number=view.deal_number,
+            target=self.options(session)["target"],
+        )
 
     def deal_intro(self, session: Session, view: PlayerView) -> str:
         lang = session.lang
@@ -125,14 +128,22 @@ class Rummy500UI(VariantUI):
         def state(name: str) -> str:
             return t("play.on" if options[name] else "play.off", lang)
 
-        rules = t("play.r5_rules", lang, calls=state("rummy_calls"), floating=state("floating"),
-                  last=state("unplayable_last_discard"), scoring=options["scoring"])
+        rules = t(
+            "play.r5_rules",
+            lang,
+            calls=state("rummy_calls"),
+            floating=state("floating"),
+            last=state("unplayable_last_discard"),
+            scoring=options["scoring"],
+        )
         return super().deal_intro(session, view) + f"\n[dim]{rules}[/dim]"
 
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
-        lines: list[RenderableType] = [t("play.r5_stock", lang, stock=view.stock_size),
-                                       self.pile_line(session, view)]
+        lines: list[RenderableType] = [
+            t("play.r5_stock", lang, stock=view.stock_size),
+            self.pile_line(session, view),
+        ]
         lines.append(self.melds_table(session, view.table))
         if view.must_meld is not None and view.to_play == session.person:
             lines.append(t("play.r5_owed", lang, card=card_markup(view.must_meld)))
@@ -159,19 +170,24 @@ class Rummy500UI(VariantUI):
                 owners.setdefault(seat, []).append(token)
             laid_by = Text(" · ").join(
                 Text(session.names[seat] + " ", style="dim").append_text(
-                    Text(" ").join(token_text(tok) for tok in tokens_of))
-                for seat, tokens_of in owners.items())
+                    Text(" ").join(token_text(tok) for tok in tokens_of)
+                )
+                for seat, tokens_of in owners.items()
+            )
             table.add_row(str(meld.number), shown, laid_by)
         grid = Table.grid()
         grid.add_row(Text(t("play.r5_table_title", lang), style="bold"))
         grid.add_row(table)
         return grid
 
-    def seat_columns(self, session: Session, view: PlayerView
-                     ) -> list[tuple[str, dict[int, str]]]:
+    def seat_columns(self, session: Session, view: PlayerView) -> list[tuple[str, dict[int, str]]]:
         points = laid_points(view)
-        return [(t("play.r5_col_laid_now", session.lang),
-                 {seat: f"{p:+d}" if p else "0" for seat, p in enumerate(points)})]
+        return [
+            (
+                t("play.r5_col_laid_now", session.lang),
+                {seat: f"{p:+d}" if p else "0" for seat, p in enumerate(points)},
+            )
+        ]
 
     def prompt(self, session: Session, view: PlayerView) -> str:
         lang = session.lang
@@ -186,8 +202,9 @@ class Rummy500UI(VariantUI):
             return t("play.r5_prompt_owed", lang, card=card_markup(view.must_meld))
         return t("play.r5_prompt_play", lang)
 
-    def parse_action(self, verb: str, args: Sequence[str], view: PlayerView, lang: str
-                     ) -> Action | None:
+    def parse_action(
+        self, verb: str, args: Sequence[str], view: PlayerView, lang: str
+    ) -> Action | None:
         hand = sorted_hand(view.hand)
         if verb in TAKE_WORDS and len(args) == 1:
             return Draw("discard", _number(args[0], lang))
@@ -209,8 +226,14 @@ class Rummy500UI(VariantUI):
 
     # -- what happened ----------------------------------------------------------------
 
-    def narrate(self, session: Session, seat: int, steps: Sequence[Step], view: PlayerView,
-                ended: DealSummary | None) -> str:
+    def narrate(
+        self,
+        session: Session,
+        seat: int,
+        steps: Sequence[Step],
+        view: PlayerView,
+        ended: DealSummary | None,
+    ) -> str:
         lang = session.lang
         parts = []
         for action, taken in steps:
@@ -230,20 +253,23 @@ class Rummy500UI(VariantUI):
     def narrate_step(self, session: Session, action: Action, taken: Sequence[Card]) -> str:
         lang = session.lang
         if isinstance(action, Draw) and action.source == "discard" and action.depth > 1:
-            return t("play.r5_did_take_deep", lang, depth=action.depth,
-                     cards=cards_markup(taken))
+            return t("play.r5_did_take_deep", lang, depth=action.depth, cards=cards_markup(taken))
         if isinstance(action, MeldCards):
-            return t("play.r5_did_meld", lang,
-                     cards=meld_markup(action.cards, action.stands_for))
+            return t("play.r5_did_meld", lang, cards=meld_markup(action.cards, action.stands_for))
         if isinstance(action, LayOff):
-            return t("play.r5_did_layoff", lang,
-                     card=meld_markup((action.card,), (action.stands_for,)), meld=action.meld)
+            return t(
+                "play.r5_did_layoff",
+                lang,
+                card=meld_markup((action.card,), (action.stands_for,)),
+                meld=action.meld,
+            )
         if isinstance(action, Decline):
             return t("play.r5_did_decline", lang)
         return super().narrate_step(session, action, taken)
 
-    def turn_note(self, session: Session, seat: int, view: PlayerView,
-                  ended: DealSummary | None) -> str:
+    def turn_note(
+        self, session: Session, seat: int, view: PlayerView, ended: DealSummary | None
+    ) -> str:
         if ended is not None:
             went_out = ended.ended_by is EndedBy.OUT and ended.by_seat == seat
             return t("play.r5_went_out", session.lang) if went_out else ""
@@ -251,28 +277,41 @@ class Rummy500UI(VariantUI):
             return t("play.r5_floats", session.lang)
         return ""
 
-    def after_person_action(self, session: Session, action: Action, before: PlayerView,
-                            ended: DealSummary | None) -> tuple[Card, ...]:
+    def after_person_action(
+        self, session: Session, action: Action, before: PlayerView, ended: DealSummary | None
+    ) -> tuple[Card, ...]:
         lang = session.lang
-        taken = before.discard_pile[-action.depth:] if isinstance(action, Draw | CallRummy) else ()
+        taken = before.discard_pile[-action.depth :] if isinstance(action, Draw | CallRummy) else ()
         if isinstance(action, Draw) and action.source == "discard":
             owed = t("play.r5_you_owe", lang, card=card_markup(taken[0])) if len(taken) > 1 else ""
             session.say(t("play.r5_you_took", lang, cards=cards_markup(taken)) + owed)
         elif isinstance(action, CallRummy):  # the turn, and the whole table, follow
-            session.say(t("play.r5_you_called", lang, cards=cards_markup(taken),
-                          card=card_markup(taken[0])))
+            session.say(
+                t("play.r5_you_called", lang, cards=cards_markup(taken), card=card_markup(taken[0]))
+            )
             return taken
         elif isinstance(action, Draw):
             return super().after_person_action(session, action, before, ended)
         elif isinstance(action, MeldCards):
             view = session.game.view(session.person) if ended is None else None
             number = len(view.table) if view is not None else len(before.table) + 1
-            session.say(t("play.r5_you_melded", lang,
-                          cards=meld_markup(action.cards, action.stands_for), meld=number))
+            session.say(
+                t(
+                    "play.r5_you_melded",
+                    lang,
+                    cards=meld_markup(action.cards, action.stands_for),
+                    meld=number,
+                )
+            )
         elif isinstance(action, LayOff):
-            session.say(t("play.r5_you_laid_off", lang,
-                          card=meld_markup((action.card,), (action.stands_for,)),
-                          meld=action.meld))
+            session.say(
+                t(
+                    "play.r5_you_laid_off",
+                    lang,
+                    card=meld_markup((action.card,), (action.stands_for,)),
+                    meld=action.meld,
+                )
+            )
         elif isinstance(action, Decline):
             session.say(t("play.r5_you_declined", lang))
             return ()
@@ -295,8 +334,9 @@ class Rummy500UI(VariantUI):
         joker_layoff = Rules.of(view).joker_layoff
         for meld in table:
             if layoff_options(meld, card, joker_layoff=joker_layoff):
-                return t("play.r5_warn_playable", session.lang, card=card_markup(card),
-                         meld=meld.number)
+                return t(
+                    "play.r5_warn_playable", session.lang, card=card_markup(card), meld=meld.number
+                )
         if len(view.hand) > 1 and opens_call(card, view.discard_pile, table, joker_layoff):
             return t("play.r5_warn_call", session.lang, card=card_markup(card))
         return None
@@ -308,21 +348,27 @@ class Rummy500UI(VariantUI):
         if view.phase == "draw":
             out: list[RenderableType] = []
             choice = best_draw(view)
-            if isinstance(choice, CallRummy) and Draw("discard", choice.depth) in \
-                    view.legal_actions:
+            if (
+                isinstance(choice, CallRummy)
+                and Draw("discard", choice.depth) in view.legal_actions
+            ):
                 choice = Draw("discard", choice.depth)  # a hint never tells of a call
             if isinstance(choice, Draw) and choice.source == "discard":
-                taken = view.discard_pile[-choice.depth:]
-                out.append(t("play.r5_hint_take", lang, depth=choice.depth,
-                             cards=cards_markup(taken)))
+                taken = view.discard_pile[-choice.depth :]
+                out.append(
+                    t("play.r5_hint_take", lang, depth=choice.depth, cards=cards_markup(taken))
+                )
             elif isinstance(choice, Decline):
                 out.append(t("play.r5_hint_decline", lang))
             else:
                 out.append(t("play.r5_hint_stock", lang))
             plays = stock_plan(view).plays
             if plays:
-                out.append(t("play.r5_hint_hand", lang) + " " + " · ".join(
-                    self.play_markup(session, a) for p in plays for a in p.actions))
+                out.append(
+                    t("play.r5_hint_hand", lang)
+                    + " "
+                    + " · ".join(self.play_markup(session, a) for p in plays for a in p.actions)
+                )
             return out
         plan = turn_plan(view)
         if plan is None:
@@ -364,8 +410,9 @@ class Rummy500UI(VariantUI):
 
     # -- scores -----------------------------------------------------------------------
 
-    def deal_result(self, session: Session, summary: DealSummary,
-                    log: Sequence[Play]) -> list[RenderableType]:
+    def deal_result(
+        self, session: Session, summary: DealSummary, log: Sequence[Play]
+    ) -> list[RenderableType]:
         lang = session.lang
         number = summary.number
         if summary.by_seat is not None:
@@ -385,14 +432,18 @@ class Rummy500UI(VariantUI):
         for seat in session.seat_order():
             result = summary.results[seat]
             held = hand_points(result.dead, scoring)
-            table.add_row(self.player_cell(session, seat),
-                          meld_tokens_text(result.melds, empty="—"), str(result.points + held),
-                          cards_text(sorted_hand(result.dead), empty="—"), str(held),
-                          str(result.points), str(session.game.totals[seat]),
-                          style="bold" if seat == session.person else "")
+            table.add_row(
+                self.player_cell(session, seat),
+                meld_tokens_text(result.melds, empty="—"),
+                str(result.points + held),
+                cards_text(sorted_hand(result.dead), empty="—"),
+                str(held),
+                str(result.points),
+                str(session.game.totals[seat]),
+                style="bold" if seat == session.person else "",
+            )
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:
         title = t("play.r5_game_scores", session.lang, target=self.options(session)["target"])
         return self.scores_by_deal(session, "play.r5_col_hand", title)
-

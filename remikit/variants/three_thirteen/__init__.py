@@ -17,7 +17,8 @@ SPEC = VariantSpec(
         "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
     },
     client=ClientInfo(
-        deal="round", length=scoring.ROUNDS,
+        deal="round",
+        length=scoring.ROUNDS,
         wild_ranks=tuple(scoring.wild_rank(n).label for n in range(1, scoring.ROUNDS + 1)),
         options=("players", "discard_taken_card", "jokers", "ace"),
     ),

@@ -37,13 +37,15 @@ class ThreeThirteenStrategy:
         round_no, ace = self._table(view)
         # As in Remi 13 D, the best discard of any card decides: discarding the
         # taken card again only gives back the hand as it is.
-        after = three_thirteen.deadwood_points([*view.hand, top], round_no=round_no, ace=ace,
-                                               discard=True)
+        after = three_thirteen.deadwood_points(
+            [*view.hand, top], round_no=round_no, ace=ace, discard=True
+        )
         now = three_thirteen.deadwood_points(view.hand, round_no=round_no, ace=ace)
         return draw_choice(view, after < now)
 
     def discard(self, view: PlayerView) -> Action:
         round_no, ace = self._table(view)
-        found = three_thirteen.deadwood(view.hand, round_no=round_no, ace=ace, discard=True,
-                                        keep=view.kept_card)
+        found = three_thirteen.deadwood(
+            view.hand, round_no=round_no, ace=ace, discard=True, keep=view.kept_card
+        )
         return best_single_discard(view, found.discard, lambda rest: self.rate(view, rest))

@@ -91,10 +91,12 @@ class ThreeThirteenDeal(Deal):
     options: ThreeThirteenOptions
     refills_stock: ClassVar[bool] = True  # R3-5
 
-    def __init__(self, *, number: int, players: int, dealer: int, first: int,
-                 options: ThreeThirteenOptions) -> None:
-        super().__init__(number=number, players=players, dealer=dealer, first=first,
-                         options=options)
+    def __init__(
+        self, *, number: int, players: int, dealer: int, first: int, options: ThreeThirteenOptions
+    ) -> None:
+        super().__init__(
+            number=number, players=players, dealer=dealer, first=first, options=options
+        )
         self.round_no = number
         self.wild_rank = scoring.wild_rank(number)  # R3-3
         self.went_out: int | None = None
@@ -186,12 +188,14 @@ class ThreeThirteenDeal(Deal):
         results = []
         for seat, hand in enumerate(self.hands):
             found = scoring.deadwood(hand, round_no=self.round_no, ace=self.options.ace_mode)
-            results.append(SeatResult(
-                points=found.points,
-                melds=tuple(tuple(m.tokens()) for m in found.melds),
-                dead=found.dead,
-                went_out=seat == self.went_out,
-            ))
+            results.append(
+                SeatResult(
+                    points=found.points,
+                    melds=tuple(tuple(m.tokens()) for m in found.melds),
+                    dead=found.dead,
+                    went_out=seat == self.went_out,
+                )
+            )
         self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
 
 
@@ -231,8 +235,9 @@ class ThreeThirteenGame(Game):
         extra: dict[str, Any] = {"wild_rank": scoring.wild_rank(deal.number).label}
         assert isinstance(deal, ThreeThirteenDeal)
         if deal.went_out is not None and not deal.is_over:  # R3-6: the hand is shown
-            shown = scoring.deadwood(deal.hands[deal.went_out], round_no=deal.number,
-                                     ace=self.options.ace_mode)
+            shown = scoring.deadwood(
+                deal.hands[deal.went_out], round_no=deal.number, ace=self.options.ace_mode
+            )
             extra["went_out"] = deal.went_out
             extra["shown_melds"] = tuple(tuple(m.tokens()) for m in shown.melds)
         return extra

@@ -53,8 +53,14 @@ def solver(ace: AceMode) -> Solver:
     return Solver(rules, scoring)
 
 
-def deadwood(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low",
-             discard: bool = False, keep: Card | None = None) -> Deadwood:
+def deadwood(
+    hand: Sequence[Card],
+    *,
+    round_no: int,
+    ace: AceMode = "low",
+    discard: bool = False,
+    keep: Card | None = None,
+) -> Deadwood:
     """The minimum deadwood of a hand; with ``discard``, after the best discard."""
     goal = Goal(discard=discard, keep=keep)
     best = solver(ace).solve(hand, wild_rank=wild_rank(round_no), goal=goal)
@@ -62,8 +68,14 @@ def deadwood(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low",
     return Deadwood(-best.value, best.melds, best.dead, best.discard)
 
 
-def deadwood_points(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low",
-                    discard: bool = False, keep: Card | None = None) -> int:
+def deadwood_points(
+    hand: Sequence[Card],
+    *,
+    round_no: int,
+    ace: AceMode = "low",
+    discard: bool = False,
+    keep: Card | None = None,
+) -> int:
     """:func:`deadwood` points only."""
     goal = Goal(discard=discard, keep=keep)
     return -solver(ace).value(hand, wild_rank=wild_rank(round_no), goal=goal)
@@ -72,16 +84,20 @@ def deadwood_points(hand: Sequence[Card], *, round_no: int, ace: AceMode = "low"
 class ThreeThirteenScorer(Scorer):
     """``remi score three-thirteen --round N [--ace low|high]``: the minimum deadwood."""
 
-    def check_keywords(self, *, closing: Card | None, round_no: object, ace: object,
-                       pure_run: object) -> None:
+    def check_keywords(
+        self, *, closing: Card | None, round_no: object, ace: object, pure_run: object
+    ) -> None:
         if closing is not None:
             raise ScoreInputError("score.closing_not_here")
         if pure_run is not None:
             raise ScoreInputError("score.pure_run_not_here")
         if round_no is None:
             raise ScoreInputError("score.need_round")
-        if isinstance(round_no, bool) or not isinstance(round_no, int) \
-                or not 1 <= round_no <= ROUNDS:
+        if (
+            isinstance(round_no, bool)
+            or not isinstance(round_no, int)
+            or not 1 <= round_no <= ROUNDS
+        ):
             raise ScoreInputError("score.bad_round", round=brief(round_no))
         if ace is not None and ace not in ("low", "high"):
             raise ScoreInputError("score.bad_ace", ace=brief(ace))
@@ -92,12 +108,24 @@ class ThreeThirteenScorer(Scorer):
         if len(hand) != size:
             raise ScoreInputError("score.t13_count", round=round_no, size=size, count=len(hand))
 
-    def score(self, hand: Sequence[Card], *, closing: Card | None, round_no: int | None,
-              ace: str | None, pure_run: str | None) -> Scored:
+    def score(
+        self,
+        hand: Sequence[Card],
+        *,
+        closing: Card | None,
+        round_no: int | None,
+        ace: str | None,
+        pure_run: str | None,
+    ) -> Scored:
         assert round_no is not None
         mode: AceMode = "high" if ace == "high" else "low"
         found = deadwood(hand, round_no=round_no, ace=mode)
-        title = message("score.title_t13", round=round_no, wild=wild_rank(round_no).label,
-                        ace=message(f"ace.{mode}"))
-        return Scored("three-thirteen", found.points, found.points == 0, found.melds,
-                      found.dead, title=title)
+        title = message(
+            "score.title_t13",
+            round=round_no,
+            wild=wild_rank(round_no).label,
+            ace=message(f"ace.{mode}"),
+        )
+        return Scored(
+            "three-thirteen", found.points, found.points == 0, found.melds, found.dead, title=title
+        )

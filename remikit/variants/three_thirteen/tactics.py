@@ -108,9 +108,16 @@ def ending(view: PlayerView) -> list[float]:
     return [*weights, going]
 
 
-def outlook(hand: Sequence[Card], futures: Sequence[Sequence[Card]], round_no: int,
-            ace: AceMode, weights: Sequence[float], *, first: bool = False,
-            keep: Card | None = None) -> float:
+def outlook(
+    hand: Sequence[Card],
+    futures: Sequence[Sequence[Card]],
+    round_no: int,
+    ace: AceMode,
+    weights: Sequence[float],
+    *,
+    first: bool = False,
+    keep: Card | None = None,
+) -> float:
     """Expected deadwood when the round ends, over sampled stock draws: each turn the
     seat draws the next card and discards to the least deadwood (going out ends it);
     the round ends after turn ``j`` with chance ``weights[j]``. With ``first`` the first
@@ -151,8 +158,9 @@ def masks(hand: Sequence[Card], wild_rank: int) -> tuple[list[int], list[int], i
     return rows, ranks, wilds
 
 
-def usefulness(index: int, rows: list[int], ranks: list[int], ace_high: bool, *,
-               held: bool = True) -> int:
+def usefulness(
+    index: int, rows: list[int], ranks: list[int], ace_high: bool, *, held: bool = True
+) -> int:
     """How much the natural card ``index`` does for the hand the masks describe
     (``held``: the card is in that hand, so ``ranks`` counts it)."""
     suit, r0 = divmod(index, 13)
@@ -172,8 +180,14 @@ def usefulness(index: int, rows: list[int], ranks: list[int], ace_high: bool, *,
     return u
 
 
-def lite_discard(hand: Sequence[Card], kept: Card | None, wild_rank: int, ace_high: bool, *,
-                 among: Sequence[Card] | None = None) -> Card:
+def lite_discard(
+    hand: Sequence[Card],
+    kept: Card | None,
+    wild_rank: int,
+    ace_high: bool,
+    *,
+    among: Sequence[Card] | None = None,
+) -> Card:
     """The least useful natural card, the costliest among equals; wild cards are kept.
     Chosen ``among`` some cards of the hand when given."""
     rows, ranks, _ = masks(hand, wild_rank)
@@ -194,8 +208,7 @@ def lite_discard(hand: Sequence[Card], kept: Card | None, wild_rank: int, ace_hi
     return best
 
 
-def _keep_key(card: Card, rows: list[int], ranks: list[int], wild_rank: int,
-              ace_high: bool) -> int:
+def _keep_key(card: Card, rows: list[int], ranks: list[int], wild_rank: int, ace_high: bool) -> int:
     """How much the hand wants to keep ``card`` (wild cards most)."""
     i = card.index
     if i == JOKER_INDEX or i % 13 + 1 == wild_rank:
@@ -230,8 +243,10 @@ class ThreeThirteenTactics:
         if view.phase == "draw":
             return [((self.draw(view, round_no, ace),), 0.0)]
         discards = list(dict.fromkeys(a.card for a in legal if isinstance(a, Discard)))
-        rated = sorted(((deadwood(_without(view.hand, c), round_no, ace), c) for c in discards),
-                       key=lambda pc: pc[0])
+        rated = sorted(
+            ((deadwood(_without(view.hand, c), round_no, ace), c) for c in discards),
+            key=lambda pc: pc[0],
+        )
         if view.went_out is not None or rated[0][0] == 0:  # the last turn, or going out
             return [((Discard(rated[0][1]),), 0.0)]
         if self.effort < QUICK:
@@ -243,8 +258,10 @@ class ThreeThirteenTactics:
         chosen = list(dict.fromkeys([c for _, c in rated[:SHORTLIST]] + shunned[:SHORTLIST]))
         futures = self._futures(view, STEPS)
         weights = ending(view)
-        expected, best = min(((outlook(_without(view.hand, c), futures, round_no, ace, weights),
-                               c) for c in chosen), key=lambda pc: pc[0])
+        expected, best = min(
+            ((outlook(_without(view.hand, c), futures, round_no, ace, weights), c) for c in chosen),
+            key=lambda pc: pc[0],
+        )
         return [((Discard(best),), -expected)]
 
     def _futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
@@ -262,21 +279,29 @@ class ThreeThirteenTactics:
         kept = None if view.options.discard_taken_card else top
         if view.went_out is not None or self.effort < QUICK:
             with_top = [*view.hand, top]
-            after = min(deadwood(_without(with_top, c), round_no, ace)
-                        for c in dict.fromkeys(with_top) if c is not kept)
-            now = (next_turn(view.hand, Counter(knowledge(view).unseen), round_no, ace)
-                   if view.went_out is not None else deadwood(view.hand, round_no, ace))
+            after = min(
+                deadwood(_without(with_top, c), round_no, ace)
+                for c in dict.fromkeys(with_top)
+                if c is not kept
+            )
+            now = (
+                next_turn(view.hand, Counter(knowledge(view).unseen), round_no, ace)
+                if view.went_out is not None
+                else deadwood(view.hand, round_no, ace)
+            )
             return Draw("discard") if after < now else Draw("stock")
         futures = self._futures(view, STEPS + 1)
         weights = ending(view)
         hand = list(view.hand)
-        taken = outlook(hand, [[top, *f[:-1]] for f in futures], round_no, ace, weights,
-                        first=True, keep=kept)
+        taken = outlook(
+            hand, [[top, *f[:-1]] for f in futures], round_no, ace, weights, first=True, keep=kept
+        )
         drawn = outlook(hand, futures, round_no, ace, weights, first=True)
         return Draw("discard") if taken < drawn else Draw("stock")
 
-    def refine(self, view: PlayerView, world: Determinization, known: Knowledge,
-               rng: random.Random) -> Determinization:
+    def refine(
+        self, view: PlayerView, world: Determinization, known: Knowledge, rng: random.Random
+    ) -> Determinization:
         """Make the other hands look played: each other seat swaps, once per turn it has
         played (at most :data:`~remikit.bots.strong.refine.REFINE_TURNS`), a random
         stock card in and its least
@@ -284,9 +309,13 @@ class ThreeThirteenTactics:
         cards and the known cards are unchanged."""
         wild = view.deal_number + 2
         ace_high = options_of(view).ace == "high"
-        return refine_world(view, world, known, rng,
-                            lambda hand, among: lite_discard(hand, None, wild, ace_high,
-                                                             among=among))
+        return refine_world(
+            view,
+            world,
+            known,
+            rng,
+            lambda hand, among: lite_discard(hand, None, wild, ace_high, among=among),
+        )
 
     # -- rollouts -------------------------------------------------------------
 
@@ -300,16 +329,19 @@ class ThreeThirteenTactics:
                 top = pile[-1]
                 if top.index == JOKER_INDEX or top.index % 13 + 1 == wild:
                     return Draw("discard")
-                if scoring.deadwood_points([*hand, top], round_no=deal.number, ace=ace,
-                                           discard=True, keep=top) == 0:
+                if (
+                    scoring.deadwood_points(
+                        [*hand, top], round_no=deal.number, ace=ace, discard=True, keep=top
+                    )
+                    == 0
+                ):
                     return Draw("discard")  # it goes out
                 rows, ranks, _ = masks(hand, wild)
                 if usefulness(top.index, rows, ranks, ace == "high", held=False) >= MELDED:
                     return Draw("discard")
             return Draw("stock")
         kept = None if deal.options.discard_taken_card else deal.just_taken
-        found = scoring.deadwood([*hand], round_no=deal.number, ace=ace, discard=True,
-                                 keep=kept)
+        found = scoring.deadwood([*hand], round_no=deal.number, ace=ace, discard=True, keep=kept)
         if found.points == 0 and found.discard is not None:
             return Discard(found.discard)
         return Discard(lite_discard(hand, kept, wild, ace == "high"))

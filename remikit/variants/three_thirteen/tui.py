@@ -46,18 +46,30 @@ class ThreeThirteenUI(VariantUI):
     def deal_title(self, session: Session, view: PlayerView) -> str:
         number = view.deal_number
         _, _, wild = self.table_info(session, number)
-        return t("play.round_title", session.lang, number=number,
-                 rounds=three_thirteen.ROUNDS, size=three_thirteen.hand_size(number),
-                 wild=wild.label)
+        return t(
+            "play.round_title",
+            session.lang,
+            number=number,
+            rounds=three_thirteen.ROUNDS,
+            size=three_thirteen.hand_size(number),
+            wild=wild.label,
+        )
 
     def status(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
         top = view.top_discard
         discard = card_markup(top) if top is not None else "—"
         lines: list[RenderableType] = [
-            t("play.round_line", lang, number=view.deal_number, rounds=three_thirteen.ROUNDS,
-              wild=view.wild_rank or "?", stock=view.stock_size, discard=discard,
-              jokers=t("play.and_jokers", lang) if options_of(view).jokers else "")
+            t(
+                "play.round_line",
+                lang,
+                number=view.deal_number,
+                rounds=three_thirteen.ROUNDS,
+                wild=view.wild_rank or "?",
+                stock=view.stock_size,
+                discard=discard,
+                jokers=t("play.and_jokers", lang) if options_of(view).jokers else "",
+            )
         ]
         if view.went_out is not None:
             lines.append(t("play.last_turn", lang, who=session.who(view.went_out)))
@@ -69,8 +81,9 @@ class ThreeThirteenUI(VariantUI):
     def wild(self, view: PlayerView) -> Rank | None:
         return three_thirteen.wild_rank(view.deal_number)
 
-    def turn_note(self, session: Session, seat: int, view: PlayerView,
-                  ended: DealSummary | None) -> str:
+    def turn_note(
+        self, session: Session, seat: int, view: PlayerView, ended: DealSummary | None
+    ) -> str:
         number = ended.number if ended is not None else view.deal_number
         out = ended.by_seat if ended is not None else view.went_out
         if out == seat and number not in self.announced_out:
@@ -83,8 +96,9 @@ class ThreeThirteenUI(VariantUI):
         number, ace, _ = self.table_info(session, view.deal_number)
         hand = list(view.hand)
         if view.phase == "discard":
-            found = three_thirteen.deadwood(hand, round_no=number, ace=ace, discard=True,
-                                            keep=view.kept_card)
+            found = three_thirteen.deadwood(
+                hand, round_no=number, ace=ace, discard=True, keep=view.kept_card
+            )
             card = card_markup(found.discard) if found.discard is not None else "?"
             key = "play.t13_goes_out" if found.points == 0 else "play.t13_best_discard"
             title = t(key, lang, card=card, points=found.points)
@@ -93,8 +107,9 @@ class ThreeThirteenUI(VariantUI):
             title = t("play.t13_hand_now", lang, points=found.points)
         return [title, arrangement_table(found.melds, found.dead, lang, points=False)]
 
-    def deal_result(self, session: Session, summary: DealSummary,
-                    log: Sequence[Play]) -> list[RenderableType]:
+    def deal_result(
+        self, session: Session, summary: DealSummary, log: Sequence[Play]
+    ) -> list[RenderableType]:
         lang = session.lang
         number = summary.number
         if summary.by_seat is not None:
@@ -109,11 +124,14 @@ class ThreeThirteenUI(VariantUI):
         table.add_column(t("play.col_total", lang), justify="right")
         for seat in session.seat_order():
             result = summary.results[seat]
-            table.add_row(self.player_cell(session, seat),
-                          meld_tokens_text(result.melds, empty="—"),
-                          cards_text(sorted_hand(result.dead), empty="—"), str(result.points),
-                          str(session.game.totals[seat]),
-                          style="bold" if seat == session.person else "")
+            table.add_row(
+                self.player_cell(session, seat),
+                meld_tokens_text(result.melds, empty="—"),
+                cards_text(sorted_hand(result.dead), empty="—"),
+                str(result.points),
+                str(session.game.totals[seat]),
+                style="bold" if seat == session.person else "",
+            )
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:
