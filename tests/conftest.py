@@ -1,8 +1,7 @@
-"""Shared test helpers: stacked decks for scenario tests, the shared/ folder."""
+"""Shared test helpers: stacked decks for scenario tests, the fixtures in tests/data."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -11,7 +10,8 @@ import pytest
 
 from remikit.cards import Card, parse_cards
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+DATA = Path(__file__).resolve().parent / "data"
+"""Records and score vectors from an independent implementation (docs/contract.md)."""
 
 
 def stack_deck(
@@ -42,10 +42,6 @@ def stacked() -> Callable[..., list[Card]]:
 
 
 @pytest.fixture
-def shared() -> Path:
-    """The shared/ folder beside the repository (required in CI)."""
-    if not SHARED.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{SHARED} is missing")
-        pytest.skip(f"{SHARED} is missing")
-    return SHARED
+def data() -> Path:
+    """tests/data: ``records/`` (games with their expected results) and ``vectors/``."""
+    return DATA

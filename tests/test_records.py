@@ -122,8 +122,8 @@ def test_a_malformed_record_is_refused_with_a_reason_naming_the_field(
         assert result.game.deals == []  # the malformed hand started no deal
 
 
-def test_a_malformed_second_hand_leaves_the_game_as_the_first_left_it(shared: Path) -> None:
-    record = load_record(shared / "records" / "r500-basic-going-out.json")
+def test_a_malformed_second_hand_leaves_the_game_as_the_first_left_it(data: Path) -> None:
+    record = load_record(data / "records" / "r500-basic-going-out.json")
     first_hand = hand(record)
     later = {**first_hand, "dealer": 1, "actions": []}  # R5-2: the deal passes to seat 1
     for change, reason in [

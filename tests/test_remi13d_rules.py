@@ -176,11 +176,11 @@ def test_R13_12_optimal_arrangement_for_the_holder() -> None:
     assert scoring.hand_score(parse_cards(SEAT1)).points == 25
 
 
-def test_R13_13_stock_exhausted_ends_the_game_everyone_scored(shared: Path) -> None:
-    record = load_record(shared / "records" / "r13-stock-runs-out.json")
+def test_R13_13_stock_exhausted_ends_the_game_everyone_scored(data: Path) -> None:
+    record = load_record(data / "records" / "r13-stock-runs-out.json")
     result = replay(record)
     assert result.as_json() == json.loads(
-        (shared / "records" / "r13-stock-runs-out.expect.json").read_text()
+        (data / "records" / "r13-stock-runs-out.expect.json").read_text()
     )
     assert result.game is not None
     summary = result.game.deals[0].summary
@@ -277,10 +277,10 @@ def test_registry_finds_remi13d_by_alias() -> None:
         find_variant("poker")
 
 
-def test_shared_close_record_replays(shared: Path) -> None:
-    result = replay(load_record(shared / "records" / "r13-close-with-ace.json"))
+def test_shared_close_record_replays(data: Path) -> None:
+    result = replay(load_record(data / "records" / "r13-close-with-ace.json"))
     assert result.as_json() == json.loads(
-        (shared / "records" / "r13-close-with-ace.expect.json").read_text()
+        (data / "records" / "r13-close-with-ace.expect.json").read_text()
     )
 
 
@@ -296,15 +296,15 @@ def test_record_round_trip() -> None:
     assert again.game.totals == game.totals
 
 
-def test_record_with_a_wrong_deck_names_the_card(shared: Path) -> None:
-    record = load_record(shared / "records" / "r13-close-with-ace.json")
+def test_record_with_a_wrong_deck_names_the_card(data: Path) -> None:
+    record = load_record(data / "records" / "r13-close-with-ace.json")
     record["hands"][0]["deck"][0] = "3h"
     result = replay(record)
     assert not result.ok and "2h" in (result.reason or "") and "3h" in (result.reason or "")
 
 
-def test_replay_reports_the_first_illegal_action(shared: Path) -> None:
-    record = load_record(shared / "records" / "r13-close-with-ace.json")
+def test_replay_reports_the_first_illegal_action(data: Path) -> None:
+    record = load_record(data / "records" / "r13-close-with-ace.json")
     record["hands"][0]["actions"][3] = "p3 discard Ks"
     out = replay(record).as_json()
     assert out["ok"] is False and out["index"] == 3 and out["action"] == "p3 discard Ks"

@@ -1,4 +1,4 @@
-"""``remi replay`` on the shared records (CONTRACT.md), human and JSON output."""
+"""``remi replay`` on the records in tests/data (docs/contract.md), human and JSON output."""
 
 from __future__ import annotations
 
@@ -20,15 +20,15 @@ RECORDS = [
 
 @pytest.mark.parametrize("name", RECORDS)
 def test_shared_records_replay_to_their_expectations(
-    shared: Path, name: str, capsys: pytest.CaptureFixture[str]
+    data: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["replay", "--json", str(shared / "records" / f"{name}.json")]) == 0
+    assert main(["replay", "--json", str(data / "records" / f"{name}.json")]) == 0
     got = json.loads(capsys.readouterr().out)
-    assert got == json.loads((shared / "records" / f"{name}.expect.json").read_text())
+    assert got == json.loads((data / "records" / f"{name}.expect.json").read_text())
 
 
-def test_human_output_in_both_languages(shared: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = str(shared / "records" / "r13-close-with-ace.json")
+def test_human_output_in_both_languages(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(data / "records" / "r13-close-with-ace.json")
     assert main(["replay", path, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "135" in out and "Winner: seat 0" in out
@@ -37,9 +37,9 @@ def test_human_output_in_both_languages(shared: Path, capsys: pytest.CaptureFixt
 
 
 def test_illegal_action_stops_with_index_and_reason(
-    shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    record = json.loads((shared / "records" / "r13-close-with-ace.json").read_text())
+    record = json.loads((data / "records" / "r13-close-with-ace.json").read_text())
     record["hands"][0]["actions"][1] = "p2 draw stock"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
@@ -72,9 +72,9 @@ def test_malformed_records_say_what_is_wrong(
     assert out["ok"] is False and reason in out["reason"]
 
 
-def _r500(shared: Path) -> dict[str, Any]:
+def _r500(data: Path) -> dict[str, Any]:
     record: dict[str, Any] = json.loads(
-        (shared / "records" / "r500-basic-going-out.json").read_text()
+        (data / "records" / "r500-basic-going-out.json").read_text()
     )
     return record
 
@@ -95,7 +95,7 @@ def _r500(shared: Path) -> dict[str, Any]:
     ],
 )
 def test_a_malformed_hand_is_refused_naming_the_field(
-    shared: Path,
+    data: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     field: str,
@@ -104,7 +104,7 @@ def test_a_malformed_hand_is_refused_naming_the_field(
 ) -> None:
     """CONTRACT.md "Record rules": ``{"ok": false, "reason": ...}``, exit status 1, never a
     traceback."""
-    record = _r500(shared)
+    record = _r500(data)
     record["hands"][0][field] = value
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
@@ -128,14 +128,14 @@ def test_a_malformed_hand_is_refused_naming_the_field(
     ],
 )
 def test_option_values_in_a_record_are_exact(
-    shared: Path,
+    data: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     options: dict[str, object],
     reason: str,
 ) -> None:
     """CONTRACT.md "Table options": a value of the wrong type is refused, never coerced."""
-    record = _r500(shared)
+    record = _r500(data)
     record["options"] = options
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))

@@ -722,8 +722,8 @@ def test_R5_7_a_meld_may_not_leave_only_the_taken_card_when_it_cannot_be_laid_of
     assert texts(game.legal_actions(0)) == ["discard Jk"]
 
 
-def test_option_5_10_15_scoring(shared: Path) -> None:
-    record = load_record(shared / "records" / "r500-basic-going-out.json")
+def test_option_5_10_15_scoring(data: Path) -> None:
+    record = load_record(data / "records" / "r500-basic-going-out.json")
     record["options"] = {"players": 3, "scoring": "5-10-15"}
     result = replay(record).as_json()
     # p0: 8c 9c Tc (20) + Ah 2h 3h (5 + 5 + 5) − 6s 6d 4s (15); p1: 7h 8h 9h (15) + Kc Ks Kd
@@ -985,8 +985,8 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
     assert game.view(1).must_meld is None
 
 
-def test_the_shared_record_replays_to_its_expectation(shared: Path) -> None:
-    folder = shared / "records"
+def test_the_shared_record_replays_to_its_expectation(data: Path) -> None:
+    folder = data / "records"
     result = replay(load_record(folder / "r500-basic-going-out.json"))
     expected = json.loads((folder / "r500-basic-going-out.expect.json").read_text())
     assert result.as_json() == expected
@@ -996,8 +996,8 @@ def test_the_shared_record_replays_to_its_expectation(shared: Path) -> None:
     assert again.as_json() == expected
 
 
-def test_a_record_with_an_illegal_action_stops_there(shared: Path) -> None:
-    record = load_record(shared / "records" / "r500-basic-going-out.json")
+def test_a_record_with_an_illegal_action_stops_there(data: Path) -> None:
+    record = load_record(data / "records" / "r500-basic-going-out.json")
     record["hands"][0]["actions"][8] = "p0 draw discard 2"  # the 4s cannot be melded
     result = replay(record).as_json()
     assert result["ok"] is False and result["index"] == 8

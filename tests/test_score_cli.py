@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import string
 import subprocess
 import sys
@@ -15,22 +14,16 @@ import pytest
 from remikit.cards import Card, CardError
 from remikit.cli.main import main
 from remikit.i18n import MESSAGES, default_lang, t
+from tests.conftest import DATA
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
 CLOSING_HAND = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk"
 JSON_KEYS = {"variant", "points", "can_close", "melds", "dead"}
 
 
 def vectors(name: str) -> list[str]:
-    """The lines of ``shared/vectors/NAME``: skipped when shared/ is absent, failed in CI."""
-    path = SHARED / "vectors" / name
-    if not path.is_file():
-        message = f"{path} not found (shared/ belongs next to the repository)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path.read_text(encoding="utf-8").splitlines()
+    """The lines of ``tests/data/vectors/NAME``."""
+    return (DATA / "vectors" / name).read_text(encoding="utf-8").splitlines()
 
 
 def score(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -658,8 +658,8 @@ def test_view_shows_own_hand_counts_and_the_wild_rank(stacked: Stacked) -> None:
 # -- records ----------------------------------------------------------------------
 
 
-def test_shared_record_replays_to_its_expectation(shared: Path) -> None:
-    record = shared / "records" / "t13-round1-out-and-final-turns.json"
+def test_shared_record_replays_to_its_expectation(data: Path) -> None:
+    record = data / "records" / "t13-round1-out-and-final-turns.json"
     expect = json.loads(record.with_name("t13-round1-out-and-final-turns.expect.json").read_text())
     result = replay(load_record(record))
     assert result.as_json() == expect
