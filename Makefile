@@ -36,7 +36,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(INSTALLED): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e '.[web]'
 	touch $@
 
 $(INSTALLED_DEV): pyproject.toml | $(BIN)/python

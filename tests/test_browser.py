@@ -66,9 +66,6 @@ pytestmark = [
         reason="no Chromium at /usr/bin/chromium (make test installs Debian's chromium as root: "
         ".ci/install-chromium.sh); in CI these tests always run",
     ),
-    # a real browser beside a real server and bots: on a machine loaded by other work a
-    # step can miss its deadline, so a failed browser test is run once more
-    pytest.mark.flaky(reruns=1),
 ]
 
 if CHROMIUM is not None or IN_CI:

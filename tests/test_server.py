@@ -3,14 +3,13 @@ hidden information, bad input, Rummy calls, finished games, restarts."""
 
 from __future__ import annotations
 
-import faulthandler
 import hashlib
 import json
 import os
 import random
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from remikit.bots import LEVELS, Bot
 from remikit.engine import Game
 from remikit.records import replay
 from remikit.server.app import create_app
+from remikit.server.clock import ManualClock
 from remikit.server.hub import Hub, build_game, seat_rng
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
@@ -35,14 +35,6 @@ from remikit.views import PlayerView
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 Message = dict[str, Any]
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    """A socket test that waits for a message that never comes fails instead of hanging."""
-    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "120")), exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 def postgres_admin_url() -> str:
@@ -73,9 +65,15 @@ def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @contextmanager
 def running(
-    db_url: str, *, bot_delay: float = 0.0, call_window: float = 0.3
+    db_url: str,
+    *,
+    bot_delay: float = 0.0,
+    call_window: float = 0.3,
+    clock: ManualClock | None = None,
 ) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window))
+    app = create_app(
+        Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window), clock=clock
+    )
     with TestClient(app) as client:
         yield client
 
@@ -809,49 +807,83 @@ def find_call_deal() -> tuple[int, str, str]:
 
 
 def test_rummy_calls_are_answered_at_once_and_priority_decides(db_url: str) -> None:
-    with running(db_url, call_window=1.5) as client:
+    with running(db_url, call_window=1.5, clock=ManualClock()) as client:
         check_rummy_calls(client)
 
 
-def check_rummy_calls(client: TestClient) -> None:
+def test_R5_10_a_call_window_closes_when_its_time_is_up(db_url: str) -> None:
+    clock = ManualClock()
+    with (
+        running(db_url, call_window=1.5, clock=clock) as client,
+        call_table(client) as (table_id, (ws0, ws1, _), first, second),
+    ):
+        for ws, step, action in (
+            (ws0, 0, "draw stock"),
+            (ws0, 1, f"discard {first}"),
+            (ws1, 2, "draw stock"),
+            (ws1, 3, f"discard {second}"),
+        ):
+            ws.send_json({"type": "action", "state_id": step, "action": action})
+            receive_until(ws, lambda m, after=step: m["type"] == "state" and m["state_id"] > after)
+        assert window_state(ws0, 4, True)["call_window"]["seats"] == [2, 0]
+        ws0.send_json({"type": "action", "state_id": 4, "action": "rummy 3"})
+        receive_until(ws0, lambda m: m["type"] == "call_pending")
+        clock.advance(1.0)  # seat 2 has not answered: the window stays open
+        ws0.send_json({"type": "ping", "ref": 1})
+        receive_until(ws0, lambda m: m["type"] == "pong")
+        assert hub_of(client).tables[table_id].window is not None
+        clock.advance(0.5)  # time is up: seat 2 passed, seat 0's call stands
+        after = window_state(ws0, 6, False)
+        assert after["view"]["log"][-2:] == ["p2 pass", "p0 rummy 3"]
+
+
+def window_state(ws: Any, step: int, window: bool) -> Message:
+    """The state ``step``, with a call window open or not."""
+    return receive_until(
+        ws,
+        lambda m: (
+            m["type"] == "state"
+            and m["state_id"] == step
+            and (m["call_window"] is not None) == window
+        ),
+    )
+
+
+@contextmanager
+def call_table(client: TestClient) -> Iterator[tuple[str, list[Any], str, str]]:
+    """A three-person Rummy 500 table of :func:`find_call_deal`, a socket open for each
+    seat: its code, the sockets, and the discards A and B."""
     seed, first, second = find_call_deal()
     table_id = create_seeded(
         client, seed, "rummy500", options={"players": 3}, seats=[{"kind": "person"}] * 3
     )
-    tokens = [
-        join(client, table_id, name, seat=i)[1] for i, name in enumerate(("Budi", "Sari", "Wayan"))
-    ]
-    with (
-        client.websocket_connect(f"/ws/tables/{table_id}") as ws0,
-        client.websocket_connect(f"/ws/tables/{table_id}") as ws1,
-        client.websocket_connect(f"/ws/tables/{table_id}") as ws2,
-    ):
-        for ws, token in zip((ws0, ws1, ws2), tokens, strict=True):
+    names = ("Budi", "Sari", "Wayan")
+    tokens = [join(client, table_id, name, seat=i)[1] for i, name in enumerate(names)]
+    with ExitStack() as stack:
+        sockets = [
+            stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}")) for _ in tokens
+        ]
+        for ws, token in zip(sockets, tokens, strict=True):
             hello(ws, token)
+        yield table_id, sockets, first, second
 
-        def state(ws: Any, step: int, window: bool) -> Message:
-            return receive_until(
-                ws,
-                lambda m: (
-                    m["type"] == "state"
-                    and m["state_id"] == step
-                    and (m["call_window"] is not None) == window
-                ),
-            )
+
+def check_rummy_calls(client: TestClient) -> None:
+    with call_table(client) as (table_id, (ws0, ws1, ws2), first, second):
 
         def act(ws: Any, step: int, action: str) -> None:
             ws.send_json({"type": "action", "state_id": step, "action": action})
 
         act(ws0, 0, "draw stock")
         act(ws0, 1, f"discard {first}")
-        drawing = state(ws1, 2, False)  # nothing on the pile can be called: no window
+        drawing = window_state(ws1, 2, False)  # nothing on the pile can be called: no window
         assert "draw stock" in drawing["view"]["legal_actions"]
         assert not any(a.startswith("rummy") for a in drawing["view"]["legal_actions"])
         act(ws2, 2, "rummy 1")
         assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == "rummy_not_playable"
         act(ws1, 2, "draw stock")
         act(ws1, 3, f"discard {second}")
-        opened = state(ws0, 4, True)
+        opened = window_state(ws0, 4, True)
         window = opened["call_window"]
         assert window["discarder"] == 1 and window["seats"] == [2, 0]
         assert window["duration_ms"] == 1500
@@ -859,17 +891,17 @@ def check_rummy_calls(client: TestClient) -> None:
             "rummy 3" in opened["view"]["legal_actions"]
             and "pass" in opened["view"]["legal_actions"]
         )
-        assert state(ws1, 4, True)["view"]["legal_actions"] == []  # the discarder
+        assert window_state(ws1, 4, True)["view"]["legal_actions"] == []  # the discarder
         act(ws1, 4, "draw stock")
         assert receive_until(ws1, lambda m: m["type"] == "error")["code"] == "call_window"
         act(ws0, 4, "rummy 3")  # seat 0 calls first ...
         assert receive_until(ws0, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
-        assert state(ws0, 4, True)["call_window"]["my_call"]["text"] == "rummy 3"
+        assert window_state(ws0, 4, True)["call_window"]["my_call"]["text"] == "rummy 3"
         act(ws2, 4, "rummy 3")  # ... but seat 2 comes first after the discarder (seat 1)
         assert receive_until(ws2, lambda m: m["type"] == "call_pending")["action"] == "rummy 3"
         lost = receive_until(ws0, lambda m: m["type"] == "call_lost")
         assert lost["winner"] == 2 and lost["action"] == "rummy 3"
-        after = state(ws2, 5, False)  # everyone answered: the window closed at once
+        after = window_state(ws2, 5, False)  # everyone answered: the window closed at once
         assert after["view"]["log"][-1] == "p2 rummy 3"
         assert after["view"]["to_play"] == 2 and after["view"]["phase"] == "discard"
     assert action_log(client, table_id)[-1] == "p2 rummy 3"

@@ -4,7 +4,6 @@ and every seat token intact; SIGTERM ends it cleanly."""
 
 from __future__ import annotations
 
-import faulthandler
 import json
 import os
 import re
@@ -18,20 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from remikit.storage import Store
 
 Message = dict[str, Any]
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:(\d+)/)$")
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    faulthandler.dump_traceback_later(float(os.environ.get("REMI_TEST_WATCHDOG", "150")), exit=True)
-    yield
-    faulthandler.cancel_dump_traceback_later()
 
 
 class Served:

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
+from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable
 from remikit.server.problems import Problem, pick_lang
@@ -60,13 +61,14 @@ def request_lang(request: Request) -> str:
     return pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The application; the database and every unfinished table are opened at start-up."""
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """The application; the database and every unfinished table are opened at start-up.
+    ``clock`` times call windows and bot pauses (the event loop's time by default)."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(settings)
+        hub = Hub(settings, clock=clock)
         app.state.hub = hub
         try:
             await hub.start()

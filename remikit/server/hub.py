@@ -24,6 +24,7 @@ from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.engine import Game, OptionError
 from remikit.errors import IllegalAction, Reason
+from remikit.server.clock import Clock, LoopClock
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
@@ -162,8 +163,9 @@ def variant_client(variant: str) -> dict[str, Any]:
 class Hub:
     """Every table of one server."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
         self.settings = settings
+        self.clock: Clock = clock or LoopClock()
         self.store = Store(settings.database_url)
         self.writer = Writer(self.store)
         self.bot_pool = ThreadPoolExecutor(

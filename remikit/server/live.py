@@ -18,7 +18,6 @@ The first call wins; the seats whose calls came too late are told they lost.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
@@ -36,6 +35,7 @@ from remikit.actions import Action, CallRummy, Discard, Pass, Play
 from remikit.bots import Bot
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
+from remikit.server.clock import Clock
 from remikit.server.problems import Problem
 from remikit.server.serialize import PROTOCOL, action_json, view_json
 from remikit.storage import Store
@@ -100,7 +100,7 @@ class CallWindow:
     answers: tuple[Action, ...]  # what each of them may answer
     state_id: int
     duration: float
-    ends_at: float  # event-loop time
+    ends_at: float  # on the host's clock
     held: dict[int, Action] = field(default_factory=dict)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -172,6 +172,9 @@ class TableHost(Protocol):
 
     @property
     def call_window(self) -> float: ...
+
+    @property
+    def clock(self) -> Clock: ...
 
     def table_idle(self, table: LiveTable) -> None: ...
 
@@ -327,7 +330,7 @@ class LiveTable:
         window = self.window
         if window is None:
             return None
-        left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
+        left = max(0.0, window.ends_at - self.host.clock.now())
         mine = window.held.get(seat) if seat is not None else None
         return {
             "discarder": window.discarder,
@@ -546,7 +549,8 @@ class LiveTable:
 
     async def _bot_turn(self, seat: int, state_id: int) -> None:
         loop = asyncio.get_running_loop()
-        started = loop.time()
+        clock = self.host.clock
+        started = clock.now()
         view = self.view(seat)
         if not view.legal_actions:
             return
@@ -558,9 +562,8 @@ class LiveTable:
                 "table %s: bot %s failed; it plays its first legal action", self.id, bot.name
             )
             action = view.legal_actions[0]
-        wait = self.host.bot_delay - (loop.time() - started)
-        if wait > 0:
-            await asyncio.sleep(wait)
+        if self.host.bot_delay > 0:  # a pause people can follow, on the host's clock
+            await clock.wait(asyncio.Event(), until=started + self.host.bot_delay)
         async with self.lock:
             self.bot_task = None
             if self.state_id != state_id or self.window is not None or self.stopped:
@@ -587,14 +590,13 @@ class LiveTable:
         discarder = next(p.seat for p in reversed(deal.log) if isinstance(p.action, Discard))
         people = any(s not in self.bots for s in seats)
         duration = self.host.call_window if people else 0.0
-        loop = asyncio.get_running_loop()
         window = CallWindow(
             discarder=discarder,
             seats=seats,
             answers=tuple(self.game.legal_actions(seats[0])),
             state_id=self.state_id,
             duration=duration,
-            ends_at=loop.time() + duration,
+            ends_at=self.host.clock.now() + duration,
         )
         self.window = window
         self.spawn(lambda: self._run_window(window))
@@ -605,9 +607,7 @@ class LiveTable:
             for seat in window.seats
             if seat in self.bots
         ]
-        left = max(0.0, window.ends_at - asyncio.get_running_loop().time())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(window.done.wait(), timeout=left)
+        await self.host.clock.wait(window.done, until=window.ends_at)
         if asks:
             await asyncio.gather(*asks, return_exceptions=True)
         async with self.lock:

@@ -1,0 +1,89 @@
+"""The server's timers (the Rummy call window, the bots' pause before they play) read
+one clock, so tests can hold time still and move it on when they choose.
+
+>>> import asyncio
+>>> clock = ManualClock()
+>>> async def window() -> bool:
+...     answered = asyncio.Event()
+...     waiting = asyncio.ensure_future(clock.wait(answered, until=clock.now() + 3))
+...     await asyncio.sleep(0)
+...     clock.advance(2.9)
+...     await asyncio.sleep(0)
+...     still = not waiting.done()
+...     clock.advance(0.1)
+...     await waiting
+...     return still
+>>> asyncio.run(window())
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds on this clock (only differences mean anything)."""
+
+    async def wait(self, event: asyncio.Event, *, until: float) -> None:
+        """Return when ``event`` is set or the clock reaches ``until``, whichever is first."""
+
+
+class LoopClock:
+    """The event loop's monotonic time: the clock of a running server."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def wait(self, event: asyncio.Event, *, until: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), timeout=max(0.0, until - self.now()))
+
+
+class ManualClock:
+    """A clock that moves only when :meth:`advance` is called (tests; from any thread)."""
+
+    def __init__(self) -> None:
+        self.time = 0.0
+        self._lock = threading.Lock()
+        self._waiters: list[tuple[float, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        """Move on by ``seconds``, ending every wait whose time has come."""
+        with self._lock:
+            self.time += seconds
+            due = [f for t, f in self._waiters if t <= self.time]
+            self._waiters = [(t, f) for t, f in self._waiters if t > self.time]
+        for future in due:
+            future.get_loop().call_soon_threadsafe(_settle, future)
+
+    async def wait(self, event: asyncio.Event, *, until: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            if until <= self.time:
+                return
+            self._waiters.append((until, future))
+        answered = asyncio.ensure_future(event.wait())
+        due = asyncio.ensure_future(_settled(future))
+        try:
+            await asyncio.wait({answered, due}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            answered.cancel()
+            due.cancel()
+
+
+async def _settled(future: asyncio.Future[None]) -> bool:
+    await future
+    return True
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
