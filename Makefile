@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 INSTALLED_DEV := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench clean
+.PHONY: run test check lint bench clean
 
 run: $(INSTALLED)
 	$(BIN)/remi serve
@@ -18,6 +18,11 @@ run: $(INSTALLED)
 test: lint
 	bash .ci/install-chromium.sh
 	bash .ci/with-postgres.sh $(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
+
+# The same checks with only what is already installed: no system packages; browser and
+# PostgreSQL tests skip when Chromium or a PostgreSQL server is missing.
+check: lint
+	$(BIN)/pytest -n auto tests remikit
 
 lint: $(INSTALLED_DEV)
 	$(BIN)/ruff check remikit tests bench
