@@ -1116,6 +1116,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "id": "tidak bisa membuka basis data: {why}",
         "en": "cannot open the database: {why}",
     },
+    "serve.needs_web": {
+        "id": "meja web memerlukan paket tambahan web ({module} tidak terpasang): "
+        "pip install 'remikit[web]'",
+        "en": "the web table needs the web extra ({module} is not installed): "
+        "pip install 'remikit[web]'",
+    },
     "server.waiting": {
         "id": "permainan dimulai setelah semua kursi terisi",
         "en": "the game starts when every seat is taken",

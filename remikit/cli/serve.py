@@ -51,10 +51,14 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
 
-    from remikit.server.runner import serve
-    from remikit.storage import Store
+        from remikit.server.runner import serve
+        from remikit.storage import Store
+    except ModuleNotFoundError as exc:  # installed without the web extra
+        print(t("serve.needs_web", default_lang(), module=exc.name), file=sys.stderr)
+        return 1
 
     try:  # a clear message, rather than a server that fails at start-up
         Store(args.database).close()
