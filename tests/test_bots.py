@@ -217,7 +217,7 @@ def test_random_and_greedy_never_play_an_illegal_move(chunk: int) -> None:
     """200 seeded Remi 13 D games of mixed bots; every action is one of the view's legal ones."""
     info = find_variant("remi13d")
     for i in range(chunk * GAMES_PER_CHUNK, (chunk + 1) * GAMES_PER_CHUNK):
-        game = info.game(Remi13DOptions(games=1), rng=random.Random(i))
+        game = info.game_class()(Remi13DOptions(games=1), rng=random.Random(i))
         levels = ("random", "greedy") if i % 2 else ("greedy", "random")
         spies = [Spy(make_bot(levels[s % 2], seed=i * 4 + s), game, s) for s in range(4)]
         play_game(game, spies)

@@ -25,6 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 CALL_WINDOW = 0.8  # seconds: long enough to see the Rummy! button, short enough to play on
 
 
@@ -69,10 +70,10 @@ pytestmark = [
 ]
 
 if CHROMIUM is not None or IN_CI:
-    from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+    from playwright.sync_api import Browser, Page, ViewportSize, WebSocket, sync_playwright
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 else:  # pragma: no cover - skipped above
-    Browser = Page = WebSocket = Any  # type: ignore[misc,assignment]
+    Browser = Page = ViewportSize = WebSocket = Any  # type: ignore[misc,assignment]
 
 
 # -- the server and the browser -----------------------------------------------------------
@@ -207,7 +208,7 @@ class Person:
 def open_person(
     browser: Browser,
     *,
-    viewport: dict[str, int] = DESKTOP,
+    viewport: ViewportSize = DESKTOP,
     locale: str = "en-US",
     phone: bool = False,
 ) -> Person:
@@ -265,6 +266,10 @@ def close_results(person: Person) -> None:
         person.page.click("#results-close")
 
 
+def first_other_than(card: str, cards: list[str]) -> str:
+    return next(c for c in cards if c != card)
+
+
 def take_simple_turn(person: Person, *, pick: Callable[[list[str]], str] | None = None) -> None:
     """Draw from the stock and discard (by default the first card that may go)."""
     page = person.page
@@ -301,6 +306,12 @@ def wait_text(page: Page, selector: str, text: str, *, start: bool = False) -> N
     page.wait_for_function(
         f"([s, t]) => (document.querySelector(s)?.textContent || '').{check}", arg=[selector, text]
     )
+
+
+def playing(person: Person) -> bool:
+    """The last state this person received shows the table playing."""
+    states = person.states()
+    return states != [] and states[-1]["table"]["status"] == "playing"
 
 
 def wait(person: Person, until: Callable[[], bool], timeout: float, what: str) -> None:
@@ -355,7 +366,7 @@ def test_three_thirteen_round_by_clicks(server: Served, browser: Browser) -> Non
             shot(page, "three_thirteen_refused_discard")
             page.click("#hand .card.selected")  # unselect it
             tried_refusal = True
-            take_simple_turn(person, pick=lambda cards, t=taken: next(c for c in cards if c != t))
+            take_simple_turn(person, pick=partial(first_other_than, taken))
             continue
         # the round's wild cards (threes, jokers) are marked (R3-3)
         assert person.shown_state()["view"]["wild_rank"] == "3"
@@ -521,7 +532,7 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
         person.page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
         wait(
             person,
-            lambda p=person: p.states() != [] and p.states()[-1]["table"]["status"] == "playing",
+            partial(playing, person),
             10,
             "the seat draw",
         )
@@ -703,7 +714,7 @@ def test_rummy500_deep_pickup_meld_and_calls(server: Served, browser: Browser) -
             if deep and not deep_done:
                 depth = int(deep[-1].split()[-1])
                 pile = view["discard_pile"]
-                person.act_and_wait(lambda d=depth: page.click(f'#discard .card[data-depth="{d}"]'))
+                person.act_and_wait(partial(page.click, f'#discard .card[data-depth="{depth}"]'))
                 now = person.shown_state()["view"]
                 assert now["log"][-1] == f"p0 draw discard {depth}"
                 assert now["must_meld"] == pile[-depth]

@@ -102,9 +102,9 @@ PERSON = [
 
 
 def scripted_session(
-    stacked: Stacked, script: Sequence[str], *, lang: str = "en", **options: object
+    stacked: Stacked, script: Sequence[str], *, lang: str = "en"
 ) -> tuple[Session, Typist, Rummy500Game]:
-    game = new_game(stacked, HANDS, up="Js", stock=STOCK, **options)
+    game = new_game(stacked, HANDS, up="Js", stock=STOCK)
     console, buffer = make_console()
     typist = Typist(buffer, script)
     ui = find_variant("rummy500").part("tui")()

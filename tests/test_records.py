@@ -126,11 +126,12 @@ def test_a_malformed_second_hand_leaves_the_game_as_the_first_left_it(data: Path
     record = load_record(data / "records" / "r500-basic-going-out.json")
     first_hand = hand(record)
     later = {**first_hand, "dealer": 1, "actions": []}  # R5-2: the deal passes to seat 1
-    for change, reason in [
+    changes: list[tuple[dict[str, object], str]] = [
         ({"first": 0}, "hand 2: first must be seat 2, the seat after the dealer, not 0"),
         ({"dealer": 2}, "hand 2: dealer must be seat 1, the dealer the rules pick, not 2"),
         ({"deck": [*first_hand["deck"][:-1], None]}, "hand 2: deck must be a list"),
-    ]:
+    ]
+    for change, reason in changes:
         result = replay({**record, "hands": [first_hand, {**later, **change}]})
         assert not result.ok and reason in (result.reason or ""), result.reason
         assert result.game is not None and len(result.game.deals) == 1

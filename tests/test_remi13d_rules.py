@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import Close, Discard, Draw, parse_action
+from remikit.actions import Action, Close, Discard, Draw, parse_action
 from remikit.cards import JOKER, Card, make_deck, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import IllegalAction
@@ -16,7 +16,7 @@ from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
-from remikit.views import DealSummary, SeatResult
+from remikit.views import DealSummary, EndedBy, SeatResult
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 
 FULL = make_deck(decks=2, jokers=4)
@@ -229,7 +229,7 @@ def test_R13_3_tie_for_lowest_goes_to_first_after_previous_dealer() -> None:
     game = Remi13DGame(Remi13DOptions(games=2), rng=random.Random(3))
     deal = game.current()
     results = tuple(SeatResult(p, (), ()) for p in (-50, 10, -50, 0))
-    deal.finish(DealSummary(1, "stock", None, results))
+    deal.finish(DealSummary(1, EndedBy.STOCK, None, results))
     assert deal.dealer == 3
     assert game.next_dealer() == 0  # seats 0 and 2 tie; 0 comes first after dealer 3
 
@@ -242,7 +242,8 @@ def test_R13_15_match_of_n_games_highest_total_wins() -> None:
         assert seat is not None
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert len(game.deals) == 3
-    assert game.totals == [sum(d.summary.points[s] for d in game.deals) for s in range(4)]  # type: ignore[union-attr]
+    summaries = [d.summary for d in game.deals if d.summary is not None]
+    assert game.totals == [sum(s.points[seat] for s in summaries) for seat in range(4)]
     best = max(game.totals)
     assert game.winner == (game.totals.index(best) if game.totals.count(best) == 1 else None)
     with pytest.raises(IllegalAction, match="over"):
@@ -252,19 +253,24 @@ def test_R13_15_match_of_n_games_highest_total_wins() -> None:
 def test_illegal_actions_leave_the_state_unchanged(stacked: Stacked) -> None:
     game = new_game(stacked, [CLOSER, SEAT1, SEAT2, SEAT3], stock="Ah")
     before = snapshot(game)
-    for seat, action in [
+    refused: list[tuple[int, Action]] = [
         (1, Draw("stock")),
         (0, Discard(Card.parse("3s"))),
         (7, Draw("stock")),
         (0, parse_action("meld 3s 4s 5s")),
         (0, Draw("discard")),
-    ]:
+    ]
+    for seat, action in refused:
         with pytest.raises(IllegalAction):
             game.apply(seat, action)
         assert snapshot(game) == before
     act(game, "p0 draw stock")
     before = snapshot(game)
-    wrong = [(0, Draw("stock")), (0, Discard(Card.parse("Qd"))), (2, Discard(Card.parse("2d")))]
+    wrong: list[tuple[int, Action]] = [
+        (0, Draw("stock")),
+        (0, Discard(Card.parse("Qd"))),
+        (2, Discard(Card.parse("2d"))),
+    ]
     for seat, action in wrong:
         with pytest.raises(IllegalAction):
             game.apply(seat, action)

@@ -269,7 +269,7 @@ class Recorder(Bot):
         return self.inner.choose(view)
 
 
-def answer_window(game: Game, bots: list[Bot]) -> None:
+def answer_window(game: Rummy500Game, bots: list[Bot]) -> None:
     """Let the seats answer a call window, in the engine's order."""
     deal = deal_of(game)
     while deal.phase == "call":
@@ -444,6 +444,6 @@ def test_arena_checks_the_players_option_against_the_bots() -> None:
 
 
 def test_lower_is_better_belongs_to_the_game() -> None:
-    assert find_variant("3-13").game.lower_is_better
-    assert not find_variant("500").game.lower_is_better
-    assert not find_variant("13d").game.lower_is_better
+    assert find_variant("3-13").game_class().lower_is_better
+    assert not find_variant("500").game_class().lower_is_better
+    assert not find_variant("13d").game_class().lower_is_better

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from remikit.actions import CallRummy, Discard, Pass
+from remikit.actions import Action, CallRummy, Discard, Pass
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
@@ -121,7 +121,7 @@ def play(seed: int, *, check: bool = True) -> Rummy500Game:
         legal = game.legal_actions(seat)
         if deal.phase is Phase.CALL:  # a call now and then, else a pass
             calls = [a for a in legal if isinstance(a, CallRummy)]
-            action = chooser.choice(calls) if chooser.random() < CALL_CHANCE else Pass()
+            action: Action = chooser.choice(calls) if chooser.random() < CALL_CHANCE else Pass()
         else:
             action = chooser.choice(legal)
         game.apply(seat, action)

@@ -21,6 +21,8 @@ from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500
 from remikit.views import TableMeld
 from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
 
+__all__ = ["Stacked", "act", "new_game"]
+
 # -- helpers -----------------------------------------------------------------------------
 
 
@@ -980,7 +982,8 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
         assert view.hand == (tuple(deal_of(game).hands[seat]) if seat is not None else ())
     assert game.view(0).legal_actions == tuple(game.legal_actions(0))
     assert game.view(1).legal_actions == ()
-    assert game.view(0).options.rummy_calls is True
+    options = game.view(0).options
+    assert isinstance(options, Rummy500Options) and options.rummy_calls is True
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
     assert game.view(1).must_meld is None
 

@@ -159,6 +159,11 @@ def receive_until(
     raise AssertionError("the wanted message did not come")
 
 
+def newer_state(after: int) -> Callable[[Message], bool]:
+    """A state newer than ``after``."""
+    return lambda m: m["type"] == "state" and m["state_id"] > after
+
+
 def my_turn(after: int) -> Callable[[Message], bool]:
     """A state newer than ``after`` in which this seat has something to do."""
     return lambda m: (
@@ -824,7 +829,7 @@ def test_R5_10_a_call_window_closes_when_its_time_is_up(db_url: str) -> None:
             (ws1, 3, f"discard {second}"),
         ):
             ws.send_json({"type": "action", "state_id": step, "action": action})
-            receive_until(ws, lambda m, after=step: m["type"] == "state" and m["state_id"] > after)
+            receive_until(ws, newer_state(step))
         assert window_state(ws0, 4, True)["call_window"]["seats"] == [2, 0]
         ws0.send_json({"type": "action", "state_id": 4, "action": "rummy 3"})
         receive_until(ws0, lambda m: m["type"] == "call_pending")

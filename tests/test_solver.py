@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from remikit.cards import JOKER, Card, Rank, make_deck, parse_cards
-from remikit.melds import AceMode, Arrangement, Meld, card_at
+from remikit.melds import AceMode, Arrangement, Deadwood, Meld, card_at
 from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring as remi13d
 from remikit.variants.three_thirteen import scoring as three_thirteen
@@ -253,9 +253,7 @@ def check_remi(
     assert claimed == bonus + meld_points + sum(remi_dead(c) for c in dead)
 
 
-def check_t13(
-    hand: Sequence[Card], found: three_thirteen.Deadwood, round_no: int, ace: AceMode
-) -> None:
+def check_t13(hand: Sequence[Card], found: Deadwood, round_no: int, ace: AceMode) -> None:
     """Every card once, every meld legal (R3-3, R3-4), deadwood as claimed (R3-7)."""
     wild = three_thirteen.wild_rank(round_no)
     discard = [found.discard] if found.discard is not None else []

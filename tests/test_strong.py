@@ -38,7 +38,9 @@ VARIANTS = {
 def new_game(variant: str, seed: int, **options: object) -> Game:
     info = find_variant(variant)
     values = {**VARIANTS[variant], **options}
-    return info.game(info.game.options_type.from_mapping(values), rng=random.Random(seed))
+    return info.game_class()(
+        info.game_class().options_type.from_mapping(values), rng=random.Random(seed)
+    )
 
 
 class Spy(Bot):

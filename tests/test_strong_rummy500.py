@@ -35,8 +35,8 @@ def test_refined_worlds_look_played() -> None:
     rng = random.Random(5)
     misfits = {"sampled": 0, "refined": 0}
     for seed in range(4):
-        game = info.game(
-            info.game.options_type.from_mapping({"players": 4}), rng=random.Random(seed)
+        game = info.game_class()(
+            info.game_class().options_type.from_mapping({"players": 4}), rng=random.Random(seed)
         )
         bots = [make_bot("greedy", seed=s) for s in range(4)]
         for _ in range(20):
@@ -89,8 +89,8 @@ def test_rollout_seats_lay_and_discard_as_the_greedy_bot() -> None:
     rng = random.Random(0)
     turns = 0
     for seed in range(6):
-        game = info.game(
-            info.game.options_type.from_mapping({"players": 4}), rng=random.Random(seed)
+        game = info.game_class()(
+            info.game_class().options_type.from_mapping({"players": 4}), rng=random.Random(seed)
         )
         bots = [make_bot("greedy", seed=s) for s in range(4)]
         tactics = Rummy500Tactics()

@@ -18,7 +18,9 @@ from remikit.views import PlayerView
 def played_view(seed: int, decisions: int) -> PlayerView:
     """The view of the seat to play after ``decisions`` greedy moves."""
     info = find_variant("three-thirteen")
-    game = info.game(info.game.options_type.from_mapping({}), rng=random.Random(seed))
+    game = info.game_class()(
+        info.game_class().options_type.from_mapping({}), rng=random.Random(seed)
+    )
     greedy = make_bot("greedy", seed=0)
     for _ in range(decisions):
         seat = game.to_play

@@ -22,7 +22,7 @@ def test_every_part_of_every_variant_resolves(spec: VariantSpec) -> None:
         game = spec.game_class()
         assert issubclass(game, Game) and game.name == spec.name
         assert set(spec.parts) == set(PARTS), f"{spec.name} lacks a front-end part"
-    for part in spec.parts:
+    for part in (p for p in PARTS if p in spec.parts):
         assert callable(spec.part(part)), f"{spec.name}: {part} does not resolve"
     for name in spec.names():
         assert find_variant(name.upper()) is spec
