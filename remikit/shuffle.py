@@ -30,6 +30,17 @@ in suit order Clubs, Diamonds, Hearts, Spades and within a suit A, 2 … 10, J,
 Q, K, then the jokers: ``Ac 2c … Kc Ad … Ks Jk``); the result is the deck as a
 record writes it, top card first.
 
+**Where the seeds come from.** A :class:`~remikit.engine.Game` shuffles each
+deal with 32 bytes drawn from its ``rng`` (:func:`draw_seed`: a seeded
+:class:`random.Random` in simulations and tests, the system's cryptographic
+RNG otherwise). A web table shuffles deal ``k`` with
+``SHA-256("{table seed}/deal/{k}")`` (:func:`remikit.server.live.deal_seed`)
+and stores the deck. A Three-Thirteen round's ``r``-th new stock (R3-5) is
+the discard pile but its top card, shuffled with
+:func:`remikit.variants.three_thirteen.rules.reshuffle_seed`: the SHA-256 of
+the deck's record text, ``|`` and ``r``. The Remi 13 D seat draw (R13-2)
+shuffles each fresh deck with :func:`draw_seed` of the caller's ``rng``.
+
 >>> ByteStream(b"remikit").read(4).hex()
 '4246d662'
 >>> shuffled(range(10), b"remikit")
