@@ -9,6 +9,8 @@ and state the old code gave; a database a newer remikit has upgraded is refused.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import os
 import random
 import subprocess
@@ -24,8 +26,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from remikit.actions import Play
+from remikit.actions import Discard, Draw, Play
 from remikit.bots import make_bot
+from remikit.cards import Card
 from remikit.engine import Game
 from remikit.i18n import t
 from remikit.server.hub import build_game
@@ -34,6 +37,11 @@ from remikit.storage.migrations import config, head
 from remikit.storage.models import Base
 from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants import find_playable
+from remikit.variants.three_thirteen.rules import (
+    ThreeThirteenDeal,
+    ThreeThirteenGame,
+    ThreeThirteenOptions,
+)
 
 
 def postgres_admin_url() -> str:
@@ -276,3 +284,95 @@ def test_serve_refuses_a_newer_database_with_a_message(tmp_path: Path) -> None:
         assert done.stderr.startswith(start), done.stderr
         assert f"(up to {head()})" in done.stderr or f"(sampai {head()})" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_a_three_thirteen_stock_the_old_code_reshuffled_is_named_in_the_log(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # round 1, two players: each turn takes the stock's top card and discards it, so the
+    # 97-card stock runs out and the old code reshuffled it (random.Random, as it did)
+    options = ThreeThirteenOptions(players=2)
+    seed = next(s for s in range(100) if not any(map(complete, old_round(options, s).hands)))
+    deal = old_round(options, seed)
+    game_type = ThreeThirteenGame
+    texts: list[str] = []
+    last_card: tuple[int, list[Card]] | None = None
+    for _ in range(100):
+        seat = deal.to_play
+        assert seat is not None
+        if len(deal.stock) == 1:
+            last_card = len(texts), list(deal.stock)
+        card = deal.stock[-1]
+        for action in (Draw("stock"), Discard(card)):
+            deal.apply(seat, action)
+            texts.append(str(Play(seat, action)))
+    assert deal.reshuffles == 1 and not deal.is_over and last_card is not None
+    command.upgrade(config(url=database_url), "0001")
+    engine = sa.create_engine(database_url)
+    meta = sa.MetaData()
+    tables = sa.Table("tables", meta, autoload_with=engine)
+    actions = sa.Table("actions", meta, autoload_with=engine)
+    moment = datetime(2026, 11, 1, tzinfo=UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            tables.insert().values(
+                id="OLDSTOCK",
+                variant=game_type.name,
+                options=options.as_dict(),
+                seed=str(seed),
+                seats=[{"kind": "bot", "level": "random"}] * 2,
+                title="",
+                created_at=moment,
+            )
+        )
+        conn.execute(
+            actions.insert(),
+            [
+                {"table_id": "OLDSTOCK", "index": i, "seat": int(x[1]), "action": x}
+                | {"created_at": moment}
+                for i, x in enumerate(texts)
+            ],
+        )
+    engine.dispose()
+    with caplog.at_level(logging.WARNING, logger="remikit.storage"):
+        store = Store(database_url)
+    try:
+        stored = store.load("OLDSTOCK")
+        assert stored is not None and [list(d) for d in stored.decks] == [
+            [str(c) for c in deal.deck]
+        ]
+        assert "OLDSTOCK" in caplog.text and "reshuffled the old way" in caplog.text
+        # up to the reshuffle the table replays; the old reshuffle's stock is not rebuilt
+        steps, stock = last_card
+        assert build_game(stored, steps).deals[0].stock == stock
+        with pytest.raises(ValueError):
+            build_game(stored)
+    finally:
+        store.close()
+
+
+def old_round(options: ThreeThirteenOptions, seed: int) -> ThreeThirteenDeal:
+    """Round 1 as the old code dealt it and reshuffled its stock (both random.Random)."""
+    game = ThreeThirteenGame(options, auto_deal=False)
+    cards = game.full_deck()
+    random.Random(seed).shuffle(cards)
+    deal = game.start_deal(cards)
+    assert isinstance(deal, ThreeThirteenDeal)
+
+    def reshuffle() -> None:
+        deal.reshuffles += 1
+        text = " ".join(str(c) for c in deal.deck) + f"|{deal.reshuffles}"
+        digest = hashlib.sha256(text.encode("ascii")).digest()
+        pile = deal.discard_pile[:-1]
+        random.Random(int.from_bytes(digest[:8], "big")).shuffle(pile)
+        del deal.discard_pile[:-1]
+        deal.stock = pile
+
+    deal.reshuffle = reshuffle  # type: ignore[method-assign]
+    return deal
+
+
+def complete(hand: list[Card]) -> bool:
+    return ThreeThirteenDeal(
+        number=1, players=2, dealer=1, first=0, options=ThreeThirteenOptions(players=2)
+    ).is_complete(hand)
