@@ -24,6 +24,7 @@ from remikit.actions import Action, CallRummy, Discard, Draw, Play
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import brief, t
+from remikit.shuffle import draw_seed, shuffled
 from remikit.views import DealSummary, EndedBy, PlayerView
 
 MAX_ACTIONS_PER_DEAL = 5_000
@@ -556,7 +557,8 @@ class Game(ABC):
         dealer: int | None = None,
         first: int | None = None,
     ) -> Deal:
-        """Start the next deal with ``deck`` (shuffled here when None)."""
+        """Start the next deal with ``deck`` (when None: :meth:`new_deck`, shuffled with a
+        seed drawn from the game's ``rng``)."""
         if not self.needs_deal:
             raise ValueError("a deal is still in progress" if not self.over else "the game is over")
         rule_dealer = self.next_dealer()
@@ -570,8 +572,7 @@ class Game(ABC):
         if not 0 <= first < self.players:
             raise ValueError(f"there is no seat {first}")
         if deck is None:
-            cards = self.full_deck()
-            self.rng.shuffle(cards)
+            cards = self.new_deck()
         else:
             cards = list(deck)
             check_deck(cards, self.full_deck())
@@ -579,6 +580,11 @@ class Game(ABC):
         deal.deal(cards)
         self.deals.append(deal)
         return deal
+
+    def new_deck(self, seed: bytes | None = None) -> list[Card]:
+        """The full deck in the order :mod:`remikit.shuffle` gives it for ``seed``; without
+        one, for a seed of 32 bytes drawn from the game's ``rng`` (a new one each call)."""
+        return shuffled(self.full_deck(), draw_seed(self.rng) if seed is None else seed)
 
     def current(self) -> Deal:
         deal = self.deal

@@ -1255,6 +1255,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "worker processes (default 0 = every core); results do not depend on it",
     },
     "play.thinking": {"id": "{name} sedang berpikir…", "en": "{name} is thinking…"},
+    "serve.newer_database": {
+        "id": "basis data ini memakai skema revisi {revision}, lebih baru daripada yang "
+        "dikenal remikit ini (sampai {head}): pakai remikit yang lebih baru untuk membukanya",
+        "en": "the database is at schema revision {revision}, newer than this remikit "
+        "knows (up to {head}): open it with a newer remikit",
+    },
 }
 
 

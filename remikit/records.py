@@ -105,7 +105,7 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
     index = 0
     for number, hand in enumerate(hands, start=1):
         try:
-            actions = _start(game, hand, number)
+            actions = start_hand(game, hand, number)
         except RecordError as exc:
             return ReplayResult(False, game, reason=str(exc))
         for text in actions:
@@ -131,8 +131,10 @@ def apply_recorded(game: Game, seat: int, action: Action) -> None:
     game.apply(seat, action)
 
 
-def _start(game: Game, hand: object, number: int) -> list[str]:
-    """Check hand ``number`` of a record and start its deal; its actions."""
+def start_hand(game: Game, hand: object, number: int) -> list[str]:
+    """Check hand ``number`` of a record (an object with ``deck`` and optionally
+    ``dealer``, ``first`` and ``actions``) and start its deal; its actions.
+    :class:`RecordError` for a malformed hand."""
     where = f"hand {number}"
     if not isinstance(hand, dict):
         raise RecordError(f"{where} is not an object")

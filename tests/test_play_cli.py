@@ -108,7 +108,8 @@ def test_a_whole_remi13d_match_through_the_terminal(tmp_path: Path) -> None:
 
 
 def test_the_person_takes_the_discard_of_the_left_seat() -> None:
-    status, out = run_play(["remi13d", "--seed", "1", "--lang", "en"], script=["q", "y"])
+    # seed 3: the seat draw puts the person after Left, who discards before the person plays
+    status, out = run_play(["remi13d", "--seed", "3", "--lang", "en"], script=["q", "y"])
     assert status == 0
     assert "Play runs to the right: you may take the discards of Left (" in out
     assert "discard of Left (" in out

@@ -6,28 +6,32 @@ import random
 from collections import Counter
 
 from remikit.cards import JOKER, Card, make_deck, parse_cards
+from remikit.shuffle import draw_seed, shuffled
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats, strength
 
 FULL = Counter(make_deck(decks=2, jokers=4))
 
 
-class Stacked(random.Random):
-    """Its first shuffle puts ``order`` on top of the deck, drawn in the order listed;
-    later shuffles (a fresh deck) are random."""
+class Stacked:
+    """A seat draw's ``shuffle``: its first puts ``order`` on top of the deck, drawn in
+    the order listed; later ones (a fresh deck) are random."""
 
     def __init__(self, order: str) -> None:
-        super().__init__(0)
         self.order: list[Card] | None = parse_cards(order)
+        self.rng = random.Random(0)
 
-    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+    def __call__(self, deck: list[Card]) -> list[Card]:
         if self.order is None:
-            super().shuffle(x)
-            return
-        rest = list(x)
+            return shuffled(deck, draw_seed(self.rng))
+        rest = list(deck)
         for card in self.order:
             rest.remove(card)
-        x[:] = rest + self.order[::-1]  # the draw takes from the end
-        self.order = None
+        top, self.order = self.order, None
+        return rest + top[::-1]  # the draw takes from the end
+
+
+def draw_stacked(order: str) -> SeatDraw:
+    return draw_seats(random.Random(0), 4, shuffle=Stacked(order))
 
 
 def drawn(draw: SeatDraw) -> list[str]:
@@ -35,14 +39,14 @@ def drawn(draw: SeatDraw) -> list[str]:
 
 
 def test_R13_2_highest_plays_first_lowest_deals_one_card_each() -> None:
-    draw = draw_seats(Stacked("7h As 2c Kd"), 4)
+    draw = draw_stacked("7h As 2c Kd")
     assert drawn(draw) == ["7h", "As", "2c", "Kd"]
     assert draw.seats == (2, 0, 3, 1)
     assert draw.order == (1, 3, 0, 2)
 
 
 def test_R13_2_equal_ranks_go_by_suit_spade_heart_diamond_club() -> None:
-    draw = draw_seats(Stacked("Kh Kd Ks Kc"), 4)
+    draw = draw_stacked("Kh Kd Ks Kc")
     assert drawn(draw) == ["Kh", "Kd", "Ks", "Kc"]  # no redraw: the cards differ
     assert draw.order == (2, 0, 1, 3)
 
@@ -50,37 +54,37 @@ def test_R13_2_equal_ranks_go_by_suit_spade_heart_diamond_club() -> None:
 def test_R13_2_a_redraw_orders_only_the_tied_players() -> None:
     # players 0 and 1 tie on 8h below player 2's Kd; player 0's redraw (As) beats every
     # card drawn, yet player 0 stays below Kd, and player 1's 2c does not make them deal
-    draw = draw_seats(Stacked("8h 8h Kd 5c As 2c"), 4)
+    draw = draw_stacked("8h 8h Kd 5c As 2c")
     assert drawn(draw) == ["8h As", "8h 2c", "Kd", "5c"]
     assert draw.order == (2, 0, 1, 3)
 
 
 def test_R13_2_a_tie_on_the_lowest_card_decides_only_who_deals() -> None:
-    draw = draw_seats(Stacked("Qs 3d 9h 3d Kh Ac"), 4)
+    draw = draw_stacked("Qs 3d 9h 3d Kh Ac")
     assert drawn(draw) == ["Qs", "3d Kh", "9h", "3d Ac"]
     assert draw.order == (0, 2, 3, 1)  # Ac beats Kh, but both stay below 9h; 1 deals
 
 
 def test_R13_2_a_tie_on_the_highest_card_decides_only_who_plays_first() -> None:
-    draw = draw_seats(Stacked("As 2c As 7d 3c 4c"), 4)
+    draw = draw_stacked("As 2c As 7d 3c 4c")
     assert drawn(draw) == ["As 3c", "2c", "As 4c", "7d"]
     assert draw.order == (2, 0, 3, 1)  # 3c and 4c are low cards, still above 7d and 2c
 
 
 def test_R13_2_two_ties_at_once_redraw_in_their_own_places_the_higher_first() -> None:
-    draw = draw_seats(Stacked("Th 4s Th 4s 5d 6d Jc 2h"), 4)
+    draw = draw_stacked("Th 4s Th 4s 5d 6d Jc 2h")
     assert drawn(draw) == ["Th 5d", "4s Jc", "Th 6d", "4s 2h"]
     assert draw.order == (2, 0, 1, 3)
 
 
 def test_R13_2_a_tie_that_ties_again_draws_a_third_time() -> None:
-    draw = draw_seats(Stacked("9s 9s Ah 3c Kc Kc 2d Qd"), 4)
+    draw = draw_stacked("9s 9s Ah 3c Kc Kc 2d Qd")
     assert drawn(draw) == ["9s Kc 2d", "9s Kc Qd", "Ah", "3c"]
     assert draw.order == (2, 1, 0, 3)
 
 
 def test_R13_2_a_joker_draws_again_and_that_card_counts_against_everyone() -> None:
-    draw = draw_seats(Stacked("Jk 8c Qh 5s Ks"), 4)
+    draw = draw_stacked("Jk 8c Qh 5s Ks")
     assert drawn(draw) == ["Jk Ks", "8c", "Qh", "5s"]
     assert draw.order == (0, 2, 1, 3)
 
@@ -88,41 +92,40 @@ def test_R13_2_a_joker_draws_again_and_that_card_counts_against_everyone() -> No
 def test_R13_2_three_jokers_at_once_and_a_joker_again() -> None:
     # only two copies of a card exist, so no tie is three players; three jokers is the
     # largest group that draws again, and one of them draws the fourth joker
-    draw = draw_seats(Stacked("Jk Jk Jk 6h 4c Jk Td 5c"), 4)
+    draw = draw_stacked("Jk Jk Jk 6h 4c Jk Td 5c")
     assert drawn(draw) == ["Jk 4c", "Jk Jk 5c", "Jk Td", "6h"]
     assert draw.order == (2, 3, 1, 0)
 
 
 def test_R13_2_a_joker_in_a_redraw_is_drawn_again_within_the_tie() -> None:
-    draw = draw_seats(Stacked("Ad 7h 7h 6c Jk 2s 3s"), 4)
+    draw = draw_stacked("Ad 7h 7h 6c Jk 2s 3s")
     assert drawn(draw) == ["Ad", "7h Jk 3s", "7h 2s", "6c"]
     assert draw.order == (0, 1, 2, 3)
 
 
 def test_R13_2_players_who_did_not_tie_draw_exactly_once() -> None:
-    draw = draw_seats(Stacked("Js 9d Js Qc 8s 7s 6s 5s"), 4)
+    draw = draw_stacked("Js 9d Js Qc 8s 7s 6s 5s")
     assert drawn(draw) == ["Js 8s", "9d", "Js 7s", "Qc"]  # 6s and 5s stay in the deck
     assert draw.order == (3, 0, 2, 1)
 
 
-class Pairs(random.Random):
-    """Its first shuffle lays out the deck in identical pairs, so two tied players tie
-    again and again until the deck runs out."""
+class Pairs:
+    """A seat draw's ``shuffle``: its first lays out the deck in identical pairs, so two
+    tied players tie again and again until the deck runs out."""
 
     def __init__(self) -> None:
-        super().__init__(7)
         self.first = True
+        self.rng = random.Random(7)
 
-    def shuffle(self, x: list[Card]) -> None:  # type: ignore[override]
+    def __call__(self, deck: list[Card]) -> list[Card]:
         if self.first:
             self.first = False
-            x.sort(key=lambda c: c.index)
-            return
-        super().shuffle(x)
+            return sorted(deck, key=lambda c: c.index)
+        return shuffled(deck, draw_seed(self.rng))
 
 
 def test_R13_2_a_draw_that_empties_the_deck_goes_on_with_a_fresh_one() -> None:
-    draw = draw_seats(Pairs(), 4)
+    draw = draw_seats(random.Random(7), 4, shuffle=Pairs())
     assert sum(len(d) for d in draw.draws) > sum(FULL.values())
     check_draw(draw)
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import CallRummy, parse_seat_action
@@ -24,10 +24,13 @@ from remikit.records import replay
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
 from remikit.server.hub import Hub, build_game, seat_rng
+from remikit.server.live import deal_seed, next_deck
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
+from remikit.storage import Store
 from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants import find_variant, playable
+from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
@@ -788,7 +791,8 @@ def find_call_deal() -> tuple[int, str, str]:
     which nothing and then ``rummy 3`` can be called."""
 
     def play(seed: int, actions: list[str]) -> Rummy500Game:
-        game = Rummy500Game(Rummy500Options(players=3), rng=random.Random(seed))
+        game = Rummy500Game(Rummy500Options(players=3), auto_deal=False)
+        game.start_deal(next_deck(game, str(seed)))  # the deck a table of this seed deals
         for text in actions:
             seat, action = parse_seat_action(text)
             game.apply(seat, action)
@@ -991,6 +995,90 @@ def test_an_action_the_engine_fails_on_is_kept_and_applied_on_rebuild(
         assert again["state_id"] == state["state_id"] + 1  # rebuilt with the draw applied
         assert len(again["view"]["hand"]) == 14
         assert any(a.startswith("discard") for a in again["view"]["legal_actions"])
+
+
+def stored_decks(url: str, table_id: str) -> tuple[str, list[list[str]]]:
+    """A table's seed and stored decks, read with a store of its own."""
+    store = Store(url)
+    try:
+        stored = store.load(table_id)
+        assert stored is not None
+        return stored.seed, [list(deck) for deck in stored.decks]
+    finally:
+        store.close()
+
+
+def test_each_deal_is_stored_when_it_starts_and_the_record_carries_those_decks(
+    any_db_url: str,
+) -> None:
+    with running(any_db_url) as client:
+        table_id = create(
+            client, options={"games": 2}, seats=[{"kind": "bot", "level": "random"}] * 4
+        )
+        seed, decks = stored_decks(any_db_url, table_id)
+        game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
+        assert decks[0] == [str(c) for c in game.new_deck(deal_seed(seed, 1))]  # when created
+        record = finished_record(client, table_id)
+    seed, decks = stored_decks(any_db_url, table_id)
+    assert len(decks) == 2 == len(record["hands"])
+    assert [hand["deck"] for hand in record["hands"]] == decks
+    assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
+    assert replay(record).ok
+
+
+def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
+    any_db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Store.add_deal
+
+    def refuse_deal_2(session: Session, table_id: str, number: int, deck: Sequence[str]) -> None:
+        if number == 2:
+            raise RuntimeError("the disk is full")
+        real(session, table_id, number, deck)
+
+    monkeypatch.setattr(Store, "add_deal", staticmethod(refuse_deal_2))
+    with running(any_db_url) as client:
+        hub = hub_of(client)
+        table_id = create(
+            client, options={"games": 2}, seats=[{"kind": "bot", "level": "random"}] * 4
+        )
+        live = hub.tables[table_id]
+        deadline = time.monotonic() + 60
+        while table_id in hub.tables:  # the first deal ends; its next deck is refused
+            assert time.monotonic() < deadline, "the first deal did not end"
+            time.sleep(0.05)
+        assert live.broken and len(live.game.deals) == 1 and live.game.needs_deal
+        log = action_log(client, table_id)  # the action that ended the deal is kept
+        assert len(stored_decks(any_db_url, table_id)[1]) == 1
+        # rebuilt on the next connection, the table tries again: refused again, still broken
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            ws.send_json({"type": "hello", "lang": "en"})
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(10):
+                    ws.receive_json()
+        assert action_log(client, table_id) == log
+    monkeypatch.setattr(Store, "add_deal", staticmethod(real))
+    with running(any_db_url) as client:  # a restart deals it: stored, then played on
+        record = finished_record(client, table_id)
+    assert action_log_of(record)[: len(log)] == log
+    seed, decks = stored_decks(any_db_url, table_id)
+    assert [hand["deck"] for hand in record["hands"]] == decks and len(decks) == 2
+    game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
+    assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
+
+
+def finished_record(client: TestClient, table_id: str, seconds: float = 60) -> Message:
+    """The record of a table of bots, once they have finished and it is marked so."""
+    deadline = time.monotonic() + seconds
+    while (response := client.get(f"/api/games/{table_id}/record")).status_code != 200:
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.05)
+    record: Message = response.json()
+    return record
+
+
+def action_log_of(record: Message) -> list[str]:
+    return [a for hand in record["hands"] for a in hand["actions"]]
 
 
 def test_not_finished_game_has_no_record(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""remikit.storage: tables and actions in SQLite and in a real PostgreSQL server.
+"""remikit.storage: tables, decks and actions in SQLite and in a real PostgreSQL server.
 
 The PostgreSQL cases need ``REMI_TEST_POSTGRES_URL`` (``make test`` starts a
 throwaway cluster with ``.ci/with-postgres.sh``); without it they skip, except
@@ -69,8 +69,8 @@ def table(table_id: str = "ABCDEFGH", seed: str = "12345") -> StoredTable:
     )
 
 
-def bot_actions(seed: str, count: int) -> list[str]:
-    """The first ``count`` actions of random bots on the deals of ``seed``."""
+def bot_game(seed: str, count: int) -> tuple[Remi13DGame, list[str]]:
+    """A game of random bots on the deals of ``seed`` after ``count`` actions, and those."""
     game = Remi13DGame(Remi13DOptions(), rng=random.Random(int(seed)))
     bots = [make_bot("random", seed=s) for s in range(4)]
     out = []
@@ -80,7 +80,11 @@ def bot_actions(seed: str, count: int) -> list[str]:
         action = bots[seat].choose(game.view(seat))
         game.apply(seat, action)
         out.append(str(Play(seat, action)))
-    return out
+    return game, out
+
+
+def decks_of(game: Remi13DGame) -> list[list[str]]:
+    return [[str(c) for c in deal.deck] for deal in game.deals]
 
 
 def test_default_url_names_the_sqlite_file(tmp_path: Path) -> None:
@@ -104,22 +108,51 @@ def test_sqlite_file_and_folder_are_created(tmp_path: Path) -> None:
     assert path.is_file()
 
 
-def test_table_and_actions_round_trip(store: Store) -> None:
+def test_table_decks_and_actions_round_trip(store: Store) -> None:
     store.create_table(table())
-    actions = bot_actions("12345", 30)
+    game, actions = bot_game("12345", 30)
+    decks = decks_of(game)
+    store.append_deal("ABCDEFGH", 1, decks[0])
     for index, text in enumerate(actions):
         store.append_action("ABCDEFGH", index, int(text[1]), text)
     loaded = store.load("ABCDEFGH")
     assert loaded is not None
     assert loaded.actions == tuple(actions)
+    assert loaded.decks == (tuple(decks[0]),) and store.decks("ABCDEFGH") == decks
     assert loaded.seed == "12345" and loaded.variant == "remi13d"
     assert loaded.created_at.tzinfo is not None
     assert [t.id for t in store.unfinished()] == ["ABCDEFGH"]
     assert store.unfinished()[0].actions == tuple(actions)
-    # the same seed and actions rebuild the same game
+    assert store.unfinished()[0].decks == (tuple(decks[0]),)
+    # the same decks and actions rebuild the same game
     rebuilt = build_game(loaded)
-    assert rebuilt.record()["hands"][0]["actions"] == actions
+    assert rebuilt.record() == game.record()
     assert store.load("NOSUCHID") is None
+
+
+def test_a_table_rebuilds_from_its_decks_not_its_seed(store: Store) -> None:
+    # a whole first game of the match and some of the second: two decks stored
+    game, actions = bot_game("777", 400)
+    assert len(game.deals) >= 2
+    store.create_table(table(seed="1"))  # a seed that deals other cards
+    for number, deck in enumerate(decks_of(game), start=1):
+        store.append_deal("ABCDEFGH", number, deck)
+    for index, text in enumerate(actions):
+        store.append_action("ABCDEFGH", index, int(text[1]), text)
+    loaded = store.load("ABCDEFGH")
+    assert loaded is not None
+    assert build_game(loaded).record() == game.record()
+    # a step inside the first deal has only that deal; the last step, every stored deck
+    assert len(build_game(loaded, 3).deals) == 1
+    assert len(build_game(loaded, len(actions)).deals) == len(game.deals)
+
+
+def test_a_deal_number_is_unique_per_table(store: Store) -> None:
+    store.create_table(table())
+    store.append_deal("ABCDEFGH", 1, ["As", "Kd"])
+    with pytest.raises(IntegrityError):
+        store.append_deal("ABCDEFGH", 1, ["Kd", "As"])
+    assert store.decks("ABCDEFGH") == [["As", "Kd"]]
 
 
 def test_an_action_index_is_unique_per_table(store: Store) -> None:
@@ -162,6 +195,8 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
     older.create_table(table())
     older.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
     with older.engine.begin() as conn:  # as a database made before the seat draw was stored
+        conn.execute(sql("DROP TABLE alembic_version"))  # and before migrations
+        conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
     older.close()
     store = Store(database_url)
@@ -169,6 +204,7 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
         loaded = store.load("ABCDEFGH")
         assert loaded is not None and loaded.seat_draw is None
         assert loaded.actions == ("p0 draw stock",)
+        assert len(loaded.decks) == 1  # dealt as it was before decks were stored
         store.update_seats("ABCDEFGH", loaded.seats, [{"joined": 0, "cards": ["As"]}])
         assert [t.seat_draw for t in store.unfinished()] == [[{"joined": 0, "cards": ["As"]}]]
     finally:

@@ -15,6 +15,7 @@ from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError, OptionText
 from remikit.errors import REASONS, IllegalAction
 from remikit.records import load_record, replay
+from remikit.shuffle import shuffled
 from remikit.variants import find_variant
 from remikit.variants.three_thirteen import scoring
 from remikit.variants.three_thirteen.rules import (
@@ -278,8 +279,7 @@ def test_R3_5_an_empty_stock_is_refilled_from_the_discard_pile_reproducibly(
     expected = [Card.parse("Ts"), *discards]
     top = expected.pop()
     assert deal.discard_pile == [top]
-    random.Random(reshuffle_seed(deal.deck, 1)).shuffle(expected)
-    assert deal.stock == expected
+    assert deal.stock == shuffled(expected, reshuffle_seed(deal.deck, 1))
     assert Counter(deal.cards_in_play()) == Counter(game.full_deck())
     assert game.view(0).stock_size == 97
     assert game.legal_actions(1) == [Draw("stock"), Draw("discard")]

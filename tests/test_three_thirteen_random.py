@@ -66,8 +66,7 @@ def start(seed: int) -> ThreeThirteenGame:
         return game
     players = game.players
     dealer = (players - 1 + round_no - 1) % players
-    deck = game.full_deck()
-    game.rng.shuffle(deck)
+    deck = game.new_deck()
     deal = game.make_deal(number=round_no, dealer=dealer, first=(dealer + 1) % players)
     deal.deal(deck)
     game.deals.append(deal)

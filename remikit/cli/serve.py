@@ -1,7 +1,9 @@
 """``remi serve [--host 127.0.0.1] [--port 8000]``: the web table under uvicorn.
 
 The database is ``--database``, else ``REMI_DATABASE_URL``, else the SQLite
-file of :mod:`remikit.storage`. Once every unfinished table is rebuilt and the
+file of :mod:`remikit.storage`, made or upgraded to the newest schema first (a
+database a newer remikit has upgraded past what this one knows is refused: exit
+status 1 and a message). Once every unfinished table is rebuilt and the
 port is open the server prints ``remikit: open http://HOST:PORT/``; it ends
 cleanly (exit status 0, every stored action kept) on SIGTERM and SIGINT.
 """
@@ -55,13 +57,19 @@ def run(args: argparse.Namespace) -> int:
         from sqlalchemy.exc import SQLAlchemyError
 
         from remikit.server.runner import serve
-        from remikit.storage import Store
+        from remikit.storage import NewerDatabase, Store
     except ModuleNotFoundError as exc:  # installed without the web extra
         print(t("serve.needs_web", default_lang(), module=exc.name), file=sys.stderr)
         return 1
 
     try:  # a clear message, rather than a server that fails at start-up
-        Store(args.database).close()
+        Store(args.database).close()  # made, or upgraded to the newest schema
+    except NewerDatabase as exc:
+        print(
+            t("serve.newer_database", default_lang(), revision=exc.revision, head=exc.head),
+            file=sys.stderr,
+        )
+        return 1
     except (SQLAlchemyError, OSError, ValueError) as exc:
         print(t("serve.bad_database", default_lang(), why=exc), file=sys.stderr)
         return 1

@@ -1,10 +1,10 @@
 """The hub: every live table, the database writer and the bots' thread pool.
 
 Tables are created here (options checked, seats set, a seed drawn with
-:mod:`secrets`), joined here (a token per seat; only its hash is stored; the
-variant's seat draw once the last seat is taken) and
-rebuilt here on start-up from configuration + seed + actions, so a server
-killed at any moment resumes every table exactly.
+:mod:`secrets`, the first deal's deck shuffled and stored), joined here (a
+token per seat; only its hash is stored; the variant's seat draw once the last
+seat is taken) and rebuilt here on start-up from configuration + stored decks
++ actions, so a server killed at any moment resumes every table exactly.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from remikit.actions import ActionSyntaxError, parse_seat_action
@@ -24,8 +25,9 @@ from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.engine import Game, OptionError
 from remikit.errors import IllegalAction, Reason
+from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
-from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token
+from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.writer import Writer
@@ -49,11 +51,6 @@ def new_table_code() -> str:
 def normalize_code(code: str) -> str:
     """Table codes are read in any letter case."""
     return code.strip().upper()
-
-
-def deal_rng(seed: str) -> random.Random:
-    """The random source of a table's deals: seeded, so a replay deals the same cards."""
-    return random.Random(int(seed))
 
 
 def bot_seed(seed: str, seat: int) -> int:
@@ -88,18 +85,43 @@ def make_bots(seed: str, seats: Sequence[SeatConfig]) -> dict[int, Bot]:
 
 
 def build_game(stored: StoredTable, steps: int | None = None) -> Game:
-    """The game of a stored table after its first ``steps`` actions (all by default)."""
-    info = find_playable(stored.variant)
-    game = info.game_class()(
-        info.game_class().options_type.from_mapping(stored.options), rng=deal_rng(stored.seed)
-    )
+    """The game of a stored table after its first ``steps`` actions (all by default), as
+    a record is replayed (:mod:`remikit.records`): each stored deck is dealt when the deal
+    before it is over, the actions are applied in turn. The seed plays no part. A deal
+    whose deck is stored starts even after the last action (as it did at the table);
+    ValueError for a table that does not replay."""
+    try:
+        game = new_game({"variant": stored.variant, "options": stored.options})
+    except RecordError as exc:
+        raise ValueError(f"table {stored.id}: {exc}") from None
+
+    def deal_next() -> bool:
+        number = len(game.deals) + 1
+        if number > len(stored.decks):
+            return False
+        try:
+            start_hand(game, {"deck": list(stored.decks[number - 1])}, number)
+        except RecordError as exc:
+            raise ValueError(f"table {stored.id}: {exc}") from None
+        return True
+
+    if not deal_next():
+        raise ValueError(f"table {stored.id}: no deck is stored for its first deal")
     actions = stored.actions if steps is None else stored.actions[:steps]
     for index, text in enumerate(actions):
+        if game.needs_deal and not deal_next():
+            number = len(game.deals) + 1
+            raise ValueError(
+                f"table {stored.id}: action {index} {text!r} needs deal {number}, "
+                "whose deck is not stored"
+            )
         try:
             seat, action = parse_seat_action(text)
-            game.apply(seat, action)
+            apply_recorded(game, seat, action)
         except (ActionSyntaxError, IllegalAction) as exc:
             raise ValueError(f"table {stored.id}: action {index} {text!r}: {exc}") from exc
+    if game.needs_deal:
+        deal_next()
     return game
 
 
@@ -190,6 +212,8 @@ class Hub:
             self.tables[live.id] = live
             if live.game.over:  # the server stopped between the last action and the mark
                 await self._mark_finished(live)
+            else:  # or between the action that ended a deal and the next deal's deck
+                await self._deal_pending(live)
         for live in self.tables.values():
             live.resume()
         self.ready = True
@@ -203,6 +227,13 @@ class Hub:
 
         await self.writer.run(write)
         live.finished_at = moment
+
+    async def _deal_pending(self, live: LiveTable) -> None:
+        async with live.lock:
+            try:
+                await live.deal_pending()
+            except Problem:
+                log.warning("table %s: its next deal could not be stored", live.id)
 
     async def close(self) -> None:
         self.ready = False
@@ -257,7 +288,14 @@ class Hub:
         except Exception:
             log.exception("table %s cannot be rebuilt", code)
             raise Problem("broken_table", "server.broken_table", status=500, table=code) from None
-        return self.tables.setdefault(code, live) if keep else live
+        if not keep:
+            return live
+        kept = self.tables.setdefault(code, live)
+        if kept is live and not live.game.over:
+            await self._deal_pending(live)
+            if live.broken:
+                raise Problem("broken_table", "server.broken_table", status=500, table=code)
+        return kept
 
     async def stored(self, table_id: str) -> StoredTable:
         code = normalize_code(table_id)
@@ -309,7 +347,8 @@ class Hub:
             )
             raise Problem("bad_option", "server.bad_option", why=why) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
-        game = info.game_class()(parsed, rng=deal_rng(seed))
+        game = info.game_class()(parsed, auto_deal=False)
+        first_deck = [str(c) for c in next_deck(game, seed)]
         configs = self._seat_configs(info, game.players, seats)
         seat_draw = None
         if info.seating is not None and all(c.taken for c in configs):  # bots only
@@ -328,7 +367,13 @@ class Hub:
             created_at=now(),
             seat_draw=seat_draw,
         )
-        await self.writer.run(lambda s: Store.add_table(s, stored))
+
+        def write(session: Any) -> None:
+            Store.add_table(session, stored)
+            Store.add_deal(session, code, 1, first_deck)
+
+        await self.writer.run(write)
+        stored = replace(stored, decks=(tuple(first_deck),))
         live = self._live(stored)
         self.tables[code] = live
         live.schedule()  # a table of bots only starts at once

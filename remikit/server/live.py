@@ -2,9 +2,10 @@
 
 Everything that changes a table happens under its lock, in this order:
 check the action against the state id and the rules, commit it to the
-database, apply it to the game, then tell every socket (each its own seat's
-view; spectators the public one). Bots think in a thread pool, off the event
-loop, and act through the same path.
+database, apply it to the game; when that ended a deal and the game goes on,
+shuffle the next deal's deck, commit it, deal it; then tell every socket
+(each its own seat's view; spectators the public one). Bots think in a
+thread pool, off the event loop, and act through the same path.
 
 Rummy 500 calls (R5-10): the engine's call window (phase ``call``) asks the
 seats after the discarder in turn, nearest first, to call or pass. The table
@@ -33,6 +34,7 @@ from fastapi import WebSocket
 
 from remikit.actions import Action, CallRummy, Discard, Pass, Play
 from remikit.bots import Bot
+from remikit.cards import Card
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
 from remikit.server.clock import Clock
@@ -53,6 +55,18 @@ Status = Literal["waiting", "playing", "finished"]
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def deal_seed(seed: str, number: int) -> bytes:
+    """The shuffle seed (:mod:`remikit.shuffle`) of deal ``number`` (from 1) of the table
+    of ``seed``: SHA-256 of ``"{seed}/deal/{number}"``."""
+    return hashlib.sha256(f"{seed}/deal/{number}".encode()).digest()
+
+
+def next_deck(game: Game, seed: str) -> list[Card]:
+    """The deck of the next deal of ``game``, a table's game of ``seed``. A restart deals
+    the same deck, but the stored deck, not this, is what a table is rebuilt from."""
+    return game.new_deck(deal_seed(seed, len(game.deals) + 1))
 
 
 @dataclass
@@ -182,7 +196,7 @@ class TableHost(Protocol):
 
 
 class LiveTable:
-    """One table: its game rebuilt from configuration + seed + actions, and who is at it."""
+    """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
 
     def __init__(
         self,
@@ -490,6 +504,27 @@ class LiveTable:
             log.exception("table %s: stored action %d (%s) failed to apply", self.id, index, text)
             raise self._break() from None
         self.actions.append(text)
+        await self.deal_pending()
+
+    async def deal_pending(self) -> None:
+        """When the game waits for its next deal: shuffle its deck, store it, deal it (the
+        lock is held), so the deck is on disk before anyone sees the deal. A table whose
+        deck cannot be stored breaks (:meth:`_break`): rebuilt, it deals again."""
+        game = self.game
+        if not game.needs_deal:
+            return
+        number, deck = len(game.deals) + 1, next_deck(game, self.seed)
+        texts, table_id = [str(c) for c in deck], self.id
+        try:
+            await self.host.writer.run(lambda s: Store.add_deal(s, table_id, number, texts))
+        except Exception:
+            log.exception("table %s: could not store the deck of deal %d", self.id, number)
+            raise self._break() from None
+        try:
+            game.start_deal(deck)
+        except Exception:
+            log.exception("table %s: deal %d failed to start", self.id, number)
+            raise self._break() from None
 
     def _break(self) -> Problem:
         """The engine failed on an action already stored: this copy of the table stops,

@@ -1,8 +1,12 @@
-"""Persistence of web tables: configuration + seed + action list (DESIGN.md decision 1).
+"""Persistence of web tables: configuration + decks + action list (DESIGN.md decision 1).
 
-A table is stored as its configuration (variant, options, seats), the seed of
-its deals and the list of actions applied so far; every state is rebuilt by
-replaying them. Only a hash of each seat's token is kept.
+A table is stored as its configuration (variant, options, seats, the seed its
+random sources derive from), the deck of each deal started so far and the
+list of actions applied so far; every state is rebuilt by dealing those decks
+and replaying those actions. Only a hash of each seat's token is kept. The
+schema is made and upgraded by the Alembic migrations of
+:mod:`remikit.storage.migrations`, run whenever a :class:`Store` opens a
+database.
 
 Where the data lives:
 
@@ -15,7 +19,8 @@ Where the data lives:
 
 from __future__ import annotations
 
-from remikit.storage.models import ActionRow, Base, TableRow
+from remikit.storage.migrations import NewerDatabase
+from remikit.storage.models import ActionRow, Base, DealRow, TableRow
 from remikit.storage.store import (
     DEFAULT_DB_NAME,
     Store,
@@ -28,6 +33,8 @@ __all__ = [
     "DEFAULT_DB_NAME",
     "ActionRow",
     "Base",
+    "DealRow",
+    "NewerDatabase",
     "Store",
     "StoredTable",
     "TableRow",

@@ -1,4 +1,9 @@
-"""The two tables: ``tables`` (a game's configuration and seed) and ``actions`` (its log)."""
+"""The tables: ``tables`` (a game's configuration and seed), ``actions`` (its log) and
+``deals`` (the deck of each deal, stored when the deal starts).
+
+The schema is made and upgraded by the Alembic migrations of
+:mod:`remikit.storage.migrations`; a change here needs a new revision there.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +24,12 @@ class TableRow(Base):
     ``seats`` holds one object per seat: ``{"kind": "person", "name": ...,
     "lang": ..., "token_hash": ...}`` (name and hash null while the seat is
     free) or ``{"kind": "bot", "level": ..., "name": ...}``. ``seed`` is the
-    decimal text of the integer that seeds the deals' ``random.Random``.
-    ``seat_draw`` is null until a variant's seat draw (R13-2) has put everyone
-    in their seat; then, per seat, ``{"joined": ..., "cards": [...]}``: the seat
-    its player took before the draw and the cards drawn. Columns added after
-    the first release are nullable: :class:`~remikit.storage.Store` adds them
-    to an older database.
+    decimal text of a 256-bit integer from which the table's deal seeds and its
+    bots' and seat draw's random sources are derived; the deals themselves are
+    rebuilt from :class:`DealRow`, not from the seed. ``seat_draw`` is null
+    until a variant's seat draw (R13-2) has put everyone in their seat; then,
+    per seat, ``{"joined": ..., "cards": [...]}``: the seat its player took
+    before the draw and the cards drawn.
     """
 
     __tablename__ = "tables"
@@ -52,4 +57,18 @@ class ActionRow(Base):
     index: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)  # record text: "p1 discard Kc"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DealRow(Base):
+    """The deck of one deal of a table (numbered from 1), written before anyone is told
+    the deal has started: the cards' record text, top first, separated by spaces."""
+
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_deals_table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[str] = mapped_column(Text)  # "7h Ks ... Jk"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -15,11 +15,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, inspect, select, text, update
+from sqlalchemy import Engine, create_engine, event, func, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from remikit.storage.models import ActionRow, Base, TableRow
+from remikit.storage import migrations
+from remikit.storage.models import ActionRow, DealRow, TableRow
 
 DEFAULT_DB_NAME = "remikit.db"
 DEFAULT_DATA_DIR = Path("~/.local/share/remikit")
@@ -69,7 +70,9 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 @dataclass(frozen=True)
 class StoredTable:
-    """A table as stored: its configuration, seed and (when loaded) its actions."""
+    """A table as stored: its configuration, seed and (when loaded) its actions and the
+    deck of each deal started so far (``decks[0]`` the first deal's, card texts top
+    first)."""
 
     id: str
     variant: str
@@ -83,9 +86,15 @@ class StoredTable:
     seat_draw: list[dict[str, Any]] | None = None
     actions: tuple[str, ...] = field(default=())
     action_count: int = 0
+    decks: tuple[tuple[str, ...], ...] = field(default=())
 
 
-def _stored(row: TableRow, actions: Sequence[str] = (), count: int | None = None) -> StoredTable:
+def _stored(
+    row: TableRow,
+    actions: Sequence[str] = (),
+    count: int | None = None,
+    decks: Sequence[Sequence[str]] = (),
+) -> StoredTable:
     created = _aware(row.created_at)
     assert created is not None
     return StoredTable(
@@ -101,17 +110,23 @@ def _stored(row: TableRow, actions: Sequence[str] = (), count: int | None = None
         seat_draw=None if row.seat_draw is None else [dict(s) for s in row.seat_draw],
         actions=tuple(actions),
         action_count=len(actions) if count is None else count,
+        decks=tuple(tuple(deck) for deck in decks),
     )
 
 
 class Store:
-    """One database: created on first use, tables included."""
+    """One database: created on first use and upgraded to the newest schema
+    (:mod:`remikit.storage.migrations`); :class:`~remikit.storage.migrations.NewerDatabase`
+    when a newer remikit has upgraded it past what this one knows."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = normalize_url(url) if url else default_database_url()
         self.engine = _make_engine(self.url)
-        Base.metadata.create_all(self.engine)
-        _add_new_columns(self.engine)
+        try:
+            migrations.upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @property
@@ -148,11 +163,19 @@ class Store:
                 seat_draw=table.seat_draw,
             )
         )
+        session.flush()  # before any deal or action of the table in the same transaction
 
     @staticmethod
     def add_action(session: Session, table_id: str, index: int, seat: int, text: str) -> None:
         session.add(
             ActionRow(table_id=table_id, index=index, seat=seat, action=text, created_at=now())
+        )
+
+    @staticmethod
+    def add_deal(session: Session, table_id: str, number: int, deck: Sequence[str]) -> None:
+        """The deck of deal ``number`` (from 1) of a table: card texts, top first."""
+        session.add(
+            DealRow(table_id=table_id, number=number, deck=" ".join(deck), created_at=now())
         )
 
     @staticmethod
@@ -188,6 +211,10 @@ class Store:
         with self.transaction() as session:
             self.add_action(session, table_id, index, seat, text)
 
+    def append_deal(self, table_id: str, number: int, deck: Sequence[str]) -> None:
+        with self.transaction() as session:
+            self.add_deal(session, table_id, number, deck)
+
     def update_seats(
         self,
         table_id: str,
@@ -208,17 +235,30 @@ class Store:
             return session.get(TableRow, table_id) is not None
 
     def load(self, table_id: str) -> StoredTable | None:
-        """A table with its actions, or None."""
+        """A table with its actions and decks, or None."""
         with self.session() as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
-            return _stored(row, self._actions(session, table_id))
+            decks = self._decks(session, table_id)
+            return _stored(row, self._actions(session, table_id), decks=decks)
 
     def actions(self, table_id: str) -> list[str]:
         """The table's actions in order (record text)."""
         with self.session() as session:
             return self._actions(session, table_id)
+
+    def decks(self, table_id: str) -> list[list[str]]:
+        """The decks of the table's deals started so far, in order (card texts, top first)."""
+        with self.session() as session:
+            return self._decks(session, table_id)
+
+    @staticmethod
+    def _decks(session: Session, table_id: str) -> list[list[str]]:
+        rows = session.scalars(
+            select(DealRow.deck).where(DealRow.table_id == table_id).order_by(DealRow.number)
+        )
+        return [deck.split() for deck in rows]
 
     @staticmethod
     def _actions(session: Session, table_id: str) -> list[str]:
@@ -228,7 +268,8 @@ class Store:
         return list(rows)
 
     def unfinished(self) -> list[StoredTable]:
-        """Every table whose game is not finished, with its actions, oldest first."""
+        """Every table whose game is not finished, with its actions and decks, oldest
+        first."""
         with self.session() as session:
             rows = session.scalars(
                 select(TableRow)
@@ -245,7 +286,17 @@ class Store:
             for table_id, text in session.execute(query):
                 if table_id in by_table:
                     by_table[table_id].append(text)
-            return [_stored(row, by_table[row.id]) for row in rows]
+            decks: dict[str, list[list[str]]] = {row.id: [] for row in rows}
+            deal_query = (
+                select(DealRow.table_id, DealRow.deck)
+                .join(TableRow, TableRow.id == DealRow.table_id)
+                .where(TableRow.finished_at.is_(None))
+                .order_by(DealRow.table_id, DealRow.number)
+            )
+            for table_id, deck in session.execute(deal_query):
+                if table_id in decks:
+                    decks[table_id].append(deck.split())
+            return [_stored(row, by_table[row.id], decks=decks[row.id]) for row in rows]
 
     def finished(self, *, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         """Finished tables, the most recently finished first (without their actions)."""
@@ -264,18 +315,6 @@ class Store:
                 .offset(offset)
             )
             return [_stored(row, count=n or 0) for row, n in session.execute(query)]
-
-
-def _add_new_columns(engine: Engine) -> None:
-    """Add the (nullable) columns a database made by an older remikit lacks."""
-    tables = inspect(engine)
-    for table in Base.metadata.sorted_tables:
-        present = {c["name"] for c in tables.get_columns(table.name)}
-        for column in table.columns:
-            if column.name not in present:
-                kind = column.type.compile(engine.dialect)
-                with engine.begin() as conn:
-                    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
 
 
 def _make_engine(url: str) -> Engine:

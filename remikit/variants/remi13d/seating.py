@@ -1,7 +1,8 @@
 """R13-2: the seat draw that decides where everyone sits, who plays first and who deals.
 
 Each player draws one card from a shuffled 108-card deck (from its top: the
-end of the list the caller's :class:`random.Random` shuffled). A joker is
+end of the list :mod:`remikit.shuffle` gives for a seed drawn from the caller's
+:class:`random.Random`, or the list the caller's ``shuffle`` gives). A joker is
 drawn again [interp]. The highest card plays first (seat 0), the lowest deals
 (the last seat), the rest sit in descending card order; ranks go A, K … 2 and
 equal ranks by suit (Spade > Heart > Diamond > Club), so only identical cards
@@ -21,9 +22,14 @@ ever run out, a fresh deck is shuffled and the draw goes on.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from remikit.cards import JOKER, Card, Rank, make_deck
+from remikit.shuffle import draw_seed, shuffled
+
+Shuffle = Callable[[list[Card]], list[Card]]
+"""How a fresh deck of the seat draw is shuffled: the unshuffled deck in, the order out."""
 
 
 @dataclass(frozen=True)
@@ -50,14 +56,20 @@ def strength(card: Card) -> tuple[int, int]:
     return (rank, int(card.suit))
 
 
-def draw_seats(rng: random.Random, players: int) -> SeatDraw:
-    """R13-2: the seat draw of ``players`` players, shuffled by ``rng``."""
-    return _Draw(rng, players).run()
+def draw_seats(rng: random.Random, players: int, *, shuffle: Shuffle | None = None) -> SeatDraw:
+    """R13-2: the seat draw of ``players`` players. Each fresh deck is shuffled by
+    :func:`remikit.shuffle.shuffled` with a seed drawn from ``rng``, or by ``shuffle``
+    when given (tests stack the deck with it)."""
+
+    def from_rng(deck: list[Card]) -> list[Card]:
+        return shuffled(deck, draw_seed(rng))
+
+    return _Draw(shuffle or from_rng, players).run()
 
 
 class _Draw:
-    def __init__(self, rng: random.Random, players: int) -> None:
-        self.rng = rng
+    def __init__(self, shuffle: Shuffle, players: int) -> None:
+        self.shuffle = shuffle
         self.deck: list[Card] = []
         self.draws: list[list[Card]] = [[] for _ in range(players)]
 
@@ -92,6 +104,5 @@ class _Draw:
 
     def take(self) -> Card:
         if not self.deck:
-            self.deck = make_deck(decks=2, jokers=4)  # R13-1
-            self.rng.shuffle(self.deck)
+            self.deck = self.shuffle(make_deck(decks=2, jokers=4))  # R13-1
         return self.deck.pop()

@@ -11,7 +11,6 @@ total wins, a tie for lowest has no winner (R3-8).
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -21,6 +20,7 @@ from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, OptionRefused, Options, Phase, option
 from remikit.errors import IllegalAction
 from remikit.melds import AceMode
+from remikit.shuffle import shuffled
 from remikit.variants.three_thirteen import scoring
 from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
@@ -78,14 +78,15 @@ class ThreeThirteenDeal(Deal):
     """One round: ``number`` is the round (1 … 11).
 
     Stock running out (R3-5 [interp]): when a turn starts with an empty
-    stock, the discard pile except its top card becomes the new stock, in an
-    order shuffled by a :class:`random.Random` seeded from a SHA-256 of the
-    round's deck text and the number of reshuffles so far. The deck itself
-    came from the game's RNG (a seed in simulations, the system's
-    cryptographic RNG at a real table), so a seeded game stays reproducible,
-    and a record, which stores only the deck and the actions, replays to the
-    very same stock. At a real table nobody but the engine knows the deck, so
-    the new order is as unknown to the players as a fresh shuffle.
+    stock, the discard pile except its top card becomes the new stock, in the
+    order :mod:`remikit.shuffle` gives it for the seed :func:`reshuffle_seed`:
+    a SHA-256 of the round's deck text and the number of reshuffles so far.
+    The deck itself came from the game's RNG (a seed in simulations, the
+    system's cryptographic RNG at a real table), so a seeded game stays
+    reproducible, and a record, which stores only the deck and the actions,
+    replays to the very same stock on any Python. At a real table nobody but
+    the engine knows the deck, so the new order is as unknown to the players
+    as a fresh shuffle.
     """
 
     options: ThreeThirteenOptions
@@ -177,9 +178,7 @@ class ThreeThirteenDeal(Deal):
     def reshuffle(self) -> None:
         """The discard pile except its top card becomes the new stock (see the class docstring)."""
         self.reshuffles += 1
-        rng = random.Random(reshuffle_seed(self.deck, self.reshuffles))
-        cards = self.discard_pile[:-1]
-        rng.shuffle(cards)
+        cards = shuffled(self.discard_pile[:-1], reshuffle_seed(self.deck, self.reshuffles))
         del self.discard_pile[:-1]
         self.stock = cards
 
@@ -199,10 +198,12 @@ class ThreeThirteenDeal(Deal):
         self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
 
 
-def reshuffle_seed(deck: Sequence[Card], reshuffles: int) -> int:
-    """The seed of a round's ``reshuffles``-th new stock: SHA-256 of the deck text and the count."""
+def reshuffle_seed(deck: Sequence[Card], reshuffles: int) -> bytes:
+    """The shuffle seed of a round's ``reshuffles``-th new stock: the 32-byte SHA-256 of
+    the deck's record text (cards separated by single spaces, top first), ``|`` and the
+    count in decimal, as ASCII: ``SHA-256("Ac 7h … Jk|1")``."""
     text = " ".join(str(c) for c in deck) + f"|{reshuffles}"
-    return int.from_bytes(hashlib.sha256(text.encode("ascii")).digest()[:8], "big")
+    return hashlib.sha256(text.encode("ascii")).digest()
 
 
 class ThreeThirteenGame(Game):
