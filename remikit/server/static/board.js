@@ -248,6 +248,10 @@ function actionBar(model) {
     // call is possible: the button must not tell (R5-10).
     const enabled = model.mayCall;
     buttons.push(button("btn-rummy", t("btn.rummy"), enabled, () => model.on.rummy(), "rummy"));
+    // the window closes as soon as every seat asked has answered: no need to wait it out
+    const asked = model.callOpen && model.callWindow.seats.includes(model.me);
+    const unanswered = enabled && asked && !model.callWindow.my_call;
+    if (model.callOpen) buttons.push(button("btn-pass", t("btn.pass"), unanswered, () => model.on.pass(), "ghost"));
   }
   if ((view.legal || []).some((a) => a.type === "decline") && !model.busy) {
     buttons.push(button("btn-decline", t("btn.decline"), true, () => model.on.decline(), "ghost"));

@@ -176,6 +176,7 @@ const CATALOGUE = {
   "btn.meld": {id: "Turunkan", en: "Meld"},
   "btn.close": {id: "Tutup", en: "Close"},
   "btn.rummy": {id: "Rummy!", en: "Rummy!"},
+  "btn.pass": {id: "Lewat", en: "No call"},
   "btn.decline": {id: "Tolak (akhiri tangan)", en: "Decline (end the hand)"},
   "btn.clear": {id: "Batal pilih", en: "Clear"},
 

@@ -340,6 +340,7 @@ const on = {
     sendOrChoose(candidates, `layoff ${card} to ${number}`);
   },
   rummy: () => send(`rummy ${page.callDepth}`),
+  pass: () => send("pass"),
   decline: () => send("decline"),
   sort: (mode) => {
     page.order.sort(mode, wildRankLetter(page.message?.view.wild_rank));
