@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from remikit.actions import parse_action
@@ -40,20 +40,26 @@ def snapshot(game: Game) -> tuple[object, ...]:
     return (json.dumps(game.record()), views, tuple(game.totals), game.over, game.winner)
 
 
-def fill_deck(
+def stack_deck(
     full: Sequence[Card],
-    players: int,
+    hands: Sequence[str] | Mapping[int, str],
+    *,
     dealer: int,
-    size: int,
-    hands: dict[int, str],
     up: str = "",
     stock: str = "",
+    players: int | None = None,
+    size: int | None = None,
 ) -> list[Card]:
-    """A deck dealing ``hands`` (by seat; ``size`` cards each, ``dealer`` dealing), then
-    ``up``, then ``stock``; seats missing from ``hands`` get the first cards of ``full``
-    nobody else is given."""
+    """A deck that deals ``hands[seat]`` to each seat (``dealer`` dealing, one card at a
+    time from the seat after the dealer), then ``up`` (the up-card, if any), then ``stock``
+    from the top; the rest of ``full`` follows in order. ``hands`` may name only some seats
+    (a mapping): the others get the first cards of ``full`` nobody else is given, and
+    ``players`` and ``size`` say how many seats there are and how many cards each holds."""
+    given = dict(enumerate(hands)) if isinstance(hands, Sequence) else dict(hands)
+    fixed = {seat: parse_cards(text) for seat, text in given.items()}
+    players = len(fixed) if players is None else players
+    size = len(next(iter(fixed.values()))) if size is None else size
     rest = Counter(full)
-    fixed = {seat: parse_cards(text) for seat, text in hands.items()}
     for cards in [*fixed.values(), parse_cards(up), parse_cards(stock)]:
         rest.subtract(Counter(cards))
     assert all(n >= 0 for n in rest.values()), f"more cards than the deck has: {-rest}"
@@ -65,7 +71,7 @@ def fill_deck(
     for seat in range(players):
         if seat not in fixed:
             fixed[seat], spare = spare[:size], spare[size:]
-    assert all(len(h) == size for h in fixed.values())
+    assert all(len(h) == size for h in fixed.values()), "every hand must have the same size"
     order = [(dealer + 1 + i) % players for i in range(players)]
     deck = [fixed[seat][i] for i in range(size) for seat in order]
     return deck + parse_cards(up) + parse_cards(stock) + spare

@@ -19,7 +19,7 @@ from remikit.variants import find_variant
 from remikit.variants.rummy500.melds import hand_points
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.views import TableMeld
-from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
+from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
 __all__ = ["Stacked", "act", "new_game"]
 
@@ -180,7 +180,15 @@ def test_R5_2_seven_cards_with_three_or_more_up_card_and_the_deal_passes_on() ->
         first = (dealer + 1) % 3
         assert game.next_dealer() == dealer
         deal = game.start_deal(
-            fill_deck(game.full_deck(), 3, dealer, 7, {first: OUT_HAND}, up="5c", stock="2c")
+            stack_deck(
+                game.full_deck(),
+                {first: OUT_HAND},
+                players=3,
+                dealer=dealer,
+                size=7,
+                up="5c",
+                stock="2c",
+            )
         )
         assert (deal.number, deal.dealer, deal.first) == (number, dealer, first)
         assert deal.to_play == first
@@ -204,7 +212,8 @@ def test_R5_2_thirteen_cards_with_two_players_and_a_record_may_name_the_first_de
     game = Rummy500Game(options(players=2), auto_deal=False)
     hand = OUT_HAND + " 2s 3s 4s 5s 6s 7s"
     deal = game.start_deal(
-        fill_deck(game.full_deck(), 2, 0, 13, {1: hand}, up="Qd", stock="2c"), dealer=0
+        stack_deck(game.full_deck(), {1: hand}, players=2, dealer=0, size=13, up="Qd", stock="2c"),
+        dealer=0,
     )
     assert [len(h) for h in deal.hands] == [13, 13] and deal.to_play == 1
     assert len(deal.stock) == 54 - 26 - 1
@@ -748,13 +757,25 @@ def out_turn(game: Rummy500Game, seat: int) -> None:
 
 def test_R5_13_totals_accumulate_to_the_target_and_the_highest_wins() -> None:
     game = Rummy500Game(options(players=3, target=100), auto_deal=False)
-    game.start_deal(fill_deck(game.full_deck(), 3, 2, 7, {0: OUT_HAND}, up="5c", stock="2c"))
+    game.start_deal(
+        stack_deck(
+            game.full_deck(), {0: OUT_HAND}, players=3, dealer=2, size=7, up="5c", stock="2c"
+        )
+    )
     out_turn(game, 0)
     first = points(game)
     assert first[0] == 64 and not game.over and game.totals == list(first)
     # hand 2: seat 0 deals, seat 1 plays first; seat 0 melds all eight cards (79 points)
     game.start_deal(
-        fill_deck(game.full_deck(), 3, 0, 7, {0: "7h 8h 9h Th Jh Qh Kh"}, up="5c", stock="2c 3c Ah")
+        stack_deck(
+            game.full_deck(),
+            {0: "7h 8h 9h Th Jh Qh Kh"},
+            players=3,
+            dealer=0,
+            size=7,
+            up="5c",
+            stock="2c 3c Ah",
+        )
     )
     act(
         game,
@@ -774,14 +795,22 @@ def test_R5_13_totals_accumulate_to_the_target_and_the_highest_wins() -> None:
 
 def test_R5_13_a_tie_at_the_top_plays_another_hand() -> None:
     game = Rummy500Game(options(players=3, target=50), auto_deal=False)
-    game.start_deal(fill_deck(game.full_deck(), 3, 2, 7, {0: OUT_HAND}, up="5c", stock="2c"))
+    game.start_deal(
+        stack_deck(
+            game.full_deck(), {0: OUT_HAND}, players=3, dealer=2, size=7, up="5c", stock="2c"
+        )
+    )
     act(game, "p0 draw stock", "p0 meld 7h 8h 9h", "p0 meld Kc Ks Kd Kh")
     # seat 1 comes into this hand with exactly what it takes to tie seat 0 at 64
     game.totals[1] = 64 + hand_points(deal_of(game).hands[1])
     act(game, "p0 discard 2c")
     assert game.totals[0] == game.totals[1] == 64
     assert not game.over and game.winner is None and game.needs_deal
-    game.start_deal(fill_deck(game.full_deck(), 3, 0, 7, {1: OUT_HAND}, up="5c", stock="2c"))
+    game.start_deal(
+        stack_deck(
+            game.full_deck(), {1: OUT_HAND}, players=3, dealer=0, size=7, up="5c", stock="2c"
+        )
+    )
     out_turn(game, 1)
     assert game.over and game.winner == 1 and not game.needs_deal
     with pytest.raises(ValueError, match="over"):
@@ -791,7 +820,11 @@ def test_R5_13_a_tie_at_the_top_plays_another_hand() -> None:
 def test_option_target() -> None:
     for target, over in ((64, True), (65, False)):
         game = Rummy500Game(options(players=3, target=target), auto_deal=False)
-        game.start_deal(fill_deck(game.full_deck(), 3, 2, 7, {0: OUT_HAND}, up="5c", stock="2c"))
+        game.start_deal(
+            stack_deck(
+                game.full_deck(), {0: OUT_HAND}, players=3, dealer=2, size=7, up="5c", stock="2c"
+            )
+        )
         out_turn(game, 0)
         assert game.over == over
         assert game.winner == (0 if over else None)

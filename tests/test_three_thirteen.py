@@ -25,7 +25,7 @@ from remikit.variants.three_thirteen.rules import (
     ThreeThirteenOptions,
     reshuffle_seed,
 )
-from tests.stacked import Stacked, act, deal_stacked, fill_deck, snapshot
+from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
 WILD_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -72,7 +72,11 @@ def run_of(suit: list[Card], size: int) -> str:
 def play_round_first_goes_out(game: ThreeThirteenGame, hands: dict[int, str]) -> None:
     """Deal the next round so that ``hands`` are as given, then :func:`finish_round`."""
     size = len(game.deals) + 3
-    game.start_deal(fill_deck(game.full_deck(), game.players, game.next_dealer(), size, hands))
+    game.start_deal(
+        stack_deck(
+            game.full_deck(), hands, players=game.players, dealer=game.next_dealer(), size=size
+        )
+    )
     finish_round(game)
 
 
@@ -125,8 +129,14 @@ def test_R3_2_eleven_rounds_of_3_to_13_cards_and_the_deal_passes_on() -> None:
         size = round_no + 2
         dealer = (2 + round_no - 1) % 3  # seat 2 deals round 1, so seat 0 plays first
         first = (dealer + 1) % 3
-        deck = fill_deck(
-            game.full_deck(), 3, dealer, size, {first: run_of(HEARTS, size)}, up="5c", stock="Kc"
+        deck = stack_deck(
+            game.full_deck(),
+            {first: run_of(HEARTS, size)},
+            players=3,
+            dealer=dealer,
+            size=size,
+            up="5c",
+            stock="Kc",
         )
         deal = game.start_deal(deck)
         seen.append((deal.number, deal.dealer, deal.first))
@@ -149,7 +159,9 @@ def test_R3_2_eleven_rounds_of_3_to_13_cards_and_the_deal_passes_on() -> None:
 
 def test_R3_2_first_dealer_from_a_record_then_the_next_seat_deals() -> None:
     game = ThreeThirteenGame(options(players=4), auto_deal=False)
-    game.start_deal(fill_deck(game.full_deck(), 4, 1, 3, {2: run_of(HEARTS, 3)}), dealer=1)
+    game.start_deal(
+        stack_deck(game.full_deck(), {2: run_of(HEARTS, 3)}, players=4, dealer=1, size=3), dealer=1
+    )
     assert (game.deals[0].dealer, game.to_play) == (1, 2)
     finish_round(game)
     assert deal_of(game).went_out == 2
