@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
 
+from remikit.i18n import N_, t
+
 
 class CardError(ValueError):
     """A card written in a form the notation does not allow."""
@@ -39,10 +41,8 @@ class Suit(IntEnum):
         return "♣♦♥♠"[self]
 
     def name_in(self, lang: str) -> str:
-        """The suit's name: Indonesian (``id``) or English (``en``)."""
-        if lang == "id":
-            return ("Keriting", "Wajik", "Hati", "Sekop")[self]
-        return ("Club", "Diamond", "Heart", "Spade")[self]
+        """The suit's name in ``lang``: ``Sekop``, ``Spade``."""
+        return t(SUIT_NAMES[self], lang)
 
 
 class Rank(IntEnum):
@@ -72,11 +72,27 @@ class Rank(IntEnum):
         return "10" if self == Rank.TEN else self.letter
 
     def name_in(self, lang: str) -> str:
-        if self == Rank.ACE:
-            return "As" if lang == "id" else "Ace"
-        if self >= Rank.JACK:
-            return ("Jack", "Queen", "King")[self - 11]
-        return str(int(self))
+        """The rank's name in ``lang``: ``As``, ``Ace``, ``7``."""
+        key = RANK_NAMES.get(self)
+        return t(key, lang) if key is not None else str(int(self))
+
+
+SUIT_NAMES = (N_("suit.club"), N_("suit.diamond"), N_("suit.heart"), N_("suit.spade"))
+"""The message ids of the suits' names, in :class:`Suit` order."""
+RANK_NAMES = {
+    Rank.ACE: N_("rank.ace"),
+    Rank.JACK: N_("rank.jack"),
+    Rank.QUEEN: N_("rank.queen"),
+    Rank.KING: N_("rank.king"),
+}
+"""The message ids of the ranks with a name (the others are their number)."""
+CARD_NAMES = (
+    N_("card.name.club"),
+    N_("card.name.diamond"),
+    N_("card.name.heart"),
+    N_("card.name.spade"),
+)
+"""The message ids of a card's full name (``{rank}`` filled in), in :class:`Suit` order."""
 
 
 RANK_LETTERS = {r.letter: r for r in Rank}
@@ -168,10 +184,8 @@ class Card:
     def name_in(self, lang: str) -> str:
         """Full name: ``As Sekop`` / ``Ace of Spades``."""
         if self.index == JOKER_INDEX:
-            return "Joker"
-        if lang == "id":
-            return f"{self.rank.name_in('id')} {self.suit.name_in('id')}"
-        return f"{self.rank.name_in('en')} of {self.suit.name_in('en')}s"
+            return t("card.joker", lang)
+        return t(CARD_NAMES[self.suit], lang, rank=self.rank.name_in(lang))
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index

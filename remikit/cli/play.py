@@ -17,7 +17,7 @@ from remikit.cli.arena import ArenaError, parse_options
 from remikit.cli.tui.session import InputFn, Session
 from remikit.cli.tui.ui import VariantUI
 from remikit.engine import OptionError
-from remikit.i18n import default_lang, t
+from remikit.i18n import default_lang, t, tn
 from remikit.variants import find_playable
 
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
@@ -63,8 +63,7 @@ def bot_levels(text: str, lang: str, variant: str, count: int = 3) -> list[str]:
     if len(levels) == 1:
         levels *= count
     if len(levels) != count:
-        key = "play.bad_bots" if count == 3 else "play.bad_bots_count"
-        raise PlayError(t(key, lang, count=len(levels), bots=count))
+        raise PlayError(tn("play.bad_bots_count", count, lang, count=len(levels), bots=count))
     for level in levels:
         try:
             check_bot(level, variant)

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     assert result is not None and result.game is not None
     game = result.game
-    table = Table(title=t("replay.title", lang, variant=game.name))
+    table = Table(title=t("replay.cli_title", lang, variant=game.name))
     table.add_column(t("common.deal", lang))
     for seat in range(game.players):
         table.add_column(f"p{seat}", justify="right")

@@ -274,7 +274,7 @@ def resolve_meld(
         if best is None or _layout_points(found) > _layout_points(best):
             choices[key] = found
     if len(choices) > 1:
-        options = " / ".join(" ".join(f"Jk={c}" for c in key) for key in sorted(choices))
+        options = " / ".join(" ".join(f"Jk={c.symbol()}" for c in key) for key in sorted(choices))
         raise IllegalAction("joker_ambiguous", choices=options)
     kind, placed, jokers = next(iter(choices.values()))
     # Naturals and declared jokers come in card order in `placed`; undeclared
@@ -335,7 +335,8 @@ def _run_layouts(known: list[Card], free: int) -> list[_Found]:
 
 
 def _text(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+    """Cards as a refusal shows them to a person: with suit symbols."""
+    return " ".join(c.symbol() for c in cards)
 
 
 # -- lay-offs (R5-5, R5-6) ----------------------------------------------------------
@@ -372,11 +373,13 @@ def resolve_layoff(
     if stands_for is not None:
         options = [(i, p) for i, p in options if i is stands_for]
     if not options:
-        shown = card if stands_for is None else f"{card}={stands_for}"
+        shown = card.symbol() if stands_for is None else f"{card.symbol()}={stands_for.symbol()}"
         raise IllegalAction("layoff_invalid", card=shown, meld=meld.number)
     identities = sorted({i for i, _ in options})
     if len(identities) > 1:
-        raise IllegalAction("joker_ambiguous", choices=" / ".join(f"Jk={i}" for i in identities))
+        raise IllegalAction(
+            "joker_ambiguous", choices=" / ".join(f"Jk={i.symbol()}" for i in identities)
+        )
     identity, position = max(options, key=lambda o: -1 if o[1] is None else o[1])
     return meld.with_slot(Slot(card, identity, position, seat))
 
