@@ -274,7 +274,7 @@ def resolve_meld(
         if best is None or _layout_points(found) > _layout_points(best):
             choices[key] = found
     if len(choices) > 1:
-        options = " / ".join(" ".join(f"Jk={c.symbol()}" for c in key) for key in sorted(choices))
+        options = " / ".join(" ".join(f"Jk={c}" for c in key) for key in sorted(choices))
         raise IllegalAction("joker_ambiguous", choices=options)
     kind, placed, jokers = next(iter(choices.values()))
     # Naturals and declared jokers come in card order in `placed`; undeclared
@@ -377,9 +377,7 @@ def resolve_layoff(
         raise IllegalAction("layoff_invalid", card=shown, meld=meld.number)
     identities = sorted({i for i, _ in options})
     if len(identities) > 1:
-        raise IllegalAction(
-            "joker_ambiguous", choices=" / ".join(f"Jk={i.symbol()}" for i in identities)
-        )
+        raise IllegalAction("joker_ambiguous", choices=" / ".join(f"Jk={i}" for i in identities))
     identity, position = max(options, key=lambda o: -1 if o[1] is None else o[1])
     return meld.with_slot(Slot(card, identity, position, seat))
 
