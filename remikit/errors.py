@@ -15,27 +15,32 @@ the texts count from 1, as a person counts them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from remikit.cards import Card
 from remikit.i18n import t
 
 
-def _localized(value: object, lang: str) -> object:
-    """A field as a person reads it: translated, and a card with its suit symbol (records
-    and the JSON APIs keep the text form ``Qh``; a refusal shows ``Q♥``)."""
-    if isinstance(value, Reason | IllegalAction):
+@runtime_checkable
+class Translated(Protocol):
+    """Anything that says itself in a language: a reason, a refusal, an option error."""
+
+    def text(self, lang: str) -> str: ...
+
+
+def localized(value: object, lang: str) -> object:
+    """A message's field as a person reads it: translated, and a card with its suit symbol
+    (records and the JSON APIs keep the text form ``Qh``; a refusal shows ``Q♥``)."""
+    if isinstance(value, Translated):
         return value.text(lang)
     if isinstance(value, Card):
         return value.symbol()
     return value
 
 
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the state is unchanged.
-
-    ``key`` names the reason (a message id of :mod:`remikit.i18n`); ``params`` fill it in.
-    ``str()`` gives the English text, :meth:`text` any language.
-    """
+class Refusal(Exception):
+    """An error whose words are a message of :mod:`remikit.i18n`: ``key`` and ``params``
+    name it; ``str()`` is the English text, :meth:`text` any language."""
 
     def __init__(self, key: str, **params: object) -> None:
         super().__init__(key)
@@ -46,7 +51,15 @@ class IllegalAction(ValueError):
         return self.text("en")
 
     def text(self, lang: str) -> str:
-        return t(self.key, lang, **{k: _localized(v, lang) for k, v in self.params.items()})
+        return t(self.key, lang, **{k: localized(v, lang) for k, v in self.params.items()})
+
+
+class IllegalAction(Refusal, ValueError):
+    """An action the rules do not allow now; the state is unchanged.
+
+    ``key`` names the reason (a message id of :mod:`remikit.i18n`); ``params`` fill it in.
+    ``str()`` gives the English text, :meth:`text` any language.
+    """
 
 
 class Reason:
@@ -79,7 +92,7 @@ class Reason:
         found = self._resolve()
         if not found.key:
             return ""
-        return t(found.key, lang, **{k: _localized(v, lang) for k, v in found.params.items()})
+        return t(found.key, lang, **{k: localized(v, lang) for k, v in found.params.items()})
 
     def __str__(self) -> str:
         return self.en

@@ -33,7 +33,7 @@ from rich.table import Table
 from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, OptionRefused, Options, OptionText
-from remikit.i18n import N_, default_lang, t, tn
+from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
 from remikit.variants import VariantSpec, find_playable
 
 DEFAULT_GAMES = 100
@@ -368,7 +368,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="KEY=VALUE",
         help=t("arena.help_option", lang),
     )
-    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TextIO, cast
 
 from remikit.cards import Card, CardError
-from remikit.i18n import N_, default_lang, t
+from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.melds import PURE_RUN_CHOICES, Meld, meld_name_key
 from remikit.variants import find_variant
 from remikit.variants.spec import Scored, ScoreInputError, Scorer
@@ -228,7 +228,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--pure-run", choices=PURE_RUN_CHOICES, help=t("score.help_pure_run", lang))
     parser.add_argument("--json", action="store_true", help=t("score.help_json", lang))
     parser.add_argument("--batch", metavar="FILE", help=t("score.help_batch", lang))
-    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run, intermixed="cards")
 
 

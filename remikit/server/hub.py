@@ -352,9 +352,7 @@ class Hub:
                 try:
                     check_bot(level, info.name)
                 except ValueError as exc:
-                    raise Problem(
-                        "bad_seats", "server.bad_bot", seat=index + 1, why=str(exc)
-                    ) from None
+                    raise Problem("bad_seats", "server.bad_bot", seat=index + 1, why=exc) from None
                 out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
             else:
                 raise Problem("bad_seats", "server.seat_kind", seat=index + 1, kind=str(kind))

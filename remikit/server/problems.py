@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from remikit.engine import OptionError
-from remikit.errors import IllegalAction, Reason
+from remikit.errors import IllegalAction, localized
 from remikit.i18n import pick_lang as pick_lang
 from remikit.i18n import t
 
@@ -48,10 +47,7 @@ class Problem(Exception):
             return t(
                 self.key,
                 lang,
-                **{
-                    k: v.text(lang) if isinstance(v, Reason | OptionError) else v
-                    for k, v in self.params.items()
-                },
+                **{k: localized(v, lang) for k, v in self.params.items()},
             )
         return self.detail or self.code
 

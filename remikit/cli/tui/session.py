@@ -33,7 +33,7 @@ from remikit.actions import (
     Discard,
     Pass,
 )
-from remikit.bots import Bot
+from remikit.bots import Bot, level_title
 from remikit.cards import Card
 from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, RUMMY_WORDS, TABLE_WORDS, parse_command
 from remikit.cli.tui.table import POSITION_ORDER, POSITIONS, hand_table, sorted_hand
@@ -342,7 +342,7 @@ class Session:
             marks = ("▶" if seat == view.to_play else " ") + ("D" if seat == view.dealer else " ")
             name = escape(self.names[seat])
             if seat in self.bots:
-                name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
+                name += f" [dim]({escape(level_title(self.bots[seat].name, self.lang))})[/dim]"
             style = "bold" if seat == self.person else ""
             table.add_row(
                 marks,
