@@ -21,7 +21,19 @@ from remikit.i18n import N_, t
 
 
 class CardError(ValueError):
-    """A card written in a form the notation does not allow."""
+    """A card written in a form the notation does not allow: ``key`` and ``params`` name
+    the message of :mod:`remikit.i18n` that says why; ``str()`` is English."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **self.params)
 
 
 class Suit(IntEnum):
@@ -140,13 +152,13 @@ class Card:
     def rank(self) -> Rank:
         """The rank of a natural card (a joker has none)."""
         if self.index == JOKER_INDEX:
-            raise CardError("a joker has no rank")
+            raise CardError("card.joker_no_rank")
         return Rank(self.index % 13 + 1)
 
     @property
     def suit(self) -> Suit:
         if self.index == JOKER_INDEX:
-            raise CardError("a joker has no suit")
+            raise CardError("card.joker_no_suit")
         return Suit(self.index // 13)
 
     @staticmethod
@@ -163,9 +175,7 @@ class Card:
             suit = SUIT_LETTERS.get(suit_text)
             if rank is not None and suit is not None:
                 return Card.of(rank, suit)
-        raise CardError(
-            f"not a card: {token!r} (write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
-        )
+        raise CardError("card.not_a_card", token=repr(token))
 
     def __str__(self) -> str:
         if self.index == JOKER_INDEX:

@@ -345,7 +345,7 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
         try:
             action = parse_action(action_text)
         except ActionSyntaxError as exc:
-            raise Problem("bad_action", "server.bad_action", why=str(exc)) from None
+            raise Problem("bad_action", "server.bad_action", why=exc) from None
         outcome = await table.submit(conn.seat, state_id, action)
         if outcome == "call_pending":
             conn.send_json(

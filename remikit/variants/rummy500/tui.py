@@ -20,7 +20,6 @@ from rich.text import Text
 
 from remikit.actions import (
     Action,
-    ActionSyntaxError,
     CallRummy,
     Decline,
     Draw,
@@ -71,7 +70,7 @@ def _card(token: str, hand: Sequence[Card], lang: str) -> tuple[Card, Card | Non
     if not eq:
         return card, None
     if not card.is_joker:
-        raise ActionSyntaxError(t("play.r5_declare_joker", lang, token=token))
+        raise ValueError(t("play.r5_declare_joker", lang, token=token))
     return card, parse_card_arg(right, (), lang)
 
 
