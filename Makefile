@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 INSTALLED_DEV := $(VENV)/.installed-dev
 
-.PHONY: run test check lint bench clean
+.PHONY: run test check lint bench clean messages catalogues
 
 run: $(INSTALLED)
 	$(BIN)/remi serve
@@ -29,6 +29,21 @@ lint: $(INSTALLED_DEV)
 	$(BIN)/ruff format --check remikit tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+# The message catalogue (docs/translating.md): `make messages` extracts every message id the
+# code uses (babel.cfg) into the template and merges it into each language's .po file;
+# `make catalogues` compiles the .po files into the .mo files the program reads.
+LOCALE := remikit/locale
+PYBABEL := $(BIN)/pybabel
+
+messages: $(INSTALLED_DEV)
+	$(PYBABEL) extract -F babel.cfg --no-location --sort-output --project remikit \
+		--version 0.2.0 --copyright-holder "remikit contributors" -o $(LOCALE)/remikit.pot .
+	$(PYBABEL) update -i $(LOCALE)/remikit.pot -d $(LOCALE) -D remikit \
+		--no-fuzzy-matching --ignore-obsolete
+
+catalogues: $(INSTALLED_DEV)
+	$(PYBABEL) compile -d $(LOCALE) -D remikit --statistics
 
 bench: $(INSTALLED)
 	for script in bench/bench_*.py; do $(BIN)/python "$$script" || exit 1; done

@@ -19,7 +19,7 @@ The Python API of CONTRACT.md: :func:`score` scores a hand as ``remi score`` doe
 >>> remikit.score("remi13d", cards13, closing=remikit.parse_card("7h"))
 Traceback (most recent call last):
 ...
-ValueError: the closing card must be an ace or a joker, not 7h
+ValueError: the closing card must be an ace or a joker, not 7♥
 >>> remikit.score("three-thirteen", "3h 9c Kd", round=12)
 Traceback (most recent call last):
 ...

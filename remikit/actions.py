@@ -17,10 +17,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from remikit.cards import Card, CardError
+from remikit.errors import Refusal
+from remikit.i18n import N_
 
 
-class ActionSyntaxError(ValueError):
-    """Text that is not an action."""
+class ActionSyntaxError(Refusal, ValueError):
+    """Text that is not an action: ``key`` and ``params`` name the message of
+    :mod:`remikit.i18n` that says why; ``str()`` is English, :meth:`text` any language."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +136,10 @@ def _card_with_joker(token: str) -> tuple[Card, Card | None]:
         left, right = token.split("=", 1)
         card = Card.parse(left)
         if not card.is_joker:
-            raise ActionSyntaxError(f"only a joker declares what it stands for: {token!r}")
+            raise ActionSyntaxError("action.only_joker_declares", token=repr(token))
         stands = Card.parse(right)
         if stands.is_joker:
-            raise ActionSyntaxError(f"a joker must stand for a natural card: {token!r}")
+            raise ActionSyntaxError("action.joker_natural", token=repr(token))
         return card, stands
     return Card.parse(token), None
 
@@ -149,18 +152,23 @@ def _number(token: str) -> int | None:
     return int(token) if _NUMBER.fullmatch(token) else None
 
 
-def _count(token: str, what: str) -> int:
+def _count(token: str, refusal: str) -> int:
+    """A number from 1; else the :class:`ActionSyntaxError` with the message ``refusal``."""
     count = _number(token)
     if count is None or count < 1:
-        raise ActionSyntaxError(f"{what} must be a number from 1, not {token!r}")
+        raise ActionSyntaxError(refusal, token=repr(token))
     return count
+
+
+_DEPTH = N_("action.bad_depth")
+_MELD_NUMBER = N_("action.bad_meld_number")
 
 
 def parse_action(text: str) -> Action:
     """Read an action in record notation (CONTRACT.md); any letter case."""
     words = text.split()
     if not words:
-        raise ActionSyntaxError("empty action")
+        raise ActionSyntaxError("action.empty")
     verb, args = words[0].lower(), words[1:]
     try:
         if verb == "draw" and args:
@@ -168,7 +176,7 @@ def parse_action(text: str) -> Action:
             if source == "stock" and len(args) == 1:
                 return Draw("stock")
             if source == "discard" and len(args) <= 2:
-                depth = _count(args[1], "the discard position") if len(args) == 2 else 1
+                depth = _count(args[1], _DEPTH) if len(args) == 2 else 1
                 return Draw("discard", depth)
         elif verb == "discard" and len(args) == 1:
             return Discard(Card.parse(args[0]))
@@ -179,16 +187,16 @@ def parse_action(text: str) -> Action:
             return MeldCards(tuple(c for c, _ in pairs), tuple(s for _, s in pairs))
         elif verb == "layoff" and len(args) == 3 and args[1].lower() == "to":
             card, stands = _card_with_joker(args[0])
-            return LayOff(card, _count(args[2], "the meld number"), stands)
+            return LayOff(card, _count(args[2], _MELD_NUMBER), stands)
         elif verb == "rummy" and len(args) <= 1:
-            return CallRummy(_count(args[0], "the discard position") if args else 1)
+            return CallRummy(_count(args[0], _DEPTH) if args else 1)
         elif verb == "decline" and not args:
             return Decline()
         elif verb == "pass" and not args:
             return Pass()
     except CardError as exc:
-        raise ActionSyntaxError(str(exc)) from exc
-    raise ActionSyntaxError(f"not an action: {text!r}")
+        raise ActionSyntaxError("action.bad_card", why=exc) from exc
+    raise ActionSyntaxError("action.unknown", text=repr(text))
 
 
 def parse_seat_action(text: str) -> tuple[int, Action]:
@@ -196,9 +204,7 @@ def parse_seat_action(text: str) -> tuple[int, Action]:
     words = text.split(maxsplit=1)
     seat = _number(words[0][1:]) if words and words[0][:1].lower() == "p" else None
     if len(words) != 2 or seat is None:
-        raise ActionSyntaxError(
-            f"a record action starts with the seat, like 'p0 draw stock': {text!r}"
-        )
+        raise ActionSyntaxError("action.need_seat", text=repr(text))
     return seat, parse_action(words[1])
 
 

@@ -17,9 +17,23 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
 
+from remikit.i18n import N_, t
+
 
 class CardError(ValueError):
-    """A card written in a form the notation does not allow."""
+    """A card written in a form the notation does not allow: ``key`` and ``params`` name
+    the message of :mod:`remikit.i18n` that says why; ``str()`` is English."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def text(self, lang: str) -> str:
+        return t(self.key, lang, **self.params)
 
 
 class Suit(IntEnum):
@@ -39,10 +53,8 @@ class Suit(IntEnum):
         return "♣♦♥♠"[self]
 
     def name_in(self, lang: str) -> str:
-        """The suit's name: Indonesian (``id``) or English (``en``)."""
-        if lang == "id":
-            return ("Keriting", "Wajik", "Hati", "Sekop")[self]
-        return ("Club", "Diamond", "Heart", "Spade")[self]
+        """The suit's name in ``lang``: ``Sekop``, ``Spade``."""
+        return t(SUIT_NAMES[self], lang)
 
 
 class Rank(IntEnum):
@@ -72,11 +84,27 @@ class Rank(IntEnum):
         return "10" if self == Rank.TEN else self.letter
 
     def name_in(self, lang: str) -> str:
-        if self == Rank.ACE:
-            return "As" if lang == "id" else "Ace"
-        if self >= Rank.JACK:
-            return ("Jack", "Queen", "King")[self - 11]
-        return str(int(self))
+        """The rank's name in ``lang``: ``As``, ``Ace``, ``7``."""
+        key = RANK_NAMES.get(self)
+        return t(key, lang) if key is not None else str(int(self))
+
+
+SUIT_NAMES = (N_("suit.club"), N_("suit.diamond"), N_("suit.heart"), N_("suit.spade"))
+"""The message ids of the suits' names, in :class:`Suit` order."""
+RANK_NAMES = {
+    Rank.ACE: N_("rank.ace"),
+    Rank.JACK: N_("rank.jack"),
+    Rank.QUEEN: N_("rank.queen"),
+    Rank.KING: N_("rank.king"),
+}
+"""The message ids of the ranks with a name (the others are their number)."""
+CARD_NAMES = (
+    N_("card.name.club"),
+    N_("card.name.diamond"),
+    N_("card.name.heart"),
+    N_("card.name.spade"),
+)
+"""The message ids of a card's full name (``{rank}`` filled in), in :class:`Suit` order."""
 
 
 RANK_LETTERS = {r.letter: r for r in Rank}
@@ -124,13 +152,13 @@ class Card:
     def rank(self) -> Rank:
         """The rank of a natural card (a joker has none)."""
         if self.index == JOKER_INDEX:
-            raise CardError("a joker has no rank")
+            raise CardError("card.joker_no_rank")
         return Rank(self.index % 13 + 1)
 
     @property
     def suit(self) -> Suit:
         if self.index == JOKER_INDEX:
-            raise CardError("a joker has no suit")
+            raise CardError("card.joker_no_suit")
         return Suit(self.index // 13)
 
     @staticmethod
@@ -147,9 +175,7 @@ class Card:
             suit = SUIT_LETTERS.get(suit_text)
             if rank is not None and suit is not None:
                 return Card.of(rank, suit)
-        raise CardError(
-            f"not a card: {token!r} (write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
-        )
+        raise CardError("card.not_a_card", token=repr(token))
 
     def __str__(self) -> str:
         if self.index == JOKER_INDEX:
@@ -168,10 +194,8 @@ class Card:
     def name_in(self, lang: str) -> str:
         """Full name: ``As Sekop`` / ``Ace of Spades``."""
         if self.index == JOKER_INDEX:
-            return "Joker"
-        if lang == "id":
-            return f"{self.rank.name_in('id')} {self.suit.name_in('id')}"
-        return f"{self.rank.name_in('en')} of {self.suit.name_in('en')}s"
+            return t("card.joker", lang)
+        return t(CARD_NAMES[self.suit], lang, rank=self.rank.name_in(lang))
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 from remikit.actions import Action, CallRummy, Discard, Draw, Play
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
-from remikit.i18n import brief, t
+from remikit.i18n import N_, brief, t
 from remikit.shuffle import draw_seed, shuffled
 from remikit.views import DealSummary, EndedBy, PlayerView
 
@@ -186,12 +186,19 @@ _MAX_DIGITS = 18
 """Longer whole numbers are beyond every option's range and refused without reading them."""
 
 
+_KIND_REFUSALS = {
+    "boolean": N_("option.boolean"),
+    "integer": N_("option.integer"),
+    "string": N_("option.string"),
+}
+
+
 def _exact(info: OptionInfo, value: object) -> object:
     """A value that already has the option's type (a bool is no whole number)."""
     wanted = _TYPES[info.kind]
     if isinstance(value, wanted) and not (wanted is int and isinstance(value, bool)):
         return value
-    raise OptionRefused(f"option.{info.kind}", name=info.name, value=brief(value))
+    raise OptionRefused(_KIND_REFUSALS[info.kind], name=info.name, value=brief(value))
 
 
 def _parse(info: OptionInfo, text: str) -> object:
@@ -205,7 +212,7 @@ def _parse(info: OptionInfo, text: str) -> object:
         if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:  # out of range: not read
             raise _beyond(info, text[:_MAX_DIGITS] + "…")
         return int(text)
-    raise OptionRefused(f"option.{info.kind}", name=info.name, value=brief(text))
+    raise OptionRefused(_KIND_REFUSALS[info.kind], name=info.name, value=brief(text))
 
 
 def _beyond(info: OptionInfo, shown: str) -> OptionRefused:
@@ -316,7 +323,7 @@ class Deal(ABC):
 
     def after_draw_hint(self) -> Reason:
         """What else a player who has drawn may do, for the "already drawn" reason."""
-        return Reason("", "")
+        return Reason()
 
     def awaiting(self) -> list[int]:
         """The seats whose actions the deal waits for, in the order it takes them: the seat
@@ -330,7 +337,8 @@ class Deal(ABC):
 
     def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
         """Why ``seat``, which is not the seat to play, may not take ``action``."""
-        return IllegalAction("not_your_turn", seat=self.to_play)
+        to_play = None if self.to_play is None else self.to_play + 1  # as people count
+        return IllegalAction("not_your_turn", seat=to_play)
 
     def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
         """Why ``action``, allowed in ``phases``, may not be taken in this phase."""
@@ -357,7 +365,7 @@ class Deal(ABC):
         if self.phase is Phase.OVER:
             raise IllegalAction("game_over")
         if not 0 <= seat < self.players:
-            raise IllegalAction("no_such_seat", seat=seat)
+            raise IllegalAction("no_such_seat", seat=seat + 1)
         phases = self.phases.get(type(action))
         if phases is None:
             raise IllegalAction("not_in_variant", action=str(action))
@@ -589,7 +597,7 @@ class Game(ABC):
     def current(self) -> Deal:
         deal = self.deal
         if deal is None or deal.is_over:
-            raise IllegalAction("game_over" if self.over else "no_deal")
+            raise IllegalAction("game_over") if self.over else IllegalAction("no_deal")
         return deal
 
     def verify(self, seat: int, action: Action) -> None:

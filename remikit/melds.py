@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Literal
 
 from remikit.cards import JOKER, Card, Rank, Suit
+from remikit.i18n import N_
 
 AceMode = Literal["low", "high", "both"]
 MeldKind = Literal["run", "set", "royal", "wild"]
@@ -157,3 +158,18 @@ class Deadwood:
     melds: tuple[Meld, ...]
     dead: tuple[Card, ...]
     discard: Card | None = None
+
+
+KIND_NAMES: dict[str, str] = {
+    "set": N_("meld.set"),
+    "royal": N_("meld.royal"),
+    "wild": N_("meld.wild"),
+}
+
+
+def meld_name_key(meld: Meld) -> str:
+    """The message id of the meld's name in the table's words (kartu dasar murni, kartu 3,
+    …), with ``{size}`` to fill in."""
+    if meld.kind == "run":
+        return N_("meld.pure_run") if meld.pure else N_("meld.run")
+    return KIND_NAMES[meld.kind]

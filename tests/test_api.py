@@ -39,7 +39,7 @@ def test_points_agree_with_remi_score_and_text_is_read() -> None:
 
 def test_an_impossible_close_raises_value_error_with_the_reason() -> None:
     """R13-7: a closing card is an ace or a joker; the other 13 cards all in melds."""
-    with pytest.raises(ValueError, match="closing card must be an ace or a joker, not 7h"):
+    with pytest.raises(ValueError, match="closing card must be an ace or a joker, not 7♥"):
         remikit.score("remi13d", CLOSING_HAND, closing=remikit.parse_card("7h"))
     with pytest.raises(ValueError, match="not every card is in a meld"):
         remikit.score("remi13d", "2h 3h 4h 5h Kc Kd 9s 9c Jk Ah 7d 8c Qs", closing="As")

@@ -161,7 +161,7 @@ def test_human_output_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
         == 0
     )
     out = capsys.readouterr().out
-    assert "Three-Thirteen: 1 games, seed 2" in out and "Win rate" in out
+    assert "Three-Thirteen: 1 game, seed 2" in out and "Win rate" in out
 
 
 @pytest.mark.parametrize(

@@ -193,7 +193,7 @@ def test_a_refused_close_says_why(stacked: Stack) -> None:
     )
     assert status == 0
     assert out.count("cannot close: not every card is in a meld (dead:") == 2
-    assert "7h is not in your hand" in out
+    assert "7♥ is not in your hand" in out  # a refusal shows cards as the table does
 
 
 def test_a_close_without_a_pure_run_is_refused_with_that_reason(stacked: Stack) -> None:
@@ -264,7 +264,7 @@ def test_a_whole_three_thirteen_game_through_the_terminal(tmp_path: Path) -> Non
     ("argv", "message"),
     [
         (["remi13d", "--bots", "clever"], "unknown bot level 'clever'"),
-        (["remi13d", "--bots", "random,greedy"], "exactly three"),
+        (["remi13d", "--bots", "random,greedy"], "exactly 3, not 2"),
         (["3-13", "--games", "2"], "--games is for Remi 13 D only"),
         (["3-13", "--option", "players=3"], "seats 4 players"),
         (["500", "--players", "9"], "option players must be from 2 to 8, not 9"),

@@ -218,8 +218,8 @@ def test_warn_playable_asks_before_a_playable_discard(stacked: Stacked) -> None:
     session.warn_playable = True
     session.play()
     flat = " ".join(session.console.file.getvalue().split())  # type: ignore[attr-defined]
-    assert "you must meld Kd (taken from the discard pile) before you discard" in flat
-    assert "8h is not in your hand" in flat and flat.count("Discard it anyway?") == 1
+    assert "you must meld K♦ (taken from the discard pile) before you discard" in flat
+    assert "8♥ is not in your hand" in flat and flat.count("Discard it anyway?") == 1
     assert "With 3♣ on the pile the others could call Rummy!. Discard it anyway? (y/n)" in flat
 
 
@@ -321,7 +321,7 @@ def test_indonesian_table(stacked: Stacked) -> None:
     for text in (
         "Ambil: s tumpukan",
         "Buangan (1 = teratas):",
-        "Belum ada gabungan di meja.",
+        "Belum ada kartu jadi di meja.",
         "Perintah",
         "panggil Rummy!",
         "Sampai jumpa",

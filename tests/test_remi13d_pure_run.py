@@ -189,7 +189,7 @@ def test_R13_7_natural4_needs_four_natural_cards_in_a_row(hand: str, closes: boo
     if not closes:
         why = scoring.refusal(cards, AH, pure_run="natural4")
         assert why is not None and "4 or more natural cards in a row" in why.en
-        assert "4 kartu asli berurutan" in why.id
+        assert "4 kartu asli berurutan" in why.text("id")
 
 
 def test_R13_12_natural4_lets_the_joker_score_in_the_pure_run() -> None:

@@ -314,4 +314,4 @@ def test_replay_reports_the_first_illegal_action(data: Path) -> None:
     record["hands"][0]["actions"][3] = "p3 discard Ks"
     out = replay(record).as_json()
     assert out["ok"] is False and out["index"] == 3 and out["action"] == "p3 discard Ks"
-    assert "Ks" in out["reason"]
+    assert "K♠" in out["reason"]  # the record keeps Ks; the reason shows the card

@@ -129,7 +129,7 @@ def test_R5_5_layoffs_extend_runs_at_either_end_and_fill_sets() -> None:
     ]
     with pytest.raises(IllegalAction) as info:
         resolve_layoff(run, C("9h"), None, seat=0, joker_layoff="runs")
-    assert info.value.key == "layoff_invalid" and str(info.value) == "9h does not fit meld 1"
+    assert info.value.key == "layoff_invalid" and str(info.value) == "9♥ does not fit meld 1"
     with pytest.raises(IllegalAction) as info:
         resolve_layoff(run, JOKER, None, seat=0, joker_layoff="runs")
     assert info.value.key == "joker_ambiguous"

@@ -13,7 +13,7 @@ import pytest
 from remikit.actions import CallRummy, Decline, Discard, Draw, Pass, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError, OptionText
-from remikit.errors import REASONS, IllegalAction
+from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.melds import hand_points
@@ -268,7 +268,7 @@ def test_R5_3_an_unmeldable_deeper_discard_is_refused(stacked: Stacked) -> None:
     act(game, "p0 draw stock", "p0 discard 2c")  # no meld on the table
     error = refused(game, "p1 draw discard 2", "deep_draw_unmeldable")
     assert str(error) == (
-        "8h (discard 2 from the top) may be taken only if you can meld it this turn"
+        "8♥ (discard 2 from the top) may be taken only if you can meld it this turn"
     )
     refused(game, "p1 draw discard 3", "discard_too_deep")
     assert texts(game.legal_actions(1)) == ["draw stock", "draw discard"]
@@ -488,7 +488,7 @@ def test_R5_7_one_taken_card_may_not_go_back_several_may(stacked: Stacked) -> No
     game = new_game(stacked, [P0, P1, P2], up="Ah", stock="9c 2d 3d")
     act(game, "p0 draw discard")
     error = refused(game, "p0 discard Ah", "taken_card")
-    assert "Ah" in str(error)
+    assert "A♥" in str(error)
     assert "discard Ah" not in texts(game.legal_actions(0))
     act(game, "p0 meld 5h 6h 7h", "p0 discard 2c")
     assert deal_of(game).hands[0] == parse_cards("Kc Ks Kd Ah")
@@ -905,7 +905,7 @@ def test_option_unplayable_last_discard(stacked: Stacked) -> None:
             assert deal_of(game).went_out == 0
             continue
         error = refused(game, "p0 discard Th", "last_discard_playable")
-        assert "Th" in str(error)
+        assert "10♥" in str(error)
         assert texts(game.legal_actions(0)) == ["layoff Th to 1"]
         act(game, "p0 layoff Th to 1")  # out by melding instead
         assert deal_of(game).went_out == 0 and points(game)[0] == 74
@@ -932,7 +932,7 @@ def test_R5_7_a_single_top_discard_is_refused_when_it_would_be_the_whole_hand(
     no_calls(game)
     assert deal_of(game).hands[0] == [C("Qc")]
     error = refused(game, "p0 draw discard", "taken_card_only")
-    assert "Qc" in str(error)
+    assert "Q♣" in str(error)
     assert "draw discard" not in texts(game.legal_actions(0))
 
 
@@ -992,11 +992,6 @@ def test_illegal_discard_while_a_meld_is_owed_and_calls_after_the_draw(stacked: 
     game = new_game(stacked, RUMMY_HANDS, up="Js", stock="Ah 7s Kh 3c")
     act(game, *OPENING[:5], "p2 draw stock")
     refused(game, "p0 rummy 1", "rummy_closed")
-
-
-def test_every_reason_is_bilingual() -> None:
-    for key, entry in REASONS.items():
-        assert entry.get("en") and entry.get("id"), key
 
 
 # -- views and records -------------------------------------------------------------------

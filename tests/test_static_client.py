@@ -1,6 +1,7 @@
 """The browser client names no variant: what a variant's table looks like comes from its
 :class:`~remikit.variants.spec.ClientInfo` (``client`` in /api/variants and the table
-object), and every message key that info names is in the browser's catalogue."""
+object), and every message key that info names is in the catalogue and named as a literal
+by the scripts (the browser's catalogue is the server's, from /api/messages)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from remikit.i18n import messages
 from remikit.variants import VARIANTS, VariantSpec, playable
 
 STATIC = Path(__file__).resolve().parent.parent / "remikit" / "server" / "static"
@@ -20,7 +22,6 @@ COMMENT = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
 STRING = re.compile(r"""(["'`])((?:\\.|(?!\1).)*)\1""")
 WORD = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, CANONICAL)) + r")(?![\w-])")
 COMPARE = re.compile(r"""\b(?:variant|info\.name|view\.variant)\s*[!=]==?\s*["'`]""")
-KEY = re.compile(r"""^\s*"([^"]+)":\s*\{""", re.M)
 
 
 def code_of(path: Path) -> str:
@@ -57,7 +58,9 @@ def test_the_check_catches_a_branch() -> None:
 
 
 def catalogue() -> set[str]:
-    return set(KEY.findall((STATIC / "i18n.js").read_text()))
+    """The message ids in the catalogue that the scripts name as string literals."""
+    code = "".join(code_of(path) for path in SCRIPTS)
+    return {key for key in messages("en") if f'"{key}"' in code}
 
 
 @pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
@@ -79,8 +82,6 @@ def test_client_info_names_real_options_and_known_messages(spec: VariantSpec) ->
         f"table.deal.{client.deal}",
         f"end.deal_over.{client.deal}",
         f"scores.deal_word.{client.deal}",
-        client.draw_hint,
-        client.discard_hint,
     }
     wanted |= {f"opt.{name}" for name in options}
     wanted |= {
@@ -89,7 +90,9 @@ def test_client_info_names_real_options_and_known_messages(spec: VariantSpec) ->
         if o.kind == "string" and o.choices
         for c in o.choices
     }
-    assert wanted <= keys, f"missing in i18n.js: {sorted(wanted - keys)}"
+    assert wanted <= keys, f"missing in the scripts or the catalogue: {sorted(wanted - keys)}"
+    hints = {client.draw_hint, client.discard_hint}  # named by the client info itself
+    assert hints <= set(messages("en")), f"missing in the catalogue: {sorted(hints)}"
 
 
 def test_options_come_in_the_client_order_then_the_rest() -> None:

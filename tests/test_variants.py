@@ -32,7 +32,7 @@ def test_a_missing_part_fails_loudly() -> None:
     spec = VariantSpec(
         "x",
         (),
-        {"en": "X", "id": "X"},
+        "variant.remi13d",
         parts={"greedy": "remikit.variants.remi13d.greedy:NoSuchStrategy"},
     )
     with pytest.raises(AttributeError):
@@ -43,7 +43,7 @@ def test_a_missing_part_fails_loudly() -> None:
 
 def test_names_and_aliases_are_unique() -> None:
     with pytest.raises(ValueError, match="already taken: 500"):
-        register(VariantSpec("other", ("500",), {"en": "Other", "id": "Lain"}))
+        register(VariantSpec("other", ("500",), "variant.rummy500"))
     assert "other" not in VARIANTS
 
 

@@ -6,7 +6,7 @@
 >>> make_bot("clever", seed=1)
 Traceback (most recent call last):
 ...
-ValueError: unknown bot level 'clever'; levels: expert, greedy, random, strong
+remikit.bots.BotError: unknown bot level 'clever'; levels: expert, greedy, random, strong
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from remikit.bots.greedy import GreedyBot
 from remikit.bots.random_bot import RandomBot
 from remikit.bots.runner import play_game
 from remikit.bots.strong import StrongBot, make_expert, make_strong
+from remikit.errors import Refusal
+from remikit.i18n import N_, t
 
 BotFactory = Callable[[str, int | None, float | None], Bot]
 
@@ -38,13 +40,37 @@ LEVELS: dict[str, BotFactory] = {
 }
 """Bot levels by name; a new level registers its factory here."""
 
+LEVEL_NAMES = {
+    "random": N_("level.random"),
+    "greedy": N_("level.greedy"),
+    "strong": N_("level.strong"),
+    "expert": N_("level.expert"),
+}
+"""The message id of each level's name, as a table shows it (``acak`` for ``random``)."""
+
+
+def level_title(name: str, lang: str) -> str:
+    """A bot's name as a person reads it: its level in ``lang``, with any budget.
+
+    >>> level_title("greedy", "id"), level_title("strong@0.5", "en"), level_title("odd", "id")
+    ('serakah', 'strong@0.5', 'odd')
+    """
+    level, at, budget = name.partition("@")
+    key = LEVEL_NAMES.get(level)
+    return (t(key, lang) if key is not None else level) + at + budget
+
+
+class BotError(Refusal, ValueError):
+    """A bot name that names no bot, or a bot that does not play the variant; ``str()`` is
+    English, :meth:`text` any language."""
+
 
 def parse_bot_name(name: str) -> tuple[str, float | None]:
     """Split ``level@budget`` into the level and the thinking budget in seconds."""
     text = name.strip().lower()
     level, at, budget_text = text.partition("@")
     if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(sorted(LEVELS))}")
+        raise BotError("bot.unknown_level", level=repr(level), levels=", ".join(sorted(LEVELS)))
     return level, parse_budget(level, budget_text) if at else None
 
 
@@ -53,11 +79,9 @@ def parse_budget(level: str, text: str) -> float:
     try:
         budget = float(text)
     except ValueError:
-        raise ValueError(
-            f"a bot's budget is seconds per decision, like {level}@0.1, not {text!r}"
-        ) from None
+        raise BotError("bot.budget_seconds", level=level, text=repr(text)) from None
     if not budget > 0 or budget == float("inf"):
-        raise ValueError(f"a bot's budget must be a positive number of seconds, not {text!r}")
+        raise BotError("bot.budget_positive", text=repr(text))
     return budget
 
 
@@ -66,9 +90,7 @@ def check_bot(name: str, variant: str) -> None:
     if not make_bot(name, seed=0).plays(variant):
         level, _ = parse_bot_name(name)
         players = sorted(n for n in LEVELS if LEVELS[n](n, 0, None).plays(variant))
-        raise ValueError(
-            f"the {level} bot does not play {variant}; bots for {variant}: {', '.join(players)}"
-        )
+        raise BotError("bot.not_for_variant", level=level, variant=variant, bots=", ".join(players))
 
 
 def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:

@@ -33,7 +33,7 @@ from rich.table import Table
 from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, OptionRefused, Options, OptionText
-from remikit.i18n import default_lang, t
+from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
 from remikit.variants import VariantSpec, find_playable
 
 DEFAULT_GAMES = 100
@@ -368,7 +368,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="KEY=VALUE",
         help=t("arena.help_option", lang),
     )
-    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 
 
@@ -424,20 +424,30 @@ def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> 
     return 0
 
 
+CAPTIONS = {
+    (True, False): N_("arena.caption_lower"),
+    (True, True): N_("arena.caption_lower_deal"),
+    (False, False): N_("arena.caption_higher"),
+    (False, True): N_("arena.caption_higher_deal"),
+}
+"""The report's caption by (lower totals win, points per deal)."""
+
+
 def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
     """The human report: one row per bot in the order given."""
-    title = t(
-        "arena.title_deals" if result.per_deal else "arena.title",
-        lang,
-        variant=arena.info.title(lang),
-        games=result.games,
-        deals=result.deals,
-        seed=result.seed,
-        seconds=f"{result.seconds:.1f}",
-    )
+    fields: dict[str, object] = {
+        "variant": arena.info.title(lang),
+        "games": result.games,
+        "deals": result.deals,
+        "seed": result.seed,
+        "seconds": f"{result.seconds:.1f}",
+    }
+    if result.per_deal:
+        title = tn("arena.title_deals", result.deals, lang, **fields)
+    else:
+        title = tn("arena.title", result.games, lang, **fields)
     lower = arena.info.game_class().lower_is_better
-    key = "arena.caption_lower" if lower else "arena.caption_higher"
-    caption = t(key + ("_deal" if result.per_deal else ""), lang)
+    caption = t(CAPTIONS[lower, result.per_deal], lang)
     table = Table(title=title, caption=caption)
     table.add_column("#", justify="right")
     table.add_column(t("arena.col_bot", lang))

@@ -17,7 +17,7 @@ from remikit.cli.arena import ArenaError, parse_options
 from remikit.cli.tui.session import InputFn, Session
 from remikit.cli.tui.ui import VariantUI
 from remikit.engine import OptionError
-from remikit.i18n import default_lang, t
+from remikit.i18n import LANGUAGES, default_lang, t, tn
 from remikit.variants import find_playable
 
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
@@ -38,7 +38,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("variant", nargs="?", default="remi13d", help=t("play.help_variant", lang))
     parser.add_argument("--bots", default="greedy", metavar="LEVEL", help=t("play.help_bots", lang))
-    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.add_argument("--seed", type=int, metavar="N", help=t("play.help_seed", lang))
     parser.add_argument("--games", type=int, metavar="N", help=t("play.help_games", lang))
     parser.add_argument("--record", metavar="FILE", help=t("play.help_record", lang))
@@ -63,8 +63,7 @@ def bot_levels(text: str, lang: str, variant: str, count: int = 3) -> list[str]:
     if len(levels) == 1:
         levels *= count
     if len(levels) != count:
-        key = "play.bad_bots" if count == 3 else "play.bad_bots_count"
-        raise PlayError(t(key, lang, count=len(levels), bots=count))
+        raise PlayError(tn("play.bad_bots_count", count, lang, count=len(levels), bots=count))
     for level in levels:
         try:
             check_bot(level, variant)

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from remikit.i18n import default_lang, t
+from remikit.i18n import LANGUAGES, default_lang, t
 from remikit.records import RecordError, ReplayResult, load_record, replay
 
 
@@ -19,7 +19,7 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help=t("replay.help", lang))
     p.add_argument("file", help="FILE.json")
     p.add_argument("--json", action="store_true", help=t("replay.help_json", lang))
-    p.add_argument("--lang", choices=("id", "en"), default=None)
+    p.add_argument("--lang", choices=LANGUAGES, default=None)
     p.set_defaults(func=run)
 
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     assert result is not None and result.game is not None
     game = result.game
-    table = Table(title=t("replay.title", lang, variant=game.name))
+    table = Table(title=t("replay.cli_title", lang, variant=game.name))
     table.add_column(t("common.deal", lang))
     for seat in range(game.players):
         table.add_column(f"p{seat}", justify="right")

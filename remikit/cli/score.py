@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TextIO, cast
 
 from remikit.cards import Card, CardError
-from remikit.i18n import default_lang, t
-from remikit.melds import PURE_RUN_CHOICES, Meld
+from remikit.i18n import LANGUAGES, N_, default_lang, t
+from remikit.melds import PURE_RUN_CHOICES, Meld, meld_name_key
 from remikit.variants import find_variant
 from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
@@ -175,7 +175,7 @@ def render(result: Scored, lang: str) -> list[str]:
     """The human report: title, melds with their kind (and points), dead cards, total."""
     lines = [result.title.text(lang), *(t(note, lang) for note in result.notes)]
     if result.melds:
-        lines.append(f"{t('score.melds', lang)}:")
+        lines.append(t("score.melds", lang) + ":")
         width = max(len(m.symbols()) for m in result.melds)
         kinds = [_kind(m, lang) for m in result.melds]
         kind_width = max(len(k) for k in kinds)
@@ -185,16 +185,14 @@ def render(result: Scored, lang: str) -> list[str]:
     dead = " ".join(c.symbol() for c in result.dead) or t("score.none", lang)
     if result.dead and result.dead_points is not None:
         dead += f"  ({result.dead_points})"
-    lines.append(f"{t('score.dead', lang)}: {dead}")
-    label = "score.points" if result.shows_points else "score.deadwood"
+    lines.append(t("score.dead", lang) + f": {dead}")
+    label = N_("score.points") if result.shows_points else N_("score.deadwood")
     lines.append(f"{t(label, lang)}: {result.points}")
     return lines
 
 
 def _kind(meld: Meld, lang: str) -> str:
-    if meld.kind == "run":
-        return t("meld.pure_run" if meld.pure else "meld.run", lang)
-    return t(f"meld.{meld.kind}", lang, size=len(meld))
+    return t(meld_name_key(meld), lang, size=len(meld))
 
 
 def run_batch(lines: Iterable[str], out: TextIO, lang: str) -> int:
@@ -230,7 +228,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--pure-run", choices=PURE_RUN_CHOICES, help=t("score.help_pure_run", lang))
     parser.add_argument("--json", action="store_true", help=t("score.help_json", lang))
     parser.add_argument("--batch", metavar="FILE", help=t("score.help_batch", lang))
-    parser.add_argument("--lang", choices=("id", "en"), help=t("score.help_lang", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run, intermixed="cards")
 
 

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
+from remikit.i18n import LANGUAGES, messages_json
 from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable
@@ -54,7 +55,7 @@ class CreateTableRequest(BaseModel):
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
     seat: int | None = None
-    lang: Literal["id", "en"] | None = None
+    lang: str | None = None
 
 
 def request_lang(request: Request) -> str:
@@ -118,6 +119,18 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         ready = hub_of(request).ready
         return JSONResponse({"ok": ready}, status_code=200 if ready else 503)
 
+    # The browser's catalogue: the same compiled catalogues the server speaks, read once.
+    catalogues = {lang: messages_json(lang) for lang in LANGUAGES}
+
+    @app.get("/api/messages")
+    async def messages(request: Request) -> Response:
+        """Every message in the language asked for (``?lang=``), with its plural rule."""
+        return Response(
+            catalogues[request_lang(request)],
+            media_type="application/json",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     # -- the lobby -------------------------------------------------------------------
 
     @app.get("/api/variants")
@@ -147,7 +160,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def join_table(
         request: Request, table_id: str, body: Annotated[JoinRequest, Body()]
     ) -> dict[str, Any]:
-        lang = body.lang or request_lang(request)
+        lang = pick_lang(body.lang) if body.lang else request_lang(request)
         table, seat, token = await hub_of(request).join(
             table_id, name=body.name, seat=body.seat, lang=lang
         )
@@ -203,7 +216,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         if step > steps:
             raise Problem("bad_step", "server.bad_step", step=step, steps=steps)
         if seat is not None and seat >= len(stored.seats):
-            raise Problem("bad_seat", "server.no_seat", seat=seat)
+            raise Problem("bad_seat", "server.no_seat", seat=seat + 1)
         game: Game = await asyncio.to_thread(build_game, stored, step)
         return {
             "table_id": stored.id,
@@ -258,7 +271,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hello = read_json(first.get("text"))
         if hello.get("type") != "hello":
             raise Problem("need_hello", "server.need_hello")
-        if hello.get("lang") in ("id", "en"):
+        if hello.get("lang") in LANGUAGES:
             lang = hello["lang"]
         table = await hub.get(table_id)
         token = hello.get("token")
@@ -305,7 +318,8 @@ def read_json(text: str | None) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise Problem("bad_json", "server.bad_json", why=f"{exc.msg} at {exc.pos}") from None
+        why = f"{exc.msg} at {exc.pos}"  # the parser's own words (JSON's, not the game's)
+        raise Problem("bad_json", "server.bad_json", why=why) from None
     if not isinstance(data, dict):
         raise Problem("bad_message", "server.not_object")
     return data
@@ -333,7 +347,7 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
         try:
             action = parse_action(action_text)
         except ActionSyntaxError as exc:
-            raise Problem("bad_action", "server.bad_action", why=str(exc)) from None
+            raise Problem("bad_action", "server.bad_action", why=exc) from None
         outcome = await table.submit(conn.seat, state_id, action)
         if outcome == "call_pending":
             conn.send_json(

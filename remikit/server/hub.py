@@ -24,7 +24,8 @@ from remikit.actions import ActionSyntaxError, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.engine import Game, OptionError
-from remikit.errors import IllegalAction, Reason
+from remikit.errors import IllegalAction
+from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
@@ -342,9 +343,7 @@ class Hub:
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
-            why: Reason | str = (
-                Reason(exc.text("en"), exc.text("id")) if isinstance(exc, OptionError) else str(exc)
-            )
+            why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
             raise Problem("bad_option", "server.bad_option", why=why) from None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game_class()(parsed, auto_deal=False)
@@ -400,10 +399,10 @@ class Hub:
                 try:
                     check_bot(level, info.name)
                 except ValueError as exc:
-                    raise Problem("bad_seats", "server.bad_bot", seat=index, why=str(exc)) from None
+                    raise Problem("bad_seats", "server.bad_bot", seat=index + 1, why=exc) from None
                 out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
             else:
-                raise Problem("bad_seats", "server.seat_kind", seat=index, kind=str(kind))
+                raise Problem("bad_seats", "server.seat_kind", seat=index + 1, kind=str(kind))
         return out
 
     async def join(
@@ -427,10 +426,14 @@ class Hub:
                     raise Problem("table_full", "server.table_full", status=409, table=table.id)
                 seat = free[0]
             elif not 0 <= seat < len(table.seats):
-                raise Problem("bad_seat", "server.no_seat", status=400, seat=seat)
+                raise Problem("bad_seat", "server.no_seat", status=400, seat=seat + 1)
             elif seat not in free:
-                key = "server.seat_bot" if table.seats[seat].kind == "bot" else "server.seat_taken"
-                raise Problem("seat_taken", key, status=409, seat=seat)
+                key = (
+                    N_("server.seat_bot")
+                    if table.seats[seat].kind == "bot"
+                    else N_("server.seat_taken")
+                )
+                raise Problem("seat_taken", key, status=409, seat=seat + 1)
             token = secrets.token_urlsafe(32)
             seats = list(table.seats)
             seats[seat] = SeatConfig("person", name=clean, lang=lang, token_hash=hash_token(token))

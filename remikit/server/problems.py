@@ -2,14 +2,16 @@
 
 A :class:`Problem` has a stable ``code`` (docs/protocol.md lists them), an
 HTTP status for the JSON API, and a message in the client's language: either
-a message of :mod:`remikit.i18n` or the engine's reason for an illegal action.
+a message of :mod:`remikit.i18n` or the engine's reason for an illegal action. Seats in
+the messages count from 1, as the people at the table count them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from remikit.errors import IllegalAction, Reason
+from remikit.errors import IllegalAction, localized
+from remikit.i18n import pick_lang as pick_lang
 from remikit.i18n import t
 
 
@@ -45,7 +47,7 @@ class Problem(Exception):
             return t(
                 self.key,
                 lang,
-                **{k: v.text(lang) if isinstance(v, Reason) else v for k, v in self.params.items()},
+                **{k: localized(v, lang) for k, v in self.params.items()},
             )
         return self.detail or self.code
 
@@ -57,14 +59,3 @@ class Problem(Exception):
 
     def __str__(self) -> str:
         return self.text("en")
-
-
-def pick_lang(value: str | None) -> str:
-    """``id`` or ``en`` from a ``lang`` parameter or an Accept-Language header.
-
-    >>> pick_lang("id-ID,id;q=0.9,en;q=0.8"), pick_lang("en-US"), pick_lang(None)
-    ('id', 'en', 'en')
-    """
-    if value and value.strip().lower().startswith(("id", "in")):
-        return "id"
-    return "en"

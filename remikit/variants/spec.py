@@ -11,8 +11,8 @@ variant's table without knowing its name.
 
 >>> from remikit.variants import find_variant
 >>> spec = find_variant("500")
->>> spec.name, spec.title("id")
-('rummy500', 'Remi 500')
+>>> spec.name, spec.title("id"), spec.titles["en"]
+('rummy500', 'Remi 500', 'Rummy 500')
 >>> spec.part("greedy").__name__
 'Rummy500Strategy'
 >>> client = spec.client_json()
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from remikit.cards import JOKER, Card
 from remikit.errors import Reason
-from remikit.i18n import t
+from remikit.i18n import LANGUAGES, N_, t
 from remikit.melds import Meld
 
 if TYPE_CHECKING:
@@ -130,13 +130,14 @@ class Scorer:
 class ClientInfo:
     """What a client needs to draw a table of the variant without knowing its name.
 
-    Message keys name entries of the browser's catalogue (``remikit/server/static/i18n.js``).
+    Message keys name entries of the catalogue (:mod:`remikit.i18n`), marked with
+    :func:`~remikit.i18n.N_` where they are declared so that extraction finds them.
     """
 
     deal: str
-    """What a deal is called (``game``, ``hand``, ``round``): the keys ``table.deal.<deal>``
-    (with ``{n}`` and ``{of}``, the length), ``end.deal_over.<deal>`` and
-    ``scores.deal_word.<deal>``."""
+    """What a deal is called (``game``, ``hand``, ``round``): the browser names it with the
+    messages it keeps for each (``table.deal.game`` with ``{n}`` and ``{of}``, the length,
+    ``end.deal_over.game``, ``scores.deal_word.game``)."""
     length: str | int
     """How long a game is: the option that says (``games``, ``target``) or a fixed number
     of deals."""
@@ -155,14 +156,14 @@ class ClientInfo:
     """The boolean option that lets players call (Rummy!) on a discard; None without calls."""
     wild_ranks: tuple[str, ...] = ()
     """The wild rank of each deal (deal ``n``'s at ``n - 1``), where every deal has one."""
-    draw_hint: str = "table.hint_draw"
+    draw_hint: str = N_("table.hint_draw")
     """The key of the hint in the draw phase."""
-    discard_hint: str = "table.hint_discard"
+    discard_hint: str = N_("table.hint_discard")
     """The key of the hint in the discard phase."""
     options: tuple[str, ...] = ()
     """The order the table options are offered in; options not named come after, in
-    declaration order. An option's label is the key ``opt.<name>``, a choice's
-    ``optval.<value>``."""
+    declaration order. The browser keeps a label for each option name and choice
+    (``opt.players``, ``optval.low``)."""
 
     def as_json(self, game: type[Game]) -> dict[str, Any]:
         """The client info as JSON, with the game's ``lower_is_better``."""
@@ -188,7 +189,8 @@ class VariantSpec:
 
     name: str
     aliases: tuple[str, ...]
-    titles: dict[str, str]
+    title_key: str
+    """The message id of the variant's name (``variant.rummy500``)."""
     game: type[Game] | None = None
     """The game class, or None for a variant ``remi score`` scores but no table plays."""
     scorer: Scorer | None = None
@@ -201,7 +203,12 @@ class VariantSpec:
     """How a client draws its table; every playable variant has one."""
 
     def title(self, lang: str) -> str:
-        return self.titles.get(lang, self.titles["en"])
+        return t(self.title_key, lang)
+
+    @property
+    def titles(self) -> dict[str, str]:
+        """The variant's name in every language of the catalogue."""
+        return {lang: t(self.title_key, lang) for lang in LANGUAGES}
 
     @property
     def playable(self) -> bool:
@@ -239,21 +246,3 @@ class VariantSpec:
 
     def has(self, part: Part) -> bool:
         return part in self.parts
-
-
-def message(key: str, **params: object) -> Reason:
-    """The message ``key`` of :mod:`remikit.i18n` in both languages, worked out when read;
-    a parameter that is itself a :class:`Reason` is put in the same language."""
-
-    def explain() -> Reason:
-        texts = [
-            t(
-                key,
-                lang,
-                **{k: v.text(lang) if isinstance(v, Reason) else v for k, v in params.items()},
-            )
-            for lang in ("en", "id")
-        ]
-        return Reason(*texts)
-
-    return Reason(explain=explain)

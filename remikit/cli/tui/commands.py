@@ -16,6 +16,7 @@ from remikit.actions import (
 )
 from remikit.cards import Card, CardError
 from remikit.cli.tui.table import sorted_hand
+from remikit.errors import Translated
 from remikit.i18n import t
 from remikit.views import PlayerView
 
@@ -92,7 +93,7 @@ def parse_command(text: str, view: PlayerView, lang: str, ui: VariantUI | None =
         if len(words) == 1 and view.phase == "discard" and _names_card(verb):
             return Command("action", Discard(parse_card_arg(verb, hand, lang)))
     except (ValueError, ActionSyntaxError) as exc:
-        return Command("error", message=str(exc))
+        return Command("error", message=exc.text(lang) if isinstance(exc, Translated) else str(exc))
     return Command("error", message=t("play.unknown_command", lang, text=text.strip()))
 
 
@@ -110,6 +111,6 @@ def _record_action(words: list[str], view: PlayerView) -> Action:
     """Record notation, with or without the seat: ``draw stock``, ``p2 discard 7h``."""
     if words[0].lower().startswith("p") and words[0][1:].isdigit():
         if int(words[0][1:]) != view.seat:
-            raise ActionSyntaxError(f"you play seat p{view.seat}, not {words[0]}")
+            raise ActionSyntaxError("play.not_your_seat", seat=view.seat, given=words[0])
         words = words[1:]
     return parse_action(" ".join(words))

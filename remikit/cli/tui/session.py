@@ -33,14 +33,14 @@ from remikit.actions import (
     Discard,
     Pass,
 )
-from remikit.bots import Bot
+from remikit.bots import Bot, level_title
 from remikit.cards import Card
 from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, RUMMY_WORDS, TABLE_WORDS, parse_command
-from remikit.cli.tui.table import POSITION_ORDER, hand_table, sorted_hand
+from remikit.cli.tui.table import POSITION_ORDER, POSITIONS, hand_table, sorted_hand
 from remikit.cli.tui.ui import Step, VariantUI, positions_for, taken_by
 from remikit.engine import Deal, Game, Phase
 from remikit.errors import IllegalAction
-from remikit.i18n import t
+from remikit.i18n import t, tn
 from remikit.views import PlayerView
 
 YES = frozenset({"y", "ya", "yes", "iya"})
@@ -99,7 +99,7 @@ class Session:
     # -- names ---------------------------------------------------------------
 
     def position(self, seat: int) -> str:
-        return t(f"play.pos.{self.where[seat]}", self.lang)
+        return t(POSITIONS[self.where[seat]], self.lang)
 
     def who(self, seat: int) -> str:
         """``Left (Budi)`` for a bot, the person's name for the person (markup-escaped)."""
@@ -241,7 +241,7 @@ class Session:
             verb, args = words[0], words[1:]
             if verb in RUMMY_WORDS and len(args) <= 1:
                 if args and not args[0].isdigit():
-                    self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
+                    self.say("[red]" + t("play.call_bad", self.lang) + "[/red]")
                     continue
                 call = CallRummy(int(args[0]) if args else 1)
                 before, deal = self.game.view(self.person), self.game.deal
@@ -261,7 +261,7 @@ class Session:
                 if self.confirm_quit():
                     raise Quit
             else:
-                self.say(f"[red]{t('play.call_bad', self.lang)}[/red]")
+                self.say("[red]" + t("play.call_bad", self.lang) + "[/red]")
 
     def show_news(self) -> None:
         for line in self.news:
@@ -316,8 +316,7 @@ class Session:
         grid.add_row(self.seats_table(view))
         for line in self.ui.status(self, view):
             grid.add_row(line)
-        key = "play.your_hand_one" if len(view.hand) == 1 else "play.your_hand"
-        grid.add_row(t(key, self.lang, count=len(view.hand)))
+        grid.add_row(tn("play.your_hand", len(view.hand), self.lang))
         grid.add_row(hand_table(sorted_hand(view.hand), new=new, wild=self.ui.wild(view)))
         return grid
 
@@ -343,7 +342,7 @@ class Session:
             marks = ("▶" if seat == view.to_play else " ") + ("D" if seat == view.dealer else " ")
             name = escape(self.names[seat])
             if seat in self.bots:
-                name += f" [dim]({escape(self.bots[seat].name)})[/dim]"
+                name += f" [dim]({escape(level_title(self.bots[seat].name, self.lang))})[/dim]"
             style = "bold" if seat == self.person else ""
             table.add_row(
                 marks,

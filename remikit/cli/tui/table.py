@@ -24,8 +24,8 @@ from rich.table import Table
 from rich.text import Text
 
 from remikit.cards import Card, Rank, Suit, display_order
-from remikit.i18n import t
-from remikit.melds import Meld
+from remikit.i18n import N_, t
+from remikit.melds import Meld, meld_name_key
 
 SUIT_STYLES = {
     Suit.HEART: "bold red",
@@ -55,6 +55,17 @@ POSITION_ORDER = (
     "lower_right",
     "you",
 )
+POSITIONS = {
+    "lower_left": N_("play.pos.lower_left"),
+    "left": N_("play.pos.left"),
+    "top_left": N_("play.pos.top_left"),
+    "top": N_("play.pos.top"),
+    "top_right": N_("play.pos.top_right"),
+    "right": N_("play.pos.right"),
+    "lower_right": N_("play.pos.lower_right"),
+    "you": N_("play.pos.you"),
+}
+"""The message id of each position's name."""
 
 
 def card_style(card: Card) -> str:
@@ -108,9 +119,7 @@ def meld_text(meld: Meld) -> Text:
 
 def meld_kind(meld: Meld, lang: str) -> str:
     """The meld's name in the table's words: kartu dasar (murni), kartu 3, kartu 4, …"""
-    if meld.kind == "run":
-        return t("meld.pure_run" if meld.pure else "meld.run", lang)
-    return t(f"meld.{meld.kind}", lang, size=len(meld))
+    return t(meld_name_key(meld), lang, size=len(meld))
 
 
 def sorted_hand(hand: Iterable[Card]) -> list[Card]:

@@ -29,7 +29,7 @@ from remikit.cli.tui.table import (
     scores_table,
     sorted_hand,
 )
-from remikit.i18n import t
+from remikit.i18n import N_, t
 from remikit.melds import Meld
 from remikit.views import DealSummary, PlayerView
 
@@ -45,6 +45,10 @@ def taken_by(action: Action, view: PlayerView) -> tuple[Card, ...]:
     if (isinstance(action, Draw) and action.source == "discard") or isinstance(action, CallRummy):
         return view.discard_pile[-action.depth :]
     return ()
+
+
+SEATING = {"left": N_("play.seating_left"), "right": N_("play.seating_right")}
+"""Where everyone sits, by the side the previous player in turn order sits on."""
 
 
 class VariantUI(ABC):
@@ -71,7 +75,7 @@ class VariantUI(ABC):
         seats = {session.where[s]: s for s in session.where}
         previous = (session.person - 1) % session.game.players
         return t(
-            f"play.seating_{self.previous_on}",
+            SEATING[self.previous_on],
             lang,
             left=escape(session.names[seats["left"]]),
             top=escape(session.names[seats["top"]]),
@@ -104,7 +108,9 @@ class VariantUI(ABC):
             if top is None or Draw("discard") not in view.legal_actions:
                 return t("play.prompt_draw_stock", lang)
             return t("play.prompt_draw", lang, card=card_markup(top))
-        return t("play.prompt_discard_close" if self.can_close else "play.prompt_discard", lang)
+        if self.can_close:
+            return t("play.prompt_discard_close", lang)
+        return t("play.prompt_discard", lang)
 
     def narrate(
         self,
@@ -200,7 +206,7 @@ class VariantUI(ABC):
 
     def best_close(self, session: Session, view: PlayerView) -> Action | None:
         """The close ``t`` alone means, or None after saying why there is none."""
-        session.say(f"[red]{t('play.no_closing', session.lang)}[/red]")
+        session.say("[red]" + t("play.no_closing", session.lang) + "[/red]")
         return None
 
     @abstractmethod
@@ -209,18 +215,18 @@ class VariantUI(ABC):
 
     def help_entries(self) -> list[tuple[str, str]]:
         entries = [
-            ("s, stock", "play.cmd_stock"),
-            ("d, take", "play.cmd_take"),
-            ("b 7h, b 3", "play.cmd_discard"),
+            ("s, stock", N_("play.cmd_stock")),
+            ("d, take", N_("play.cmd_take")),
+            ("b 7h, b 3", N_("play.cmd_discard")),
         ]
         if self.can_close:
-            entries += [("t Ah, t", "play.cmd_close")]
+            entries += [("t Ah, t", N_("play.cmd_close"))]
         entries += [
-            ("m", "play.cmd_melds"),
-            ("discard 7h", "play.cmd_record"),
-            ("Enter", "play.cmd_show"),
-            ("h", "play.cmd_help"),
-            ("q", "play.cmd_quit"),
+            ("m", N_("play.cmd_melds")),
+            ("discard 7h", N_("play.cmd_record")),
+            ("Enter", N_("play.cmd_show")),
+            ("h", N_("play.cmd_help")),
+            ("q", N_("play.cmd_quit")),
         ]
         return entries
 
@@ -262,13 +268,14 @@ class VariantUI(ABC):
         ]
         return [scores_table(title, columns, rows), self.winner_line(session)]
 
-    winner_key = "play.winner"
+    winner_key = N_("play.winner")
+    no_winner_key = N_("play.winner_none")
 
     def winner_line(self, session: Session) -> str:
         lang = session.lang
         winner = session.game.winner
         if winner is None:
-            return t(f"{self.winner_key}_none", lang)
+            return t(self.no_winner_key, lang)
         who = t("play.you_win_who", lang) if winner == session.person else session.who(winner)
         return t(self.winner_key, lang, who=who, points=session.game.totals[winner])
 

@@ -5,7 +5,14 @@
 // client info (`client`: the table's `client`, see docs/protocol.md), never from its name.
 
 import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
-import {t} from "./i18n.js";
+import {N_, t, tn} from "./i18n.js";
+
+// The message ids of what each variant calls a deal (ClientInfo.deal), how a deal ends and
+// where a seat sits.
+const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), round: N_("table.deal.round")};
+const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
+const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined")};
+const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
 import {SEAT_COLOURS} from "./scores.js";
 import {describeLog, h, levelName, showCard} from "./util.js";
 
@@ -28,7 +35,7 @@ export function seatPositions(players, viewpoint, clockwise) {
 /** "Game 2 of 4", "Hand 3 · target 500", "Round 1 of 11": the deal and the game's length. */
 export function dealLabel(view, client) {
   const of = typeof client.length === "number" ? client.length : view.options[client.length];
-  return t(`table.deal.${client.deal}`, {n: view.deal_number, of});
+  return t(DEAL_LABEL[client.deal], {n: view.deal_number, of});
 }
 
 /** The wild rank of deal `number` as a card rank letter, or null where deals have none. */
@@ -55,7 +62,7 @@ function smallCards(cards, {wildRank = null, cls = "", standsFor = null, owners 
 function backs(count, max = 13) {
   const shown = Math.min(count, max);
   return h("div", {class: "backs"}, Array.from({length: shown}, () => backElement()),
-    h("span", {class: "count", title: t("table.cards_n", {n: count})}, String(count)));
+    h("span", {class: "count", title: tn("table.cards_n", count)}, String(count)));
 }
 
 /** The last thing each seat did this deal (from the log). */
@@ -71,7 +78,7 @@ function seatPanel(model, seat, position, last) {
   const {view, seats, nameOf} = model;
   const info = seats[seat] || {};
   const toPlay = view.to_play === seat && !view.game_over;
-  const label = t(`pos.${position.zone}`);
+  const label = t(POSITION[position.zone]);
   const shown = view.went_out === seat && view.shown_melds?.length
     ? h("div", {class: "shown-melds"}, h("span", {class: "muted"}, t("table.shown_melds", {name: nameOf(seat)})),
       view.shown_melds.map((meld) => smallCards(meld, {wildRank: wildRankLetter(view.wild_rank)})))
@@ -128,7 +135,7 @@ function pilesArea(model) {
     const canCall = act && model.mayCall;
     const cards = pile.map((text, i) => pileCard(text, pile.length - i, model, myDraw || canCall));
     discard = h("div", {class: "pile discard-pile spread"},
-      h("div", {class: "pile-label"}, t("table.discard"), " ", h("span", {class: "muted"}, t("table.cards_n", {n: pile.length}))),
+      h("div", {class: "pile-label"}, t("table.discard"), " ", h("span", {class: "muted"}, tn("table.cards_n", pile.length))),
       h("div", {id: "discard", class: "spread-cards" + (myDraw ? " drawable" : ""), dataset: {count: String(pile.length)}},
         cards.length ? cards : h("div", {class: "card slot"}, t("table.empty"))));
   } else {
@@ -339,18 +346,18 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
   const wildRank = dealWildRank(client, summary.number);
   const positions = seatPositions(view.players, viewpoint ?? 0, client.clockwise);
   const ended = summary.by_seat === null || summary.by_seat === undefined
-    ? t(`end.by.${summary.ended_by}`, {name: ""})
-    : t(`end.by.${summary.ended_by}`, {name: nameOf(summary.by_seat)});
+    ? t(ENDED_BY[summary.ended_by], {name: ""})
+    : t(ENDED_BY[summary.ended_by], {name: nameOf(summary.by_seat)});
   const rows = summary.results.map((result, seat) => h("div", {class: "result-row" + (summary.by_seat === seat ? " ender" : ""),
     dataset: {seat: String(seat)}},
   h("div", {class: "result-head"},
     h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
     h("b", {}, nameOf(seat)),
-    positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(`pos.${positions[seat].zone}`)) : null,
+    positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(POSITION[positions[seat].zone])) : null,
     result.went_out ? h("span", {class: "tag out"}, t("end.went_out")) : null,
     client.lower_is_better // R3-7: deadwood counts against its holder
       ? h("span", {class: "points" + (result.points > 0 ? " negative" : "")}, t("end.deadwood", {n: result.points}))
-      : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, t("end.points", {n: result.points}))),
+      : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, tn("end.points", result.points))),
   result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
     smallCards([result.closing], {wildRank})) : null,
   h("div", {class: "arrangement"},
@@ -359,7 +366,7 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
     h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.dead")),
       result.dead.length ? smallCards(result.dead, {wildRank, cls: "dead"}) : h("span", {class: "muted"}, t("end.none"))))));
   return h("div", {class: "deal-results", dataset: {deal: String(summary.number)}},
-    h("h3", {}, t(`end.deal_over.${client.deal}`, {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
+    h("h3", {}, t(DEAL_OVER[client.deal], {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
     rows);
 }
 

@@ -2,9 +2,9 @@
 // person or a bot of a chosen level), joining by code, and the finished games with their
 // replays and records. The option form is built from /api/variants: a select where an
 // option lists its choices, a number box with its min and max, a checkbox for a boolean;
-// labels are the messages opt.NAME (and optval.VALUE for a choice, opt.NAME.help for a tooltip).
+// labels are the messages OPTION_LABEL and CHOICE_LABEL below name.
 
-import {has, langButton, onLangChange, t} from "./i18n.js";
+import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
 
 const form = {
@@ -58,25 +58,52 @@ function seatList() {
   return seats;
 }
 
-const message = (key, fallback) => (has(key) ? t(key) : fallback);
+const message = (key, fallback) => (key && has(key) ? t(key) : fallback);
+
+// The message ids of the table options' labels and of their choices; an option or a choice
+// without one shows its name.
+const OPTION_LABEL = {
+  players: N_("opt.players"),
+  games: N_("opt.games"),
+  jokers: N_("opt.jokers"),
+  ace: N_("opt.ace"),
+  target: N_("opt.target"),
+  scoring: N_("opt.scoring"),
+  rummy_calls: N_("opt.rummy_calls"),
+  floating: N_("opt.floating"),
+  unplayable_last_discard: N_("opt.unplayable_last_discard"),
+  joker_layoff: N_("opt.joker_layoff"),
+  discard_taken_card: N_("opt.discard_taken_card"),
+  pure_run: N_("opt.pure_run"),
+};
+const CHOICE_LABEL = {
+  low: N_("optval.low"),
+  high: N_("optval.high"),
+  standard: N_("optval.standard"),
+  "5-10-15": N_("optval.5-10-15"),
+  strict: N_("optval.strict"),
+  natural4: N_("optval.natural4"),
+  runs: N_("optval.runs"),
+  any: N_("optval.any"),
+};
+const STATUS = {waiting: N_("status.waiting"), playing: N_("status.playing"), finished: N_("status.finished")};
 const bound = (n) => (n === null || n === undefined ? null : String(n));
 
 function optionField(option, values) {
   const id = `opt-${option.name}`;
-  const label = message(`opt.${option.name}`, option.name);
-  const help = message(`opt.${option.name}.help`, null);
+  const label = message(OPTION_LABEL[option.name], option.name);
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
   let input;
   if (option.type === "boolean") {
     input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value),
       onchange: (e) => set(e.target.checked)});
-    return h("label", {class: "check", for: id, title: help}, input, label);
+    return h("label", {class: "check", for: id}, input, label);
   }
   if (option.choices) {
     input = h("select", {id, name: option.name, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
       option.choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
-        message(`optval.${c}`, String(c)))));
+        message(CHOICE_LABEL[c], String(c)))));
   } else if (option.type === "integer") {
     input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric",
       min: bound(option.min), max: bound(option.max),
@@ -89,7 +116,7 @@ function optionField(option, values) {
   } else {
     input = h("input", {type: "text", id, name: option.name, value: String(value), onchange: (e) => set(e.target.value)});
   }
-  return h("label", {for: id, title: help}, h("span", {}, label), input);
+  return h("label", {for: id}, h("span", {}, label), input);
 }
 
 function seatRow(info, seat, index) {
@@ -224,7 +251,7 @@ function renderTables() {
     return h("li", {class: "table-item", dataset: {table: table.id}},
       h("div", {class: "item-head"},
         h("b", {}, table.title), " ", h("code", {}, table.id), " ",
-        h("span", {class: `tag status-${table.status}`}, t(`status.${table.status}`))),
+        h("span", {class: `tag status-${table.status}`}, t(STATUS[table.status]))),
       h("div", {class: "muted"}, table.title === title || table.title === table.variant_title?.en ? "" : title,
         table.spectators ? ` ${t("lobby.spectators", {n: table.spectators})}` : ""),
       h("div", {class: "seats-line"}, seatsText(table.seats, t("lobby.free")).join(" · ")),

@@ -1,7 +1,10 @@
 // The score table of a game (points per deal, running totals) and a chart of the totals
 // over the deals as an inline SVG polyline per seat.
 
-import {t} from "./i18n.js";
+import {N_, t} from "./i18n.js";
+
+// What each variant calls a deal (ClientInfo.deal), as a word in a sentence.
+const DEAL_WORD = {game: N_("scores.deal_word.game"), hand: N_("scores.deal_word.hand"), round: N_("scores.deal_word.round")};
 import {h} from "./util.js";
 
 export const SEAT_COLOURS = ["#d2462b", "#1f77b4", "#2e9d3a", "#9c4dcc", "#e08a00", "#17a2b8", "#8c564b", "#e377c2"];
@@ -63,7 +66,7 @@ export function scoreChart(view, client, nameOf) {
   svg.setAttribute("class", "score-chart");
   svg.setAttribute("id", "score-chart");
   svg.setAttribute("role", "img");
-  const word = t(`scores.deal_word.${client.deal}`);
+  const word = t(DEAL_WORD[client.deal]);
   svg.setAttribute("aria-label", t("scores.chart", {deal: word}));
   const add = (tag, attrs, text) => {
     const element = document.createElementNS(ns, tag);
@@ -103,7 +106,7 @@ function niceStep(raw) {
 /** The score section: a heading, the table, the chart and its legend. */
 export function scoreSection(view, client, nameOf) {
   const deals = view.finished_deals || [];
-  const word = t(`scores.deal_word.${client.deal}`);
+  const word = t(DEAL_WORD[client.deal]);
   const chart = scoreChart(view, client, nameOf);
   return h("section", {class: "score-section"},
     h("h3", {}, t("scores.title"), client.lower_is_better ? h("small", {}, " ", t("end.lower_better")) : null),

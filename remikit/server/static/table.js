@@ -5,7 +5,7 @@
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
 import {HandOrder, HandView} from "./hand.js";
-import {lang, langButton, onLangChange, t} from "./i18n.js";
+import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {scoreSection} from "./scores.js";
 import {$, api, h, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
 
@@ -257,7 +257,7 @@ function onState(message) {
   }
   const table = message.table;
   if (table.status === "waiting") {
-    notice(t("table.waiting", {n: table.free_seats.length, code}), "info");
+    notice(tn("table.waiting", table.free_seats.length, {code}), "info");
     page.noticeKey = "waiting";
     if (page.me === null && table.free_seats.length && $("#join").hidden && !$("#join").dataset.shown) {
       $("#join").dataset.shown = "1";

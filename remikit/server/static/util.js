@@ -1,7 +1,10 @@
 // Small helpers shared by the pages: building elements, the JSON API, what a log line says.
 
 import {cardText} from "./cards.js";
-import {lang, t} from "./i18n.js";
+import {N_, lang, t, tn} from "./i18n.js";
+
+// The message ids of the bot levels' names.
+const LEVELS = {random: N_("level.random"), greedy: N_("level.greedy"), strong: N_("level.strong"), expert: N_("level.expert")};
 
 /** h("div", {class: "x", onclick: f}, child, "text", …): an element. */
 export function h(tag, attrs = {}, ...children) {
@@ -67,8 +70,8 @@ export function seatName(seats, seat, me = null) {
 export function levelName(level) {
   if (!level) return "";
   const base = level.split("@")[0];
-  const key = `level.${base}`;
-  return t(key) === key ? level : t(key);
+  const key = LEVELS[base];
+  return key ? t(key) : level;
 }
 
 const joker = () => t("common.joker");
@@ -81,7 +84,7 @@ export function describeAction(play, nameOf) {
   switch (a.type) {
     case "draw":
       if (a.source === "stock") return t("act.draw_stock", {who});
-      if (a.depth > 1) return t("act.draw_deep", {who, k: a.depth});
+      if (a.depth > 1) return tn("act.draw_deep", a.depth, {who, k: a.depth});
       return t("act.draw_discard", {who, card: "?"});
     case "discard": return t("act.discard", {who, card: showCard(a.card)});
     case "close": return t("act.close", {who, card: showCard(a.card)});
@@ -110,7 +113,7 @@ export function describeLog(plays, nameOf, taken = []) {
     if (a.type === "rummy") return describeAction(play, nameOf);
     const who = nameOf(play.seat);
     if (k === 1 && cards.length === 1) return t("act.draw_discard", {who, card: showCard(cards[0])});
-    if (k > 1 && cards.length) return `${t("act.draw_deep", {who, k})}: ${cards.map(showCard).join(" ")}`;
+    if (k > 1 && cards.length) return `${tn("act.draw_deep", k, {who, k})}: ${cards.map(showCard).join(" ")}`;
     return describeAction(play, nameOf);
   });
 }

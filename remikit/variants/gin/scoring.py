@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from remikit.cards import Card
+from remikit.errors import Reason
 from remikit.melds import Deadwood, MeldRules, Scoring
 from remikit.solver import Goal, Solver
-from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
+from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
 HAND_SIZE = 10
 
@@ -60,7 +61,7 @@ class GinScorer(Scorer):
     ) -> Scored:
         found = deadwood(hand)
         discard = (
-            message("score.gin_discard", card=found.discard.symbol())
+            Reason("score.gin_discard", card=found.discard.symbol())
             if found.discard is not None
             else ""
         )
@@ -70,5 +71,5 @@ class GinScorer(Scorer):
             found.points == 0,
             found.melds,
             found.dead,
-            title=message("score.title_gin", discard=discard),
+            title=Reason("score.title_gin", discard=discard),
         )

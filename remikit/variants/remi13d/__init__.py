@@ -1,5 +1,6 @@
 """Remi 13 D, the 4-player, 108-card competition game (RULES.md §1)."""
 
+from remikit.i18n import N_
 from remikit.variants.remi13d.rules import Remi13DGame
 from remikit.variants.remi13d.scoring import Remi13DScorer
 from remikit.variants.remi13d.seating import draw_seats
@@ -8,7 +9,7 @@ from remikit.variants.spec import ClientInfo, VariantSpec
 SPEC = VariantSpec(
     name="remi13d",
     aliases=("13d", "remi-13d", "remi13", "r13"),
-    titles={"en": "Remi 13 D", "id": "Remi 13 D"},
+    title_key=N_("variant.remi13d"),
     game=Remi13DGame,
     scorer=Remi13DScorer(),
     seating=draw_seats,
@@ -23,7 +24,7 @@ SPEC = VariantSpec(
         clockwise=False,
         discard_first=True,
         closing=True,
-        discard_hint="table.hint_discard_close",
+        discard_hint=N_("table.hint_discard_close"),
         options=("players", "discard_taken_card", "games"),
     ),
 )

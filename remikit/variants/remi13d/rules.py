@@ -53,7 +53,7 @@ class Remi13DDeal(Deal):
         return scoring.HAND_SIZE  # R13-4
 
     def after_draw_hint(self) -> Reason:
-        return Reason(" or close", " atau tutup")
+        return Reason("reason.or_close")
 
     def variant_actions(self, seat: int) -> list[Action]:
         if self.phase is not Phase.DISCARD:

@@ -23,9 +23,10 @@ from dataclasses import dataclass, replace
 
 from remikit.cards import JOKER, Card, Rank
 from remikit.errors import Reason
+from remikit.i18n import N_
 from remikit.melds import PURE_RUN_CHOICES, Meld, MeldRules, PureRun, Scoring
 from remikit.solver import NEG, Goal, Solver
-from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
+from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
 HAND_SIZE = 13
 CLOSING_BONUS = {"ace": 50, "joker": 75}  # R13-11: "Remi As", "Remi Joker"
@@ -110,12 +111,7 @@ def closing_bonus(closing: Card) -> int:
         return CLOSING_BONUS["joker"]
     if closing.rank == Rank.ACE:
         return CLOSING_BONUS["ace"]
-    raise CloseRefused(
-        Reason(
-            f"the closing card must be an ace or a joker, not {closing}",
-            f"kartu penutup harus As atau Joker, bukan {closing}",
-        )
-    )
+    raise CloseRefused(Reason("reason.closing_card", card=closing))
 
 
 CLOSE_GOAL = Goal(all_melded=True, need_pure=True)
@@ -145,12 +141,7 @@ def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "str
     Raises :class:`CloseRefused` with the reason when the close is not allowed.
     """
     if len(hand) != HAND_SIZE:
-        raise CloseRefused(
-            Reason(
-                f"a close shows {HAND_SIZE} cards besides the closing card, not {len(hand)}",
-                f"tutup menunjukkan {HAND_SIZE} kartu selain kartu penutup, bukan {len(hand)}",
-            )
-        )
+        raise CloseRefused(Reason("reason.close_size", size=HAND_SIZE, given=len(hand)))
     bonus = closing_bonus(closing)
     best = solver(pure_run).solve(hand, goal=CLOSE_GOAL)
     if best is None:
@@ -159,14 +150,8 @@ def close_score(hand: Sequence[Card], closing: Card, *, pure_run: PureRun = "str
 
 
 NEED_PURE: dict[PureRun, Reason] = {
-    "strict": Reason(
-        "the melds need a pure run of 4 or more cards (no joker) or the royal flush",
-        "kartu jadi harus memuat kartu dasar 4 murni (tanpa Joker) atau Royal Flush",
-    ),
-    "natural4": Reason(
-        "the melds need a run holding 4 or more natural cards in a row or the royal flush",
-        "kartu jadi harus memuat kartu dasar dengan 4 kartu asli berurutan atau Royal Flush",
-    ),
+    "strict": Reason("reason.need_pure"),
+    "natural4": Reason("reason.need_pure_natural4"),
 }
 
 
@@ -176,7 +161,7 @@ def _refusal(hand: Sequence[Card], pure_run: PureRun) -> Reason:
         return NEED_PURE[pure_run]
     best = rule_solver.solve(hand, goal=Goal(need_pure=True)) or rule_solver.solve(hand)
     dead = " ".join(c.symbol() for c in best.dead) if best is not None else ""
-    return Reason(f"not every card is in a meld (dead: {dead})", f"masih ada kartu mati ({dead})")
+    return Reason("reason.dead_cards", dead=dead)
 
 
 def closing_candidates(hand14: Sequence[Card]) -> list[Card]:
@@ -229,7 +214,7 @@ class Remi13DScorer(Scorer):
         pure_run: str | None,
     ) -> Scored:
         rule: PureRun = "natural4" if pure_run == "natural4" else "strict"
-        rule_notes = ("score.natural4",) if rule == "natural4" else ()
+        rule_notes = (N_("score.natural4"),) if rule == "natural4" else ()
         if closing is None:
             got = hand_score(hand, pure_run=rule)
             full = solver(rule).value(hand, goal=CLOSE_GOAL)
@@ -239,9 +224,9 @@ class Remi13DScorer(Scorer):
                 full > NEG // 2,
                 got.melds,
                 got.dead,
-                title=message("score.title_hand"),
+                title=Reason("score.title_hand"),
                 shows_points=True,
-                notes=rule_notes + (() if got.melds else ("score.no_pure",)),
+                notes=rule_notes + (() if got.melds else (N_("score.no_pure"),)),
                 dead_points=dead_points(got.dead),
             )
         try:
@@ -249,7 +234,7 @@ class Remi13DScorer(Scorer):
         except CloseRefused as refused:
             return Scored("remi13d", None, False, refusal=refused.reason)
         bonus_name = "Remi Joker" if closing is JOKER else "Remi As"
-        title = message(
+        title = Reason(
             "score.title_close", card=closing.symbol(), bonus_name=bonus_name, bonus=got.bonus
         )
         return Scored(

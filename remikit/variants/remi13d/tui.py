@@ -20,7 +20,7 @@ from remikit.cli.tui.table import (
 )
 from remikit.cli.tui.ui import VariantUI, arrangement_table
 from remikit.errors import IllegalAction
-from remikit.i18n import t
+from remikit.i18n import N_, t
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
 from remikit.variants.remi13d.rules import pure_rule_of
@@ -54,7 +54,7 @@ class Remi13DUI(VariantUI):
                 role = " " + t("play.deals", lang)
             cards = " → ".join(card_markup(c) for c in drawn.draws[player])
             table.add_row(escape(names[player]), cards, f"{seat + 1}{role}")
-        return list(drawn.seats), [table, f"[dim]{t('play.seat_draw_rule', lang)}[/dim]"]
+        return list(drawn.seats), [table, "[dim]" + t("play.seat_draw_rule", lang) + "[/dim]"]
 
     def deal_title(self, session: Session, view: PlayerView) -> str:
         games = cast(int, session.game.options.as_dict()["games"])
@@ -79,11 +79,11 @@ class Remi13DUI(VariantUI):
                 return Close(best.closing)
             return closes[0]
         if view.phase != "discard":
-            session.say(f"[red]{escape(IllegalAction('draw_first').text(lang))}[/red]")
+            session.say("[red]" + escape(IllegalAction("draw_first").text(lang)) + "[/red]")
             return None
         candidates = remi13d.closing_candidates(view.hand)
         if not candidates:
-            session.say(f"[red]{t('play.no_closing_card', lang)}[/red]")
+            session.say("[red]" + t("play.no_closing_card", lang) + "[/red]")
             return None
         try:
             session.game.verify(session.person, Close(candidates[0]))
@@ -200,7 +200,9 @@ class Remi13DUI(VariantUI):
         return [head, table]
 
     def game_result(self, session: Session) -> list[RenderableType]:
-        return self.scores_by_deal(session, "play.col_game", t("play.match_scores", session.lang))
+        return self.scores_by_deal(
+            session, N_("play.col_game"), t("play.match_scores", session.lang)
+        )
 
 
 # -- Three-Thirteen -------------------------------------------------------------------

@@ -1,12 +1,13 @@
 """Rummy 500: melds on the table, deep draws and Rummy calls, a game to 500 (RULES.md §2)."""
 
+from remikit.i18n import N_
 from remikit.variants.rummy500.rules import Rummy500Game
 from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
     name="rummy500",
     aliases=("500", "rummy-500", "r500"),
-    titles={"en": "Rummy 500", "id": "Remi 500"},
+    title_key=N_("variant.rummy500"),
     game=Rummy500Game,
     parts={
         "greedy": "remikit.variants.rummy500.greedy:Rummy500Strategy",
@@ -19,8 +20,8 @@ SPEC = VariantSpec(
         spread_discards=True,
         table_melds=True,
         calls_option="rummy_calls",
-        draw_hint="table.hint_draw_spread",
-        discard_hint="table.hint_discard_melds",
+        draw_hint=N_("table.hint_draw_spread"),
+        discard_hint=N_("table.hint_discard_melds"),
         options=(
             "players",
             "discard_taken_card",

@@ -335,7 +335,8 @@ def _run_layouts(known: list[Card], free: int) -> list[_Found]:
 
 
 def _text(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+    """Cards as a refusal shows them to a person: with suit symbols."""
+    return " ".join(c.symbol() for c in cards)
 
 
 # -- lay-offs (R5-5, R5-6) ----------------------------------------------------------
@@ -372,7 +373,7 @@ def resolve_layoff(
     if stands_for is not None:
         options = [(i, p) for i, p in options if i is stands_for]
     if not options:
-        shown = card if stands_for is None else f"{card}={stands_for}"
+        shown = card.symbol() if stands_for is None else f"{card.symbol()}={stands_for.symbol()}"
         raise IllegalAction("layoff_invalid", card=shown, meld=meld.number)
     identities = sorted({i for i, _ in options})
     if len(identities) > 1:

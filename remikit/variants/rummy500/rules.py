@@ -158,7 +158,8 @@ class Rummy500Deal(Deal):
                 return self._no_window(action)
             if seat == self.rummy_from:
                 return IllegalAction("rummy_own_discard")
-            return IllegalAction("rummy_not_asked", seat=self.to_play)
+            asked = None if self.to_play is None else self.to_play + 1  # as people count
+            return IllegalAction("rummy_not_asked", seat=asked)
         return super().turn_refusal(seat, action)
 
     def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
@@ -217,10 +218,7 @@ class Rummy500Deal(Deal):
             raise AssertionError(action)
 
     def after_draw_hint(self) -> Reason:
-        return Reason(
-            " (after any melds and lay-offs)",
-            " (setelah menurunkan gabungan atau menempel kartu, bila mau)",
-        )
+        return Reason("reason.or_meld_first")
 
     def verify_draw(self, seat: int, action: Draw) -> None:
         if action.source == "stock":

@@ -20,7 +20,6 @@ from rich.text import Text
 
 from remikit.actions import (
     Action,
-    ActionSyntaxError,
     CallRummy,
     Decline,
     Draw,
@@ -41,7 +40,7 @@ from remikit.cli.tui.table import (
     token_text,
 )
 from remikit.cli.tui.ui import Step, VariantUI, join_parts
-from remikit.i18n import t
+from remikit.i18n import N_, t
 from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
 from remikit.variants.rummy500.plan import Rules, table_of
@@ -71,7 +70,7 @@ def _card(token: str, hand: Sequence[Card], lang: str) -> tuple[Card, Card | Non
     if not eq:
         return card, None
     if not card.is_joker:
-        raise ActionSyntaxError(t("play.r5_declare_joker", lang, token=token))
+        raise ValueError(t("play.r5_declare_joker", lang, token=token))
     return card, parse_card_arg(right, (), lang)
 
 
@@ -126,7 +125,7 @@ class Rummy500UI(VariantUI):
         options = self.options(session)
 
         def state(name: str) -> str:
-            return t("play.on" if options[name] else "play.off", lang)
+            return t("play.on", lang) if options[name] else t("play.off", lang)
 
         rules = t(
             "play.r5_rules",
@@ -394,18 +393,18 @@ class Rummy500UI(VariantUI):
 
     def help_entries(self) -> list[tuple[str, str]]:
         return [
-            ("s", "play.r5_cmd_stock"),
-            ("d, d K", "play.r5_cmd_take"),
-            ("m 7h 8h 9h", "play.r5_cmd_meld"),
-            ("l 7h 2", "play.r5_cmd_layoff"),
-            ("b 7h, b 3", "play.cmd_discard"),
-            ("r K", "play.r5_cmd_rummy"),
-            ("decline", "play.r5_cmd_decline"),
-            ("m", "play.r5_cmd_hint"),
-            ("layoff 7h to 2", "play.r5_cmd_record"),
-            ("Enter", "play.cmd_show"),
-            ("h", "play.cmd_help"),
-            ("q", "play.cmd_quit"),
+            ("s", N_("play.r5_cmd_stock")),
+            ("d, d K", N_("play.r5_cmd_take")),
+            ("m 7h 8h 9h", N_("play.r5_cmd_meld")),
+            ("l 7h 2", N_("play.r5_cmd_layoff")),
+            ("b 7h, b 3", N_("play.cmd_discard")),
+            ("r K", N_("play.r5_cmd_rummy")),
+            ("decline", N_("play.r5_cmd_decline")),
+            ("m", N_("play.r5_cmd_hint")),
+            ("layoff 7h to 2", N_("play.r5_cmd_record")),
+            ("Enter", N_("play.cmd_show")),
+            ("h", N_("play.cmd_help")),
+            ("q", N_("play.cmd_quit")),
         ]
 
     # -- scores -----------------------------------------------------------------------
@@ -446,4 +445,4 @@ class Rummy500UI(VariantUI):
 
     def game_result(self, session: Session) -> list[RenderableType]:
         title = t("play.r5_game_scores", session.lang, target=self.options(session)["target"])
-        return self.scores_by_deal(session, "play.r5_col_hand", title)
+        return self.scores_by_deal(session, N_("play.r5_col_hand"), title)

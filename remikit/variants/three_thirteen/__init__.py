@@ -1,5 +1,6 @@
 """Three-Thirteen: eleven rounds of 3 to 13 cards with a wild rank (RULES.md §3)."""
 
+from remikit.i18n import N_
 from remikit.variants.spec import ClientInfo, VariantSpec
 from remikit.variants.three_thirteen import scoring
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame
@@ -8,7 +9,7 @@ from remikit.variants.three_thirteen.scoring import ThreeThirteenScorer
 SPEC = VariantSpec(
     name="three-thirteen",
     aliases=("3-13", "313", "three_thirteen", "threethirteen", "t13"),
-    titles={"en": "Three-Thirteen", "id": "Three-Thirteen"},
+    title_key=N_("variant.three_thirteen"),
     game=ThreeThirteenGame,
     scorer=ThreeThirteenScorer(),
     parts={

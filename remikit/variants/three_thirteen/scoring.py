@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from functools import cache
 
 from remikit.cards import Card, Rank
-from remikit.i18n import brief
+from remikit.errors import Reason
+from remikit.i18n import N_, brief
 from remikit.melds import AceMode, Deadwood, MeldRules, Scoring
 from remikit.solver import Goal, Solver
-from remikit.variants.spec import Scored, ScoreInputError, Scorer, message
+from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
 ROUNDS = 11
 UNUSED_WILD_RANK = 15
@@ -81,6 +82,10 @@ def deadwood_points(
     return -solver(ace).value(hand, wild_rank=wild_rank(round_no), goal=goal)
 
 
+ACE_NAMES = {"low": N_("ace.low"), "high": N_("ace.high")}
+"""The message id of each way the ace counts."""
+
+
 class ThreeThirteenScorer(Scorer):
     """``remi score three-thirteen --round N [--ace low|high]``: the minimum deadwood."""
 
@@ -120,11 +125,11 @@ class ThreeThirteenScorer(Scorer):
         assert round_no is not None
         mode: AceMode = "high" if ace == "high" else "low"
         found = deadwood(hand, round_no=round_no, ace=mode)
-        title = message(
+        title = Reason(
             "score.title_t13",
             round=round_no,
             wild=wild_rank(round_no).label,
-            ace=message(f"ace.{mode}"),
+            ace=Reason(ACE_NAMES[mode]),
         )
         return Scored(
             "three-thirteen", found.points, found.points == 0, found.melds, found.dead, title=title

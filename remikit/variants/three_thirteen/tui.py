@@ -19,7 +19,7 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.cli.tui.ui import VariantUI, arrangement_table
-from remikit.i18n import t
+from remikit.i18n import N_, t
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring as three_thirteen
 from remikit.variants.three_thirteen.rules import options_of
@@ -33,7 +33,8 @@ class ThreeThirteenUI(VariantUI):
     """Three-Thirteen: clockwise play, the round and wild rank, going out."""
 
     previous_on = "right"
-    winner_key = "play.winner_deadwood"
+    winner_key = N_("play.winner_deadwood")
+    no_winner_key = N_("play.winner_deadwood_none")
 
     def __init__(self) -> None:
         self.announced_out: set[int] = set()
@@ -100,7 +101,7 @@ class ThreeThirteenUI(VariantUI):
                 hand, round_no=number, ace=ace, discard=True, keep=view.kept_card
             )
             card = card_markup(found.discard) if found.discard is not None else "?"
-            key = "play.t13_goes_out" if found.points == 0 else "play.t13_best_discard"
+            key = N_("play.t13_goes_out") if found.points == 0 else N_("play.t13_best_discard")
             title = t(key, lang, card=card, points=found.points)
         else:
             found = three_thirteen.deadwood(hand, round_no=number, ace=ace)
