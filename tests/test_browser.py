@@ -595,8 +595,9 @@ def test_reload_keeps_seat_and_hand_on_a_phone(server: Served, browser: Browser)
     take_simple_turn(person)
     # nothing is wider than the phone
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    # drag the first card to the end of the hand (pointer events)
-    wait(person, lambda: person.board().get("busy") == "false", 5, "a quiet board")
+    # drag the first card to the end of the hand (pointer events), on the person's turn:
+    # the bots wait, so no state comes to redraw the hand under the pointer
+    wait(person, lambda: my_turn_ready(person), 20, "the third turn")
     first = page.locator("#hand .card").first.bounding_box()
     last = page.locator("#hand .card").last.bounding_box()
     assert first and last
