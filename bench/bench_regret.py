@@ -36,7 +36,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from remikit.bots import Bot, make_bot
-from remikit.bots.runner import ask_bot_to_call, call_order
 from remikit.bots.strong import StrongBot, tactics_for
 from remikit.bots.strong.determinize import Determinization, table_game
 from remikit.bots.strong.search import Plan, rollout, search
@@ -72,8 +71,8 @@ class Job:
 def positions(job: Job) -> list[Position]:
     """The strong seat's decisions in one seeded game, with their true values."""
     info = find_variant(VARIANT)
-    options = info.game.options_type.from_mapping({"players": 4})
-    game = info.game(options, rng=random.Random(job.game))
+    options = info.game_class().options_type.from_mapping({"players": 4})
+    game = info.game_class()(options, rng=random.Random(job.game))
     seat = job.game % game.players
     strong = StrongBot(seed=job.game, budget=job.budget)
     bots: list[Bot] = [make_bot("greedy", seed=s) for s in range(game.players)]
@@ -89,11 +88,6 @@ def positions(job: Job) -> list[Position]:
             if position is not None:
                 found.append(position)
         game.apply(to_play, bots[to_play].choose(view))
-        for caller in call_order(game):
-            call = ask_bot_to_call(game, caller, bots[caller])
-            if call is not None:
-                game.apply(caller, call)
-                break
     return found
 
 

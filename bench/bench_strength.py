@@ -42,10 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remikit.actions import Action, CallRummy
+from remikit.actions import Action
 from remikit.bots import Bot, make_bot, play_game
 from remikit.bots.cheater import make_arena_bot
-from remikit.bots.runner import ask_bot_to_call, call_order
 from remikit.bots.strong import StrongBot, tactics_for
 from remikit.cli.arena import (
     Arena,
@@ -102,13 +101,6 @@ class Timed(Bot):
         self.times.append((time.perf_counter() - start, time.process_time() - cpu))
         return action
 
-    def call(self, view: PlayerView) -> CallRummy | None:
-        start, cpu = time.perf_counter(), time.process_time()
-        answer = self.inner.call(view)
-        if any(isinstance(a, CallRummy) for a in view.legal_actions):
-            self.times.append((time.perf_counter() - start, time.process_time() - cpu))
-        return answer
-
     def plays(self, variant: str) -> bool:
         return self.inner.plays(variant)
 
@@ -117,8 +109,8 @@ def play_timed(task: GameTask) -> tuple[GameOutcome, Timing, Outs]:
     """:func:`remikit.cli.arena.play_task`, with the first-named bot timed; also, per deal,
     the seat that went out (emptied its hand), if any."""
     info = find_variant(task.variant)
-    options = info.game.options_type.from_mapping(task.options)
-    game = info.game(options, rng=random.Random(derive_seed(task.seed, task.index)))
+    options = info.game_class().options_type.from_mapping(task.options)
+    game = info.game_class()(options, rng=random.Random(derive_seed(task.seed, task.index)))
     seats = task.seats()
     times: Timing = []
     bots: list[Bot] = []
@@ -193,7 +185,7 @@ def run_suite(name: str, budget: float, deals: int, jobs: int, seed: int) -> dic
                     flush=True,
                 )
     seconds = time.perf_counter() - start
-    lower = arena.info.game.lower_is_better
+    lower = arena.info.game_class().lower_is_better
     per_deal = tally(outcomes, arena.bots, per_deal=True, lower_is_better=lower)
     per_game = tally(outcomes, arena.bots, per_deal=False, lower_is_better=lower)
     rows = []
@@ -336,18 +328,15 @@ def calibrate(variant: str, budget: float, games: int) -> tuple[float, float]:
     options = {"remi13d": {"games": 1}, "rummy500": {"players": 4}}.get(variant, {})
     times: Timing = []
     for i in range(games):
-        game = info.game(info.game.options_type.from_mapping(options), rng=random.Random(i))
+        game = info.game_class()(
+            info.game_class().options_type.from_mapping(options), rng=random.Random(i)
+        )
         bots: list[Bot] = [make_bot("greedy", seed=s) for s in range(game.players)]
         bots[i % game.players] = Timed(StrongBot(seed=i, budget=budget), times)
         while not game.over and (variant != "rummy500" or sum(d.is_over for d in game.deals) < 4):
             seat = game.to_play
             assert seat is not None
             game.apply(seat, bots[seat].choose(game.view(seat)))
-            for caller in call_order(game):
-                call = ask_bot_to_call(game, caller, bots[caller])
-                if call is not None:
-                    game.apply(caller, call)
-                    break
     ordered = sorted(cpu for _, cpu in times) or [0.0]
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     rate = tactics_for(variant).sims_per_second

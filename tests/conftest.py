@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from remikit.storage.testing import ENV_VAR, scratch_database
 from tests.stacked import Stacked, stack_deck
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -22,3 +25,27 @@ def stacked() -> Stacked:
 def data() -> Path:
     """tests/data: ``records/`` (games with their expected results) and ``vectors/``."""
     return DATA
+
+
+def postgres_admin_url() -> str:
+    """The PostgreSQL server of ``make test`` (.ci/with-postgres.sh); its tests skip
+    without one, except in CI, where they must run."""
+    url = os.environ.get(ENV_VAR, "")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(
+                f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
+                "(make test starts a cluster with .ci/with-postgres.sh)"
+            )
+        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each kind: a SQLite file, then a scratch PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'remikit.db'}"
+    else:
+        with scratch_database(postgres_admin_url()) as url:
+            yield url

@@ -15,7 +15,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,31 +34,12 @@ from remikit.server.hub import build_game
 from remikit.storage import NewerDatabase, Store
 from remikit.storage.migrations import config, head
 from remikit.storage.models import Base
-from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants import find_playable
 from remikit.variants.three_thirteen.rules import (
     ThreeThirteenDeal,
     ThreeThirteenGame,
     ThreeThirteenOptions,
 )
-
-
-def postgres_admin_url() -> str:
-    url = os.environ.get(ENV_VAR, "")
-    if not url:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run")
-        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'remikit.db'}"
-    else:
-        with scratch_database(postgres_admin_url()) as url:
-            yield url
 
 
 def revision_of(url: str) -> str | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -29,7 +28,6 @@ from remikit.server.live import deal_seed, next_deck
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
 from remikit.storage import Store
-from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
@@ -41,30 +39,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 Message = dict[str, Any]
 
 
-def postgres_admin_url() -> str:
-    url = os.environ.get(ENV_VAR, "")
-    if not url:
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
-                "(make test starts a cluster with .ci/with-postgres.sh)"
-            )
-        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
-    return url
-
-
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'remikit.db'}"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'remikit.db'}"
-    else:
-        with scratch_database(postgres_admin_url()) as url:
-            yield url
 
 
 @contextmanager
@@ -928,8 +905,8 @@ def wait_finished(client: TestClient, table_id: str, seconds: float = 60) -> Non
         time.sleep(0.05)
 
 
-def test_finished_game_is_listed_downloadable_and_replayable(any_db_url: str) -> None:
-    with running(any_db_url) as client:
+def test_finished_game_is_listed_downloadable_and_replayable(database_url: str) -> None:
+    with running(database_url) as client:
         table_id = create(
             client, options={"games": 1}, seats=[{"kind": "bot", "level": "random"}] * 4
         )
@@ -1011,17 +988,17 @@ def stored_decks(url: str, table_id: str) -> tuple[str, list[list[str]]]:
 
 
 def test_each_deal_is_stored_when_it_starts_and_the_record_carries_those_decks(
-    any_db_url: str,
+    database_url: str,
 ) -> None:
-    with running(any_db_url) as client:
+    with running(database_url) as client:
         table_id = create(
             client, options={"games": 2}, seats=[{"kind": "bot", "level": "random"}] * 4
         )
-        seed, decks = stored_decks(any_db_url, table_id)
+        seed, decks = stored_decks(database_url, table_id)
         game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
         assert decks[0] == [str(c) for c in game.new_deck(deal_seed(seed, 1))]  # when created
         record = finished_record(client, table_id)
-    seed, decks = stored_decks(any_db_url, table_id)
+    seed, decks = stored_decks(database_url, table_id)
     assert len(decks) == 2 == len(record["hands"])
     assert [hand["deck"] for hand in record["hands"]] == decks
     assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
@@ -1029,7 +1006,7 @@ def test_each_deal_is_stored_when_it_starts_and_the_record_carries_those_decks(
 
 
 def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
-    any_db_url: str, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = Store.add_deal
 
@@ -1039,7 +1016,7 @@ def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
         real(session, table_id, number, deck)
 
     monkeypatch.setattr(Store, "add_deal", staticmethod(refuse_deal_2))
-    with running(any_db_url) as client:
+    with running(database_url) as client:
         hub = hub_of(client)
         table_id = create(
             client, options={"games": 2}, seats=[{"kind": "bot", "level": "random"}] * 4
@@ -1051,7 +1028,7 @@ def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
             time.sleep(0.05)
         assert live.broken and len(live.game.deals) == 1 and live.game.needs_deal
         log = action_log(client, table_id)  # the action that ended the deal is kept
-        assert len(stored_decks(any_db_url, table_id)[1]) == 1
+        assert len(stored_decks(database_url, table_id)[1]) == 1
         # rebuilt on the next connection, the table tries again: refused again, still broken
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "lang": "en"})
@@ -1060,10 +1037,10 @@ def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
                     ws.receive_json()
         assert action_log(client, table_id) == log
     monkeypatch.setattr(Store, "add_deal", staticmethod(real))
-    with running(any_db_url) as client:  # a restart deals it: stored, then played on
+    with running(database_url) as client:  # a restart deals it: stored, then played on
         record = finished_record(client, table_id)
     assert action_log_of(record)[: len(log)] == log
-    seed, decks = stored_decks(any_db_url, table_id)
+    seed, decks = stored_decks(database_url, table_id)
     assert [hand["deck"] for hand in record["hands"]] == decks and len(decks) == 2
     game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
     assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
@@ -1090,8 +1067,8 @@ def test_not_finished_game_has_no_record(client: TestClient) -> None:
     assert client.get("/api/games/NOSUCHXX/record").status_code == 404
 
 
-def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
-    with running(any_db_url) as client:
+def test_restart_rebuilds_every_table_exactly(database_url: str) -> None:
+    with running(database_url) as client:
         table_id = create(
             client, seats=[{"kind": "person"}] + [{"kind": "bot", "level": "greedy"}] * 3
         )
@@ -1106,7 +1083,7 @@ def test_restart_rebuilds_every_table_exactly(any_db_url: str) -> None:
                 ws, lambda m: m["type"] == "state" and m["state_id"] == state["state_id"] + 1
             )
         log = action_log(client, table_id)
-    with running(any_db_url) as client:
+    with running(database_url) as client:
         lobby = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
         assert set(lobby) == {table_id, waiting_id}
         assert lobby[table_id]["state_id"] == before["state_id"] == len(log)

@@ -8,7 +8,6 @@ in CI where they fail.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -24,29 +23,7 @@ from remikit.bots import make_bot
 from remikit.server.hub import build_game
 from remikit.server.writer import Writer
 from remikit.storage import Store, StoredTable, default_database_url
-from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
-
-
-def postgres_admin_url() -> str:
-    url = os.environ.get(ENV_VAR, "")
-    if not url:
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                f"{ENV_VAR} is not set: in CI the PostgreSQL tests must run "
-                "(make test starts a cluster with .ci/with-postgres.sh)"
-            )
-        pytest.skip(f"no PostgreSQL server ({ENV_VAR} unset; make test starts one)")
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'remikit.db'}"
-    else:
-        with scratch_database(postgres_admin_url()) as url:
-            yield url
 
 
 @pytest.fixture
