@@ -805,15 +805,7 @@ def test_R5_10_a_call_window_closes_when_its_time_is_up(db_url: str) -> None:
         running(db_url, call_window=1.5, clock=clock) as client,
         call_table(client) as (table_id, (ws0, ws1, _), first, second),
     ):
-        for ws, step, action in (
-            (ws0, 0, "draw stock"),
-            (ws0, 1, f"discard {first}"),
-            (ws1, 2, "draw stock"),
-            (ws1, 3, f"discard {second}"),
-        ):
-            ws.send_json({"type": "action", "state_id": step, "action": action})
-            receive_until(ws, newer_state(step))
-        assert window_state(ws0, 4, True)["call_window"]["seats"] == [2, 0]
+        open_window(ws0, ws1, first, second)
         ws0.send_json({"type": "action", "state_id": 4, "action": "rummy 3"})
         receive_until(ws0, lambda m: m["type"] == "call_pending")
         clock.advance(1.0)  # seat 2 has not answered: the window stays open
@@ -823,6 +815,40 @@ def test_R5_10_a_call_window_closes_when_its_time_is_up(db_url: str) -> None:
         clock.advance(0.5)  # time is up: seat 2 passed, seat 0's call stands
         after = window_state(ws0, 6, False)
         assert after["view"]["log"][-2:] == ["p2 pass", "p0 rummy 3"]
+
+
+def test_R5_10_a_call_acknowledged_before_a_restart_is_kept(db_url: str) -> None:
+    with (
+        running(db_url, call_window=1.5, clock=ManualClock()) as client,
+        call_table(client) as (table_id, (ws0, ws1, _), first, second),
+    ):
+        open_window(ws0, ws1, first, second)
+        ws0.send_json({"type": "action", "state_id": 4, "action": "rummy 3"})
+        receive_until(ws0, lambda m: m["type"] == "call_pending")  # told it was received
+    clock = ManualClock()
+    with running(db_url, call_window=1.5, clock=clock) as client:
+        window = hub_of(client).tables[table_id].window
+        assert window is not None and window.state_id == 4
+        assert window.held == {0: CallRummy(3)}  # the window reopened with the call in it
+        clock.advance(1.5)  # seat 2 never answers: its time is up
+        deadline = time.monotonic() + 30
+        while len(action_log(client, table_id)) < 6:
+            assert time.monotonic() < deadline, "the window did not close"
+            time.sleep(0.01)
+        assert action_log(client, table_id)[4:] == ["p2 pass", "p0 rummy 3"]
+
+
+def open_window(ws0: Any, ws1: Any, first: str, second: str) -> None:
+    """At a :func:`call_table` table, seats 0 and 1 draw and discard: a window asks 2, 0."""
+    for ws, step, action in (
+        (ws0, 0, "draw stock"),
+        (ws0, 1, f"discard {first}"),
+        (ws1, 2, "draw stock"),
+        (ws1, 3, f"discard {second}"),
+    ):
+        ws.send_json({"type": "action", "state_id": step, "action": action})
+        receive_until(ws, newer_state(step))
+    assert window_state(ws0, 4, True)["call_window"]["seats"] == [2, 0]
 
 
 def window_state(ws: Any, step: int, window: bool) -> Message:

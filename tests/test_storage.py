@@ -173,6 +173,7 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
     older.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
     with older.engine.begin() as conn:  # as a database made before the seat draw was stored
         conn.execute(sql("DROP TABLE alembic_version"))  # and before migrations
+        conn.execute(sql("DROP TABLE calls"))
         conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
     older.close()
@@ -207,3 +208,21 @@ def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:
     assert results[:200] == [None] * 200
     assert isinstance(results[200], IntegrityError)
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(200)]
+
+
+def test_a_call_answer_is_loaded_with_the_window_it_answers(database_url: str) -> None:
+    """R5-10: a person's acknowledged answer is kept for the window open at the last action
+    only; answers to earlier windows are history."""
+    store = Store(database_url)
+    try:
+        store.create_table(table())
+        store.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
+        with store.transaction() as session:
+            Store.add_call(session, "ABCDEFGH", 0, 2, "pass")  # a window before the draw
+            Store.add_call(session, "ABCDEFGH", 1, 1, "rummy 2")
+            Store.add_call(session, "ABCDEFGH", 1, 3, "pass")
+        loaded = store.load("ABCDEFGH")
+        assert loaded is not None and loaded.calls == {1: "rummy 2", 3: "pass"}
+        assert store.unfinished()[0].calls == {1: "rummy 2", 3: "pass"}
+    finally:
+        store.close()

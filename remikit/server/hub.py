@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from remikit.actions import ActionSyntaxError, parse_seat_action
+from remikit.actions import ActionSyntaxError, parse_action, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.engine import Game, OptionError
@@ -262,6 +262,7 @@ class Hub:
             bots=make_bots(stored.seed, seats),
             finished_at=stored.finished_at,
             seat_draw=stored.seat_draw,
+            calls={seat: parse_action(text) for seat, text in stored.calls.items()},
         )
 
     def table_idle(self, table: LiveTable) -> None:

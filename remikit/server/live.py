@@ -213,6 +213,7 @@ class LiveTable:
         bots: dict[int, Bot],
         finished_at: datetime | None = None,
         seat_draw: list[dict[str, Any]] | None = None,
+        calls: dict[int, Action] | None = None,
     ) -> None:
         self.host = host
         self.id = table_id
@@ -229,6 +230,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: CallWindow | None = None
+        # answers people gave, before a restart, to the window open at the last action
+        self.stored_calls = (len(actions), dict(calls or {}))
         self.bot_task: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
@@ -454,7 +457,14 @@ class LiveTable:
                 )
             window = self.window
             if window is not None:
-                return self._hold(window, seat, action)
+                self._check_answer(window, seat, action)
+                try:  # stored before it is acknowledged: a restart keeps it
+                    await self.host.writer.append_call(self.id, window.state_id, seat, str(action))
+                except Exception:
+                    log.exception("table %s: could not store %s's call", self.id, seat)
+                    raise Problem("storage", "server.storage", status=503) from None
+                window.hold(seat, action)
+                return "call_pending"
             try:
                 self.game.verify(seat, action)
             except IllegalAction as exc:
@@ -462,8 +472,9 @@ class LiveTable:
             await self._commit(seat, action)
             return "applied"
 
-    def _hold(self, window: CallWindow, seat: int, action: Action) -> str:
-        """Take ``seat``'s answer to the open call window (the lock is held)."""
+    def _check_answer(self, window: CallWindow, seat: int, action: Action) -> None:
+        """Whether ``seat`` may give ``action`` as its answer to the open call window (the
+        lock is held); :class:`Problem` if not."""
         if not isinstance(action, CallRummy | Pass):
             raise Problem("call_window", "server.call_window_open", status=409)
         deal = self.game.current()
@@ -476,8 +487,6 @@ class LiveTable:
                 raise Problem.from_illegal(exc) from None
         if seat in window.held:
             raise Problem("answered", "server.call_answered", status=409)
-        window.hold(seat, action)
-        return "call_pending"
 
     async def _commit(self, seat: int, action: Action) -> None:
         """Store, apply and announce a verified action (the lock is held)."""
@@ -633,6 +642,10 @@ class LiveTable:
             duration=duration,
             ends_at=self.host.clock.now() + duration,
         )
+        (state, stored), self.stored_calls = self.stored_calls, (-1, {})
+        for seat, answer in stored.items():  # acknowledged before a restart
+            if state == window.state_id and seat in seats and answer in window.answers:
+                window.hold(seat, answer)
         self.window = window
         self.spawn(lambda: self._run_window(window))
 

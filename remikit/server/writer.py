@@ -79,6 +79,10 @@ class Writer:
             },
         )
 
+    async def append_call(self, table_id: str, state: int, seat: int, text: str) -> None:
+        """Commit a person's answer to the call window of ``state``."""
+        await self.run(lambda session: Store.add_call(session, table_id, state, seat, text))
+
     async def _submit(
         self, work: Callable[[Session], Any] | None, row: dict[str, Any] | None
     ) -> Any:

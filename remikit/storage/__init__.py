@@ -20,7 +20,7 @@ Where the data lives:
 from __future__ import annotations
 
 from remikit.storage.migrations import NewerDatabase
-from remikit.storage.models import ActionRow, Base, DealRow, TableRow
+from remikit.storage.models import ActionRow, Base, CallRow, DealRow, TableRow
 from remikit.storage.store import (
     DEFAULT_DB_NAME,
     Store,
@@ -33,6 +33,7 @@ __all__ = [
     "DEFAULT_DB_NAME",
     "ActionRow",
     "Base",
+    "CallRow",
     "DealRow",
     "NewerDatabase",
     "Store",

@@ -72,3 +72,21 @@ class DealRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     deck: Mapped[str] = mapped_column(Text)  # "7h Ks ... Jk"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CallRow(Base):
+    """A person's answer to a Rummy call window (R5-10: ``rummy K`` or ``pass``), stored
+    when the server acknowledges it and before the window closes; ``state`` is the number
+    of actions applied when the window opened. A restart inside the window keeps it."""
+
+    __tablename__ = "calls"
+    __table_args__ = (
+        UniqueConstraint("table_id", "state", "seat", name="uq_calls_table_state_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    state: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # "rummy 3", "pass"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

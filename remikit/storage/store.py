@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from remikit.storage import migrations
-from remikit.storage.models import ActionRow, DealRow, TableRow
+from remikit.storage.models import ActionRow, CallRow, DealRow, TableRow
 
 DEFAULT_DB_NAME = "remikit.db"
 DEFAULT_DATA_DIR = Path("~/.local/share/remikit")
@@ -87,6 +87,9 @@ class StoredTable:
     actions: tuple[str, ...] = field(default=())
     action_count: int = 0
     decks: tuple[tuple[str, ...], ...] = field(default=())
+    calls: dict[int, str] = field(default_factory=dict)
+    """The answers held in the call window open now (none after its last action), by
+    seat: what people answered before a restart (record text without the seat)."""
 
 
 def _stored(
@@ -94,6 +97,7 @@ def _stored(
     actions: Sequence[str] = (),
     count: int | None = None,
     decks: Sequence[Sequence[str]] = (),
+    calls: dict[int, str] | None = None,
 ) -> StoredTable:
     created = _aware(row.created_at)
     assert created is not None
@@ -111,6 +115,7 @@ def _stored(
         actions=tuple(actions),
         action_count=len(actions) if count is None else count,
         decks=tuple(tuple(deck) for deck in decks),
+        calls=dict(calls or {}),
     )
 
 
@@ -179,6 +184,13 @@ class Store:
         )
 
     @staticmethod
+    def add_call(session: Session, table_id: str, state: int, seat: int, text: str) -> None:
+        """``seat``'s answer (``rummy 3``, ``pass``) to the call window of ``state``."""
+        session.add(
+            CallRow(table_id=table_id, state=state, seat=seat, action=text, created_at=now())
+        )
+
+    @staticmethod
     def set_seats(
         session: Session,
         table_id: str,
@@ -241,7 +253,9 @@ class Store:
             if row is None:
                 return None
             decks = self._decks(session, table_id)
-            return _stored(row, self._actions(session, table_id), decks=decks)
+            actions = self._actions(session, table_id)
+            calls = self._calls(session, table_id, len(actions))
+            return _stored(row, actions, decks=decks, calls=calls)
 
     def actions(self, table_id: str) -> list[str]:
         """The table's actions in order (record text)."""
@@ -259,6 +273,15 @@ class Store:
             select(DealRow.deck).where(DealRow.table_id == table_id).order_by(DealRow.number)
         )
         return [deck.split() for deck in rows]
+
+    @staticmethod
+    def _calls(session: Session, table_id: str, state: int) -> dict[int, str]:
+        rows = session.execute(
+            select(CallRow.seat, CallRow.action).where(
+                CallRow.table_id == table_id, CallRow.state == state
+            )
+        )
+        return {seat: text for seat, text in rows}
 
     @staticmethod
     def _actions(session: Session, table_id: str) -> list[str]:
@@ -296,7 +319,19 @@ class Store:
             for table_id, deck in session.execute(deal_query):
                 if table_id in decks:
                     decks[table_id].append(deck.split())
-            return [_stored(row, by_table[row.id], decks=decks[row.id]) for row in rows]
+            calls: dict[str, dict[int, str]] = {row.id: {} for row in rows}
+            call_query = (
+                select(CallRow.table_id, CallRow.state, CallRow.seat, CallRow.action)
+                .join(TableRow, TableRow.id == CallRow.table_id)
+                .where(TableRow.finished_at.is_(None))
+            )
+            for table_id, state, seat, text in session.execute(call_query):
+                if table_id in calls and state == len(by_table[table_id]):  # the open window's
+                    calls[table_id][seat] = text
+            return [
+                _stored(row, by_table[row.id], decks=decks[row.id], calls=calls[row.id])
+                for row in rows
+            ]
 
     def finished(self, *, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         """Finished tables, the most recently finished first (without their actions)."""
