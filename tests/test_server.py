@@ -346,6 +346,14 @@ def test_create_tables_of_every_variant_with_options(client: TestClient) -> None
             "bad_seats",
             "clever",
         ),
+        (
+            {
+                "variant": "remi13d",
+                "seats": [{"kind": "person"}] + [{"kind": "bot", "level": "strong@100000"}] * 3,
+            },
+            "bad_seats",
+            "seat 2: strong@100000 thinks too long for this server; a bot here thinks at most 3.0",
+        ),
         ({"variant": "remi13d", "seats": [{"kind": "alien"}] * 4}, "bad_request", "seats"),
         ({"options": {}}, "bad_request", "variant"),
     ],

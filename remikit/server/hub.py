@@ -22,7 +22,7 @@ from typing import Any
 
 from remikit.actions import ActionSyntaxError, parse_action, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
-from remikit.bots import Bot, check_bot, make_bot
+from remikit.bots import Bot, check_bot, make_bot, parse_bot_name
 from remikit.engine import Game, OptionError
 from remikit.errors import IllegalAction
 from remikit.i18n import N_
@@ -379,9 +379,8 @@ class Hub:
         live.schedule()  # a table of bots only starts at once
         return live
 
-    @staticmethod
     def _seat_configs(
-        info: VariantSpec, players: int, seats: Sequence[Mapping[str, Any]] | None
+        self, info: VariantSpec, players: int, seats: Sequence[Mapping[str, Any]] | None
     ) -> list[SeatConfig]:
         if seats is None:
             level = default_bot(info.name)
@@ -401,6 +400,12 @@ class Hub:
                     check_bot(level, info.name)
                 except ValueError as exc:
                     raise Problem("bad_seats", "server.bad_bot", seat=index + 1, why=exc) from None
+                budget = parse_bot_name(level)[1]
+                limit = self.settings.max_bot_budget
+                if budget is not None and budget > limit:  # one table's bots must not hold
+                    raise Problem(  # the bot threads every table shares
+                        "bad_seats", "server.bot_budget", seat=index + 1, level=level, max=limit
+                    )
                 out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
             else:
                 raise Problem("bad_seats", "server.seat_kind", seat=index + 1, kind=str(kind))

@@ -16,3 +16,4 @@ class Settings:
     send_queue_limit: int = 256  # messages a socket may fall behind before it is closed
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
+    max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
