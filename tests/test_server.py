@@ -389,6 +389,17 @@ def test_malformed_body_and_indonesian_errors(client: TestClient) -> None:
     )  # R3-1
 
 
+@pytest.mark.parametrize("title", ["Meja\x07", "Budi\u202edraw", "a\x00b"])
+def test_a_title_with_control_or_direction_characters_is_refused(
+    client: TestClient, title: str
+) -> None:
+    response = client.post("/api/tables", json={"variant": "remi13d", "title": title})
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad_title"
+    assert client.get("/api/tables").json()["tables"] == []
+    made = client.post("/api/tables", json={"variant": "remi13d", "title": "  Meja   Budi "})
+    assert made.json()["table"]["title"] == "Meja Budi"
+
+
 def test_join_seats_and_tokens(client: TestClient) -> None:
     table_id = create(
         client,
@@ -407,6 +418,11 @@ def test_join_seats_and_tokens(client: TestClient) -> None:
     assert bot.status_code == 409 and "bot" in bot.json()["error"]["message"]
     nowhere = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": 7})
     assert nowhere.status_code == 400 and nowhere.json()["error"]["code"] == "bad_seat"
+    for wrong in (True, "1", 1.0, -1, 2**70):  # a seat is a number, not a truth or a text
+        bad = client.post(f"/api/tables/{table_id}/join", json={"name": "Sari", "seat": wrong})
+        error = bad.json()["error"]
+        assert bad.status_code == 422 and error["code"] == "bad_request", wrong
+        assert "seat" in error["message"], error
     for name in ("", "   ", "x" * 25, "a\x00b"):
         bad = client.post(f"/api/tables/{table_id}/join", json={"name": name})
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_name", name

@@ -54,7 +54,7 @@ class CreateTableRequest(BaseModel):
 
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
-    seat: int | None = None
+    seat: int | None = Field(default=None, ge=0, le=15, strict=True)  # not true, 1.0 or "1"
     lang: str | None = None
 
 

@@ -353,7 +353,9 @@ class Hub:
         seat_draw = None
         if info.seating is not None and all(c.taken for c in configs):  # bots only
             configs, seat_draw = seat_by_draw(info, seed, configs)
-        clean_title = (title or "").strip()[:TITLE_MAX] or info.titles["en"]
+        clean_title = " ".join((title or "").split())[:TITLE_MAX] or info.titles["en"]
+        if not clean_title.isprintable():  # control characters, direction overrides
+            raise Problem("bad_title", "server.bad_title", max=TITLE_MAX)
         code = new_table_code()
         while code in self.tables or await asyncio.to_thread(self.store.exists, code):
             code = new_table_code()
