@@ -223,6 +223,16 @@ def action_log(client: TestClient, table_id: str) -> list[str]:
 # -- HTTP ----------------------------------------------------------------------------
 
 
+def test_pages_run_only_their_own_scripts_and_cannot_be_framed(client: TestClient) -> None:
+    for path in ("/", "/table/ABCDEFGH", "/static/table.js", "/api/variants", "/healthz"):
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert headers["x-frame-options"] == "DENY", path
+        policy = headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+    assert "content-security-policy" not in client.get("/api/docs").headers  # CDN scripts
+
+
 def test_health_pages_and_variants(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"ok": True}
     assert "<html" in client.get("/").text

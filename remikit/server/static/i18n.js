@@ -17,14 +17,52 @@ async function fetchCatalogue(code) {
   return loaded.get(code);
 }
 
-/** A gettext Plural-Forms expression ("(n != 1)", "0") as a function of n; only the
- * characters such an expression uses are accepted. */
+/** A gettext Plural-Forms expression ("(n != 1)", "n%10==1 && n%100!=11 ? 0 : 1") as a
+ * function of n, parsed here (the page's Content-Security-Policy allows no eval): the C
+ * operators such expressions use, with C's precedence. */
 function pluralFunction(rule) {
-  if (typeof rule === "string" && /^[\sn0-9!=<>%&|?:()]+$/.test(rule)) {
-    // eslint-disable-next-line no-new-func
-    return new Function("n", `return Number(${rule});`);
+  const fallback = (n) => (n === 1 ? 0 : 1);
+  if (typeof rule !== "string") return fallback;
+  const tokens = rule.match(/n|\d+|==|!=|<=|>=|&&|\|\||[<>%!?:()]/g) || [];
+  if (tokens.join("") !== rule.replace(/\s+/g, "")) return fallback;
+  let at = 0;
+  const peek = () => tokens[at];
+  const take = () => tokens[at++];
+  const binary = (next, ops) => () => {
+    let left = next();
+    while (ops[peek()]) {
+      const op = ops[take()];
+      const right = next();
+      const l = left;
+      left = (n) => op(l(n), right(n));
+    }
+    return left;
+  };
+  const primary = () => {
+    const token = take();
+    if (token === "n") return (n) => n;
+    if (token === "(") { const inner = ternary(); take(); return inner; }
+    if (token === "!") { const inner = primary(); return (n) => Number(!inner(n)); }
+    const value = Number(token);
+    return () => value;
+  };
+  const mod = binary(primary, {"%": (a, b) => a % b});
+  const compare = binary(mod, {"<": (a, b) => +(a < b), ">": (a, b) => +(a > b),
+    "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b)});
+  const equal = binary(compare, {"==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b)});
+  const and = binary(equal, {"&&": (a, b) => +(a && b)});
+  const or = binary(and, {"||": (a, b) => +(a || b)});
+  function ternary() {
+    const test = or();
+    if (peek() !== "?") return test;
+    take();
+    const yes = ternary();
+    take(); // ":"
+    const no = ternary();
+    return (n) => (test(n) ? yes(n) : no(n));
   }
-  return (n) => (n === 1 ? 0 : 1);
+  const parsed = ternary();
+  return at === tokens.length ? parsed : fallback;
 }
 
 function initialLang() {
