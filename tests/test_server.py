@@ -488,18 +488,22 @@ def test_person_plays_bots_and_every_socket_sees_only_its_seat(client: TestClien
     assert all(m["view"]["seat"] == seat for m in seen if m["type"] == "state")
 
 
+TWO_PEOPLE = [
+    {"kind": "person"},
+    {"kind": "person"},
+    {"kind": "bot", "level": "random"},
+    {"kind": "bot"},
+]
+"""A Remi 13 D table of two people and two bots."""
+
+
 def test_bad_messages_get_clear_errors_and_change_nothing(client: TestClient) -> None:
     table_id = create_seeded(
         client,
         STILL,
         "remi13d",
         options={},
-        seats=[
-            {"kind": "person"},
-            {"kind": "person"},
-            {"kind": "bot", "level": "random"},
-            {"kind": "bot"},
-        ],
+        seats=TWO_PEOPLE,
     )
     _, token0 = join(client, table_id, "Budi", seat=0)
     _, token1 = join(client, table_id, "Sari", seat=1)
@@ -634,12 +638,7 @@ def test_waiting_table_and_reconnect(client: TestClient) -> None:
         STILL,
         "remi13d",
         options={},
-        seats=[
-            {"kind": "person"},
-            {"kind": "person"},
-            {"kind": "bot", "level": "random"},
-            {"kind": "bot"},
-        ],
+        seats=TWO_PEOPLE,
     )
     _, token = join(client, table_id, "Budi", seat=0)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
