@@ -176,11 +176,14 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
         conn.execute(sql("DROP TABLE calls"))
         conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
+        conn.execute(sql("DROP INDEX ix_tables_closed_at"))
+        for column in ("settings", "lang", "owner_hash", "client", "closed_at", "rematch"):
+            conn.execute(sql(f"ALTER TABLE tables DROP COLUMN {column}"))
     older.close()
     store = Store(database_url)
     try:
         loaded = store.load("ABCDEFGH")
-        assert loaded is not None and loaded.seat_draw is None
+        assert loaded is not None and loaded.seat_draw is None and loaded.settings == {}
         assert loaded.actions == ("p0 draw stock",)
         assert len(loaded.decks) == 1  # dealt as it was before decks were stored
         store.update_seats("ABCDEFGH", loaded.seats, [{"joined": 0, "cards": ["As"]}])

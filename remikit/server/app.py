@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,7 +30,7 @@ from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
 from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
-from remikit.server.live import Connection, LiveTable
+from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
@@ -50,6 +51,8 @@ class CreateTableRequest(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(default=None, max_length=16)
     title: str | None = Field(default=None, max_length=200)
+    settings: dict[str, Any] = Field(default_factory=dict)
+    lang: str | None = Field(default=None, max_length=16)
 
 
 class JoinRequest(BaseModel):
@@ -168,10 +171,17 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         request: Request, body: Annotated[CreateTableRequest, Body()]
     ) -> dict[str, Any]:
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        owner = secrets.token_urlsafe(32)
         table = await hub_of(request).create(
-            variant=body.variant, options=body.options, seats=seats, title=body.title
+            variant=body.variant,
+            options=body.options,
+            seats=seats,
+            title=body.title,
+            settings=body.settings,
+            lang=pick_lang(body.lang) if body.lang else request_lang(request),
+            owner_hash=hash_token(owner),
         )
-        return {"table": table.info(), "link": f"/table/{table.id}"}
+        return {"table": table.info(), "link": f"/table/{table.id}", "owner_token": owner}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:

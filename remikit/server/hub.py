@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import random
 import re
@@ -31,6 +32,7 @@ from remikit.server.clock import Clock, LoopClock
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
+from remikit.server.table_settings import SettingRefused, TableSettings
 from remikit.server.writer import Writer
 from remikit.storage import Store, StoredTable
 from remikit.storage.store import now
@@ -262,6 +264,9 @@ class Hub:
             bots=make_bots(stored.seed, seats),
             finished_at=stored.finished_at,
             seat_draw=stored.seat_draw,
+            settings=TableSettings.from_mapping(stored.settings),
+            lang=stored.lang,
+            owner_hash=stored.owner_hash,
             calls={seat: parse_action(text) for seat, text in stored.calls.items()},
         )
 
@@ -321,11 +326,18 @@ class Hub:
         options: Mapping[str, Any],
         seats: Sequence[Mapping[str, Any]] | None,
         title: str | None,
+        settings: Mapping[str, Any] | None = None,
+        lang: str | None = None,
+        owner_hash: str | None = None,
+        client: str | None = None,
         seed: str | None = None,
     ) -> LiveTable:
         """A new table (not yet joined by anyone); raises :class:`Problem` on bad input.
 
-        ``seed`` fixes the deals (tests); a real table draws it with :mod:`secrets`."""
+        ``settings`` are its :class:`TableSettings`, ``lang`` its creator's language,
+        ``owner_hash`` the hash of the token that lets its creator manage it, ``client``
+        who made it (a hash of their address). ``seed`` fixes the deals (tests); a real
+        table draws it with :mod:`secrets`."""
         if (
             sum(1 for t in self.tables.values() if t.status != "finished")
             >= self.settings.max_open_tables
@@ -346,6 +358,7 @@ class Hub:
         except (OptionError, ValueError, TypeError) as exc:
             why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
             raise Problem("bad_option", "server.bad_option", why=why) from None
+        table_settings = self._table_settings(info, settings or {})
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         game = info.game_class()(parsed, auto_deal=False)
         first_deck = [str(c) for c in next_deck(game, seed)]
@@ -368,6 +381,10 @@ class Hub:
             title=clean_title,
             created_at=now(),
             seat_draw=seat_draw,
+            settings=table_settings.as_dict(),
+            lang=lang,
+            owner_hash=owner_hash,
+            client=client,
         )
 
         def write(session: Any) -> None:
@@ -398,20 +415,39 @@ class Hub:
                 out.append(SeatConfig("person"))
             elif kind == "bot":
                 level = str(seat.get("level") or default_bot(info.name)).strip().lower()
-                try:
-                    check_bot(level, info.name)
-                except ValueError as exc:
-                    raise Problem("bad_seats", "server.bad_bot", seat=index + 1, why=exc) from None
-                budget = parse_bot_name(level)[1]
-                limit = self.settings.max_bot_budget
-                if budget is not None and budget > limit:  # one table's bots must not hold
-                    raise Problem(  # the bot threads every table shares
-                        "bad_seats", "server.bot_budget", seat=index + 1, level=level, max=limit
-                    )
+                keys = (N_("server.bad_bot"), N_("server.bot_budget"))
+                self._check_level(info, level, "bad_seats", keys, seat=index + 1)
                 out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
             else:
                 raise Problem("bad_seats", "server.seat_kind", seat=index + 1, kind=str(kind))
         return out
+
+    def _check_level(
+        self, info: VariantSpec, level: str, code: str, keys: tuple[str, str], seat: int = 0
+    ) -> None:
+        """A bot level a web table may use: one that plays the variant, thinking no longer
+        than the server allows (one table's bots must not hold the threads every table
+        shares); else the problem ``code`` with the first of ``keys`` (no such bot) or
+        the second (it thinks too long); ``seat`` counts from 1."""
+        try:
+            check_bot(level, info.name)
+        except ValueError as exc:
+            raise Problem(code, keys[0], why=exc, level=level, seat=seat) from None
+        budget = parse_bot_name(level)[1]
+        limit = self.settings.max_bot_budget
+        if budget is not None and budget > limit:
+            raise Problem(code, keys[1], level=level, max=limit, seat=seat)
+
+    def _table_settings(self, info: VariantSpec, data: Mapping[str, Any]) -> TableSettings:
+        try:
+            settings = TableSettings.from_mapping(data)
+        except SettingRefused as exc:
+            raise Problem(
+                "bad_setting", exc.key, setting=exc.name, value=json.dumps(exc.value)
+            ) from None
+        keys = (N_("server.bad_stand_in"), N_("server.stand_in_budget"))
+        self._check_level(info, settings.stand_in, "bad_setting", keys)
+        return settings
 
     async def join(
         self, table_id: str, *, name: str, seat: int | None, lang: str

@@ -40,6 +40,7 @@ from remikit.errors import IllegalAction
 from remikit.server.clock import Clock
 from remikit.server.problems import Problem
 from remikit.server.serialize import PROTOCOL, action_json, view_json
+from remikit.server.table_settings import TableSettings
 from remikit.storage import Store
 from remikit.storage.store import now
 from remikit.variants import VariantSpec
@@ -213,6 +214,9 @@ class LiveTable:
         bots: dict[int, Bot],
         finished_at: datetime | None = None,
         seat_draw: list[dict[str, Any]] | None = None,
+        settings: TableSettings | None = None,
+        lang: str | None = None,
+        owner_hash: str | None = None,
         calls: dict[int, Action] | None = None,
     ) -> None:
         self.host = host
@@ -227,6 +231,9 @@ class LiveTable:
         self.actions = actions
         self.bots = bots
         self.seat_draw = seat_draw  # as stored (remikit.storage.models.TableRow)
+        self.settings = settings or TableSettings()
+        self.lang = lang
+        self.owner_hash = owner_hash
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: CallWindow | None = None
@@ -278,6 +285,8 @@ class LiveTable:
             "client": self.variant.client_json(),
             "title": self.title,
             "options": self.game.options.as_dict(),
+            "settings": self.settings.as_dict(),
+            "lang": self.lang,
             "players": self.game.players,
             "status": self.status,
             "state_id": self.state_id,

@@ -29,7 +29,9 @@ class TableRow(Base):
     rebuilt from :class:`DealRow`, not from the seed. ``seat_draw`` is null
     until a variant's seat draw (R13-2) has put everyone in their seat; then,
     per seat, ``{"joined": ..., "cards": [...]}``: the seat its player took
-    before the draw and the cards drawn.
+    before the draw and the cards drawn. ``settings`` is how the table runs
+    (``remikit.server.table_settings``); ``closed_at`` is set when an unfinished
+    table leaves the lobby (it expired waiting for players).
     """
 
     __tablename__ = "tables"
@@ -44,6 +46,12 @@ class TableRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     seat_draw: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    lang: Mapped[str | None] = mapped_column(String(8))
+    owner_hash: Mapped[str | None] = mapped_column(String(64))
+    client: Mapped[str | None] = mapped_column(String(64))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    rematch: Mapped[str | None] = mapped_column(String(16))
 
 
 class ActionRow(Base):

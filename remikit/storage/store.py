@@ -84,6 +84,12 @@ class StoredTable:
     finished_at: datetime | None = None
     result: dict[str, Any] | None = None
     seat_draw: list[dict[str, Any]] | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    lang: str | None = None
+    owner_hash: str | None = None
+    client: str | None = None
+    closed_at: datetime | None = None
+    rematch: str | None = None
     actions: tuple[str, ...] = field(default=())
     action_count: int = 0
     decks: tuple[tuple[str, ...], ...] = field(default=())
@@ -112,6 +118,12 @@ def _stored(
         finished_at=_aware(row.finished_at),
         result=row.result,
         seat_draw=None if row.seat_draw is None else [dict(s) for s in row.seat_draw],
+        settings=dict(row.settings or {}),
+        lang=row.lang,
+        owner_hash=row.owner_hash,
+        client=row.client,
+        closed_at=_aware(row.closed_at),
+        rematch=row.rematch,
         actions=tuple(actions),
         action_count=len(actions) if count is None else count,
         decks=tuple(tuple(deck) for deck in decks),
@@ -166,6 +178,12 @@ class Store:
                 finished_at=table.finished_at,
                 result=table.result,
                 seat_draw=table.seat_draw,
+                settings=table.settings,
+                lang=table.lang,
+                owner_hash=table.owner_hash,
+                client=table.client,
+                closed_at=table.closed_at,
+                rematch=table.rematch,
             )
         )
         session.flush()  # before any deal or action of the table in the same transaction
@@ -201,6 +219,11 @@ class Store:
         values: dict[str, Any] = {"seats": seats}
         if seat_draw is not None:
             values["seat_draw"] = seat_draw
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    @staticmethod
+    def set_table(session: Session, table_id: str, **values: Any) -> None:
+        """Some of a table's columns (``settings``, ``closed_at``, ``rematch``)."""
         session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     @staticmethod
@@ -291,12 +314,12 @@ class Store:
         return list(rows)
 
     def unfinished(self) -> list[StoredTable]:
-        """Every table whose game is not finished, with its actions and decks, oldest
-        first."""
+        """Every table whose game is not finished (nor closed unfinished), with its
+        actions and decks, oldest first."""
         with self.session() as session:
             rows = session.scalars(
                 select(TableRow)
-                .where(TableRow.finished_at.is_(None))
+                .where(TableRow.finished_at.is_(None), TableRow.closed_at.is_(None))
                 .order_by(TableRow.created_at, TableRow.id)
             ).all()
             by_table: dict[str, list[str]] = {row.id: [] for row in rows}
