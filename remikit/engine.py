@@ -330,6 +330,13 @@ class Deal(ABC):
         to play, or in a call window every seat still to answer."""
         return [] if self.to_play is None else [self.to_play]
 
+    def offered_calls(self) -> list[int]:
+        """The seats a table asks, after the discard just made, whether they call it, in
+        the order the deal would take their answers: asked whether or not a call is
+        possible, so that being asked gives nothing away. None in a variant without
+        calls."""
+        return []
+
     def implied_passes(self, seat: int, action: Action) -> list[Play]:
         """The answers a record may leave out before ``seat`` takes ``action`` (see
         :func:`remikit.records.apply_recorded`): none, unless a variant has a call window."""

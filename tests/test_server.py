@@ -923,12 +923,16 @@ def check_rummy_calls(client: TestClient) -> None:
 
         act(ws0, 0, "draw stock")
         act(ws0, 1, f"discard {first}")
-        drawing = window_state(ws1, 2, False)  # nothing on the pile can be called: no window
-        assert "draw stock" in drawing["view"]["legal_actions"]
+        # Nothing on the pile can be called, but the people after the discarder are asked
+        # all the same (a window gives nothing away); the next player may also play on.
+        drawing = window_state(ws1, 2, True)
+        assert drawing["call_window"]["seats"] == [1, 2]
+        assert {"pass", "draw stock"} <= set(drawing["view"]["legal_actions"])
         assert not any(a.startswith("rummy") for a in drawing["view"]["legal_actions"])
+        assert window_state(ws2, 2, True)["view"]["legal_actions"] == ["pass"]
         act(ws2, 2, "rummy 1")
         assert receive_until(ws2, lambda m: m["type"] == "error")["reason"] == "rummy_not_playable"
-        act(ws1, 2, "draw stock")
+        act(ws1, 2, "draw stock")  # closes the window: nobody could call
         act(ws1, 3, f"discard {second}")
         opened = window_state(ws0, 4, True)
         window = opened["call_window"]

@@ -1,5 +1,6 @@
-"""The server's timers (the Rummy call window, the bots' pause before they play) read
-one clock, so tests can hold time still and move it on when they choose.
+"""The server's timers (the Rummy call window, the bots' pause before they play, turn
+times and grace periods) read one clock, so tests can hold time still and move it on
+when they choose.
 
 >>> import asyncio
 >>> clock = ManualClock()
@@ -22,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -87,3 +89,28 @@ async def _settled(future: asyncio.Future[None]) -> bool:
 def _settle(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+@dataclass
+class Timer:
+    """A deadline on a clock (a person's turn time, a grace period) that can be called
+    off: :meth:`expired` returns True when the time came first."""
+
+    duration: float
+    ends_at: float
+    called_off: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @classmethod
+    def start(cls, clock: Clock, duration: float) -> Timer:
+        return cls(duration, clock.now() + duration)
+
+    def call_off(self) -> None:
+        self.called_off.set()
+
+    async def expired(self, clock: Clock) -> bool:
+        await clock.wait(self.called_off, until=self.ends_at)
+        return not self.called_off.is_set()
+
+    def json(self, clock: Clock) -> dict[str, int]:
+        left = max(0.0, self.ends_at - clock.now())
+        return {"duration_ms": round(self.duration * 1000), "ends_in_ms": round(left * 1000)}

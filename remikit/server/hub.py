@@ -56,8 +56,9 @@ def normalize_code(code: str) -> str:
     return code.strip().upper()
 
 
-def bot_seed(seed: str, seat: int) -> int:
-    digest = hashlib.sha256(f"{seed}/bot/{seat}".encode()).digest()
+def bot_seed(seed: str, seat: int, role: str = "bot") -> int:
+    """The seed of the bot of ``seat`` (``role``: ``stand-in`` for a person's stand-in)."""
+    digest = hashlib.sha256(f"{seed}/{role}/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
@@ -275,6 +276,10 @@ class Hub:
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
 
+    def stand_in(self, table: LiveTable, seat: int) -> Bot:
+        seed = bot_seed(table.seed, seat, "stand-in")
+        return make_bot(table.settings.stand_in, seed=seed, timed=True)
+
     def table_broken(self, table: LiveTable) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it."""
         if self.tables.get(table.id) is table:
@@ -395,7 +400,7 @@ class Hub:
         stored = replace(stored, decks=(tuple(first_deck),))
         live = self._live(stored)
         self.tables[code] = live
-        live.schedule()  # a table of bots only starts at once
+        live.settle()  # a table of bots only starts at once
         return live
 
     def _seat_configs(
@@ -492,6 +497,5 @@ class Hub:
             else:
                 table.reseat(seats, make_bots(table.seed, seats), seat_draw)
                 seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
-            table.broadcast()
-            table.schedule()
+            table.settle()
         return table, seat, token

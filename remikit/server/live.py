@@ -37,7 +37,8 @@ from remikit.bots import Bot
 from remikit.cards import Card
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
-from remikit.server.clock import Clock
+from remikit.i18n import N_, t
+from remikit.server.clock import Clock, Timer
 from remikit.server.problems import Problem
 from remikit.server.serialize import PROTOCOL, action_json, view_json
 from remikit.server.table_settings import TableSettings
@@ -80,6 +81,8 @@ class SeatConfig:
     level: str | None = None
     lang: str = "id"
     token_hash: str | None = None
+    away: bool = False
+    """A person's seat the table's stand-in bot plays until they come back."""
 
     @property
     def taken(self) -> bool:
@@ -92,6 +95,7 @@ class SeatConfig:
             "level": self.level,
             "lang": self.lang,
             "token_hash": self.token_hash,
+            "away": self.away,
         }
 
     @classmethod
@@ -103,6 +107,7 @@ class SeatConfig:
             level=data.get("level"),
             lang=data.get("lang") or "id",
             token_hash=data.get("token_hash"),
+            away=data.get("away") is True,
         )
 
 
@@ -116,6 +121,7 @@ class CallWindow:
     state_id: int
     duration: float
     ends_at: float  # on the host's clock
+    blank: bool = False  # no call is possible: the window only hides that
     held: dict[int, Action] = field(default_factory=dict)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -195,6 +201,10 @@ class TableHost(Protocol):
 
     def table_broken(self, table: LiveTable) -> None: ...
 
+    def stand_in(self, table: LiveTable, seat: int) -> Bot:
+        """The bot that plays ``seat`` of ``table`` while its person is away."""
+        ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
@@ -240,6 +250,10 @@ class LiveTable:
         # answers people gave, before a restart, to the window open at the last action
         self.stored_calls = (len(actions), dict(calls or {}))
         self.bot_task: asyncio.Task[None] | None = None
+        self.thinking: int | None = None  # the seat whose bot is choosing its move
+        self.stand_ins: dict[int, Bot] = {}
+        self.turn_timer: tuple[tuple[int, int], Timer] | None = None  # (deal, seat), timer
+        self.grace: dict[int, Timer] = {}  # seats whose person left, until they are away
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
         self.broken = False
@@ -255,8 +269,8 @@ class LiveTable:
     def status(self) -> Status:
         if self.game.over:
             return "finished"
-        if all(seat.taken for seat in self.seats):
-            return "playing"
+        if self.state_id > 0 or all(seat.taken for seat in self.seats):
+            return "playing"  # a seat freed once play began is played by the stand-in
         return "waiting"
 
     def connected_seats(self) -> set[int]:
@@ -272,6 +286,8 @@ class LiveTable:
                 "level": s.level,
                 "taken": s.taken,
                 "connected": s.kind == "bot" or i in online,
+                "away": s.away,
+                "thinking": i == self.thinking,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -296,7 +312,15 @@ class LiveTable:
             "created_at": self.created_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "seat_draw": self.seat_draw_json(),
+            "timer": self.timer_json(),
         }
+
+    def timer_json(self) -> dict[str, int] | None:
+        """The turn timer running now: whose turn, the turn time and the time left."""
+        if self.turn_timer is None:
+            return None
+        (_, seat), timer = self.turn_timer
+        return {"seat": seat} | timer.json(self.host.clock)
 
     def seat_draw_json(self) -> list[dict[str, Any]] | None:
         """The seat draw (R13-2) in seat order: who sits there, the seat taken before it
@@ -348,9 +372,13 @@ class LiveTable:
         if self.status != "playing":
             return ()
         window = self.window
-        if window is not None:
-            return window.answers if seat in window.seats and seat not in window.held else ()
-        return legal
+        if window is None:
+            return legal
+        if seat not in window.seats or seat in window.held:
+            return ()
+        if window.blank and seat == self.game.to_play:  # or play on: nobody can call
+            return window.answers + legal
+        return window.answers
 
     def window_json(self, seat: int | None) -> dict[str, Any] | None:
         window = self.window
@@ -380,9 +408,40 @@ class LiveTable:
     # -- sockets ------------------------------------------------------------------
 
     def attach(self, conn: Connection) -> None:
+        """A socket joins the table: it gets the state, everyone else a presence update;
+        a person who was away is back (their seat's stand-in bot stops)."""
         self.connections.add(conn)
         self.welcome(conn)
-        self.broadcast()  # everyone sees who is connected; the newcomer gets the state
+        conn.send(self.state_message(conn.seat))
+        self.send_presence(but=conn)
+        seat = conn.seat
+        if seat is not None:
+            grace = self.grace.pop(seat, None)
+            if grace is not None:
+                grace.call_off()
+            if self.seats[seat].away:
+                self.spawn(lambda: self.come_back(seat))
+
+    def presence_message(self) -> str:
+        """Who is connected and away, and how many watch: what changes when a socket comes
+        or goes, sent instead of the whole state."""
+        seats = [
+            {k: s[k] for k in ("seat", "connected", "away", "thinking")} for s in self.seats_json()
+        ]
+        message = {
+            "type": "presence",
+            "table_id": self.id,
+            "state_id": self.state_id,
+            "seats": seats,
+            "spectators": sum(1 for c in self.connections if c.seat is None),
+        }
+        return json.dumps(message, separators=(",", ":"))
+
+    def send_presence(self, *, but: Connection | None = None) -> None:
+        text = self.presence_message()
+        for conn in list(self.connections):
+            if conn is not but:
+                conn.send(text)
 
     def welcome(self, conn: Connection) -> None:
         seat = conn.seat
@@ -410,12 +469,17 @@ class LiveTable:
                 self.welcome(conn)
 
     def detach(self, conn: Connection) -> None:
+        """A socket leaves: the others get a presence update; when it was the last of a
+        person's seat, the grace period starts after which the stand-in plays for them."""
         self.connections.discard(conn)
         conn.close()
-        if not self.stopped:
-            self.broadcast()
-            if not self.connections:
-                self.host.table_idle(self)
+        if self.stopped:
+            return
+        self.send_presence()
+        if conn.seat is not None:
+            self._start_grace(conn.seat)
+        if not self.connections:
+            self.host.table_idle(self)
 
     def broadcast(self) -> None:
         """Send every socket the current state (one text per seat, built once)."""
@@ -456,6 +520,8 @@ class LiveTable:
                 raise Problem.from_illegal(IllegalAction("game_over"))
             if status == "waiting":
                 raise Problem("waiting", "server.waiting", status=409)
+            if self.seats[seat].away:  # acting is coming back
+                await self._set_away(seat, False)
             if state_id != self.state_id:
                 raise Problem(
                     "stale_state",
@@ -465,6 +531,16 @@ class LiveTable:
                     current=self.state_id,
                 )
             window = self.window
+            if window is not None and window.blank and seat == self.game.to_play:
+                if not isinstance(action, Pass) and seat not in window.held:
+                    try:  # the next player plays on: it closes a window no call can take
+                        self.game.verify(seat, action)
+                    except IllegalAction as exc:
+                        raise Problem.from_illegal(exc) from None
+                    self.window = None
+                    window.done.set()
+                    await self._commit(seat, action)
+                    return "applied"
             if window is not None:
                 self._check_answer(window, seat, action)
                 try:  # stored before it is acknowledged: a restart keeps it
@@ -503,8 +579,7 @@ class LiveTable:
         self._maybe_open_window()
         if self.game.over:
             await self._finish()
-        self.broadcast()
-        self.schedule()
+        self.settle()
         if self.game.over and not self.connections:
             self.host.table_idle(self)
 
@@ -588,16 +663,33 @@ class LiveTable:
         except Exception:
             log.exception("table %s: a background task failed", self.id)
 
+    def settle(self) -> None:
+        """After a change: start the bot to play, set the turn timer, tell everyone."""
+        self.schedule()
+        self._arm_turn()
+        self.broadcast()
+
+    def player_bot(self, seat: int) -> Bot | None:
+        """The bot that plays ``seat`` now: a bot seat's, or the stand-in of a person who
+        is away; None when a person plays it."""
+        bot = self.bots.get(seat)
+        if bot is None and self.seats[seat].away:
+            bot = self.stand_ins.get(seat)
+            if bot is None:
+                bot = self.stand_ins[seat] = self.host.stand_in(self, seat)
+        return bot
+
     def schedule(self) -> None:
         """Start the bot whose turn it is, if any (call with the lock held or at rest)."""
         if self.stopped or self.status != "playing" or self.window is not None:
             return
         seat = self.game.to_play
-        if seat is None or seat not in self.bots:
+        if seat is None or self.player_bot(seat) is None:
             return
         if self.bot_task is not None and not self.bot_task.done():
             return
         state_id = self.state_id
+        self.thinking = seat
         self.bot_task = self.spawn(lambda: self._bot_turn(seat, state_id))
 
     async def _bot_turn(self, seat: int, state_id: int) -> None:
@@ -605,9 +697,10 @@ class LiveTable:
         clock = self.host.clock
         started = clock.now()
         view = self.view(seat)
-        if not view.legal_actions:
+        bot = self.player_bot(seat)
+        if not view.legal_actions or bot is None:
+            self.thinking = None
             return
-        bot = self.bots[seat]
         try:
             action = await loop.run_in_executor(self.host.bot_pool, bot.choose, view)
         except Exception:
@@ -615,11 +708,19 @@ class LiveTable:
                 "table %s: bot %s failed; it plays its first legal action", self.id, bot.name
             )
             action = view.legal_actions[0]
-        if self.host.bot_delay > 0:  # a pause people can follow, on the host's clock
-            await clock.wait(asyncio.Event(), until=started + self.host.bot_delay)
+        delay = self.settings.bot_delay(self.host.bot_delay)
+        if delay > 0:  # a pause people can follow, on the host's clock
+            await clock.wait(asyncio.Event(), until=started + delay)
         async with self.lock:
             self.bot_task = None
-            if self.state_id != state_id or self.window is not None or self.stopped:
+            self.thinking = None
+            if (
+                self.state_id != state_id
+                or self.window is not None
+                or self.stopped
+                or self.player_bot(seat) is not bot  # its person came back
+            ):
+                self._arm_turn()
                 return
             if action not in view.legal_actions:
                 log.warning(
@@ -631,25 +732,121 @@ class LiveTable:
             except Problem as exc:
                 log.warning("table %s: bot %s: %s", self.id, bot.name, exc)
 
+    # -- absent players ------------------------------------------------------------------
+
+    def _arm_turn(self) -> None:
+        """Start the turn timer when a person is to play (once per turn), stop it when
+        nobody is; when it runs out the stand-in bot plays for them (:meth:`_set_away`)."""
+        seat = self.game.to_play if self.status == "playing" and self.window is None else None
+        limit = self.settings.turn_time
+        if seat is None or limit is None or self.stopped or self.player_bot(seat) is not None:
+            self._stop_turn_timer()
+            return
+        key = (len(self.game.deals), seat)
+        if self.turn_timer is not None and self.turn_timer[0] == key:
+            return
+        self._stop_turn_timer()
+        timer = Timer.start(self.host.clock, limit)
+        self.turn_timer = (key, timer)
+        self.spawn(lambda: self._turn_time_up(timer, seat))
+
+    def _stop_turn_timer(self) -> None:
+        if self.turn_timer is not None:
+            self.turn_timer[1].call_off()
+            self.turn_timer = None
+
+    async def _turn_time_up(self, timer: Timer, seat: int) -> None:
+        if not await timer.expired(self.host.clock):
+            return
+        async with self.lock:
+            if self.turn_timer is None or self.turn_timer[1] is not timer or self.stopped:
+                return
+            self.turn_timer = None
+            await self._set_away(seat, True, N_("server.away_time"))
+
+    def _start_grace(self, seat: int) -> None:
+        """A person's seat with nobody connected: after the grace period the stand-in
+        plays it, unless they come back first."""
+        config = self.seats[seat]
+        if (
+            config.kind != "person"
+            or config.token_hash is None
+            or config.away
+            or seat in self.connected_seats()
+            or seat in self.grace
+            or self.game.over
+            or self.stopped
+        ):
+            return
+        timer = self.grace[seat] = Timer.start(self.host.clock, self.settings.grace)
+        self.spawn(lambda: self._grace_over(timer, seat))
+
+    async def _grace_over(self, timer: Timer, seat: int) -> None:
+        if not await timer.expired(self.host.clock):
+            return
+        async with self.lock:
+            if self.grace.get(seat) is not timer or self.stopped:
+                return
+            del self.grace[seat]
+            if seat not in self.connected_seats() and not self.seats[seat].away:
+                await self._set_away(seat, True, N_("server.away_left"))
+
+    async def come_back(self, seat: int) -> None:
+        """The person of an away seat is back: their seat is theirs to play again."""
+        async with self.lock:
+            if self.seats[seat].away and self.seats[seat].token_hash is not None:
+                await self._set_away(seat, False)
+
+    async def _set_away(self, seat: int, away: bool, why: str = N_("server.back")) -> None:
+        """Mark ``seat`` away (its stand-in bot plays) or back, store it, tell everyone
+        (the lock is held)."""
+        self.seats[seat] = replace(self.seats[seat], away=away)
+        stored, table_id = [c.stored() for c in self.seats], self.id
+        try:
+            await self.host.writer.run(lambda s: Store.set_seats(s, table_id, stored))
+        except Exception:  # it holds in memory; a restart gives the seat its person back
+            log.exception("table %s: could not store seat %d away=%s", self.id, seat, away)
+        name = self.seats[seat].name or str(seat + 1)
+        for conn in list(self.connections):
+            text = t(why, conn.lang, name=name, bot=self.settings.stand_in)
+            conn.send_json(
+                {"type": "notice", "code": why.split(".")[-1], "seat": seat, "message": text}
+            )
+        if not away:
+            self.stand_ins.pop(seat, None)
+        self.settle()
+
     # -- the Rummy call window ---------------------------------------------------------
 
     def _maybe_open_window(self) -> None:
         """When the engine asks for answers to a call window, let every seat it asks
-        answer at once (see the module docstring)."""
+        answer at once (see the module docstring). After a discard no call can take, the
+        people the engine would have asked get a window all the same, with only ``pass``
+        to answer (a ``rummy K`` is refused with the rules' reason), so that a window
+        opening tells nobody a call is possible."""
         deal = self.game.deal
-        if deal is None or deal.phase is not Phase.CALL or self.window is not None:
+        if deal is None or self.window is not None or self.status != "playing":
             return
-        seats = deal.awaiting()
+        blank = deal.phase is not Phase.CALL
+        if blank:
+            seats = [s for s in deal.offered_calls() if self.player_bot(s) is None]
+            answers: tuple[Action, ...] = (Pass(),)
+            if not seats:
+                return
+        else:
+            seats = deal.awaiting()
+            answers = tuple(self.game.legal_actions(seats[0]))
         discarder = next(p.seat for p in reversed(deal.log) if isinstance(p.action, Discard))
-        people = any(s not in self.bots for s in seats)
+        people = any(self.player_bot(s) is None for s in seats)
         duration = self.host.call_window if people else 0.0
         window = CallWindow(
             discarder=discarder,
             seats=seats,
-            answers=tuple(self.game.legal_actions(seats[0])),
+            answers=answers,
             state_id=self.state_id,
             duration=duration,
             ends_at=self.host.clock.now() + duration,
+            blank=blank,
         )
         (state, stored), self.stored_calls = self.stored_calls, (-1, {})
         for seat, answer in stored.items():  # acknowledged before a restart
@@ -659,26 +856,23 @@ class LiveTable:
         self.spawn(lambda: self._run_window(window))
 
     async def _run_window(self, window: CallWindow) -> None:
-        asks = [
-            self.spawn(partial(self._bot_answer, seat, window))
-            for seat in window.seats
-            if seat in self.bots
-        ]
+        bots = [(seat, bot) for seat in window.seats if (bot := self.player_bot(seat))]
+        asks = self.spawn(partial(self._bot_answers, bots, window)) if bots else None
         await self.host.clock.wait(window.done, until=window.ends_at)
-        if asks:
-            await asyncio.gather(*asks, return_exceptions=True)
+        if asks is not None:
+            await asks
         async with self.lock:
             if self.window is not window or self.stopped:
                 return
             self.window = None
-            try:
-                await self._answer_in_order(window)
-            except Problem as exc:
-                log.warning("table %s: the call window's answers failed: %s", self.id, exc)
-            if self.game.over:
-                await self._finish()
-            self.broadcast()
-            self.schedule()
+            if not window.blank:
+                try:
+                    await self._answer_in_order(window)
+                except Problem as exc:
+                    log.warning("table %s: the call window's answers failed: %s", self.id, exc)
+                if self.game.over:
+                    await self._finish()
+            self.settle()
 
     async def _answer_in_order(self, window: CallWindow) -> None:
         """Hand the held answers to the engine in its order; tell late callers they lost."""
@@ -704,23 +898,30 @@ class LiveTable:
                         )
                 break
 
-    async def _bot_answer(self, seat: int, window: CallWindow) -> None:
-        view = self.view(seat)  # during the window: the seat's answers
-        if not view.legal_actions:
-            return
+    async def _bot_answers(self, bots: list[tuple[int, Bot]], window: CallWindow) -> None:
+        """The bots' answers, one decision after another: a table holds at most one of
+        the bot threads every table shares."""
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(self.host.bot_pool, self.bots[seat].choose, view)
-        async with self.lock:
-            if self.window is window:
+        for seat, bot in bots:
+            view = self.view(seat)  # during the window: the seat's answers
+            if not view.legal_actions:
+                continue
+            answer = await loop.run_in_executor(self.host.bot_pool, bot.choose, view)
+            async with self.lock:
+                if self.window is not window:
+                    return
                 window.hold(seat, answer if answer in window.answers else Pass())
 
     # -- life ---------------------------------------------------------------------
 
     def resume(self) -> None:
-        """After a restart: reopen a call window the engine waits on; start bots."""
+        """After a restart: reopen a call window the engine waits on; start bots and the
+        turn timer; every person not yet back has the grace period to come back."""
         if self.status == "playing":
             self._maybe_open_window()
-        self.schedule()
+        for seat in range(len(self.seats)):
+            self._start_grace(seat)
+        self.settle()
 
     async def stop(self) -> None:
         self.stopped = True

@@ -292,6 +292,13 @@ class Rummy500Deal(Deal):
     def awaiting(self) -> list[int]:
         return list(self.asking) if self.phase is Phase.CALL else super().awaiting()
 
+    def offered_calls(self) -> list[int]:
+        """After a discard with Rummy calls on (R5-10): every seat after the discarder."""
+        if self.phase is Phase.OVER or not self.options.rummy_calls or not self.log:
+            return []
+        last = self.log[-1]
+        return self.call_order(last.seat) if isinstance(last.action, Discard) else []
+
     def implied_passes(self, seat: int, action: Action) -> list[Play]:
         """In a call window, a call by a seat further down the call order, or the next
         player's draw, stands for passes by the seats still to answer before it."""
