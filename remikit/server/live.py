@@ -531,16 +531,15 @@ class LiveTable:
                     current=self.state_id,
                 )
             window = self.window
-            if window is not None and window.blank and seat == self.game.to_play:
-                if not isinstance(action, Pass) and seat not in window.held:
-                    try:  # the next player plays on: it closes a window no call can take
-                        self.game.verify(seat, action)
-                    except IllegalAction as exc:
-                        raise Problem.from_illegal(exc) from None
-                    self.window = None
-                    window.done.set()
-                    await self._commit(seat, action)
-                    return "applied"
+            if window is not None and self._plays_on(window, seat, action):
+                try:  # the next player plays on: it closes a window no call can take
+                    self.game.verify(seat, action)
+                except IllegalAction as exc:
+                    raise Problem.from_illegal(exc) from None
+                self.window = None
+                window.done.set()
+                await self._commit(seat, action)
+                return "applied"
             if window is not None:
                 self._check_answer(window, seat, action)
                 try:  # stored before it is acknowledged: a restart keeps it
@@ -556,6 +555,15 @@ class LiveTable:
                 raise Problem.from_illegal(exc) from None
             await self._commit(seat, action)
             return "applied"
+
+    def _plays_on(self, window: CallWindow, seat: int, action: Action) -> bool:
+        """Whether ``action`` is the next player playing on in a window no call can take."""
+        return (
+            window.blank
+            and seat == self.game.to_play
+            and seat not in window.held
+            and not isinstance(action, Pass)
+        )
 
     def _check_answer(self, window: CallWindow, seat: int, action: Action) -> None:
         """Whether ``seat`` may give ``action`` as its answer to the open call window (the
