@@ -33,6 +33,7 @@ from remikit.server.live import Connection, LiveTable
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
+from remikit.server.share import origin_allowed, qr_svg, root_path, table_links
 from remikit.storage import StoredTable
 
 log = logging.getLogger("remikit.server")
@@ -171,12 +172,19 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         table = await hub_of(request).create(
             variant=body.variant, options=body.options, seats=seats, title=body.title
         )
-        return {"table": table.info(), "link": f"/table/{table.id}"}
+        return {"table": table.info(), **table_links(request, settings, table.id)}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
         table = await hub_of(request).get(table_id, keep=False)
-        return {"table": table.info(), "link": f"/table/{table.id}"}
+        return {"table": table.info(), **table_links(request, settings, table.id)}
+
+    @app.get("/api/tables/{table_id}/qr.svg")
+    async def table_qr(request: Request, table_id: str) -> Response:
+        """The QR code of the table's shared link."""
+        table = await hub_of(request).get(table_id, keep=False)
+        share_url = table_links(request, settings, table.id)["share_url"]
+        return Response(qr_svg(share_url), media_type="image/svg+xml")
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(
@@ -186,7 +194,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         table, seat, token = await hub_of(request).join(
             table_id, name=body.name, seat=body.seat, lang=lang
         )
-        return {"table": table.info(), "seat": seat, "token": token, "link": f"/table/{table.id}"}
+        links = table_links(request, settings, table.id)
+        return {"table": table.info(), "seat": seat, "token": token, **links}
 
     # -- finished games -----------------------------------------------------------------
 
@@ -198,7 +207,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     ) -> dict[str, Any]:
         store = hub_of(request).store
         games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
-        return {"games": [game_summary(g) for g in games], "limit": limit, "offset": offset}
+        root = root_path(request)
+        return {"games": [game_summary(g, root) for g in games], "limit": limit, "offset": offset}
 
     async def finished_game(request: Request, table_id: str) -> StoredTable:
         stored = await hub_of(request).stored(table_id)
@@ -210,7 +220,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def get_game(request: Request, table_id: str) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         return {
-            "game": game_summary(stored)
+            "game": game_summary(stored, root_path(request))
             | {"actions": list(stored.actions), "client": variant_client(stored.variant)}
         }
 
@@ -284,6 +294,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 await pump
 
     async def greet(websocket: WebSocket, hub: Hub, table_id: str, lang: str) -> SeatConnection:
+        if not origin_allowed(websocket, settings):
+            origin = websocket.headers.get("origin", "")
+            raise Problem("bad_origin", "server.bad_origin", status=403, origin=origin)
         try:
             first = await asyncio.wait_for(websocket.receive(), hub.settings.hello_timeout)
         except TimeoutError:
@@ -315,6 +328,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 SOCKET_CLOSE = {
     "unknown_table": 4404,
     "bad_token": 4401,
+    "bad_origin": 4403,
     "need_hello": 4400,
     "bad_json": 4400,
     "bad_message": 4400,
@@ -394,7 +408,7 @@ def public_seats(stored: StoredTable) -> list[dict[str, Any]]:
     ]
 
 
-def game_summary(stored: StoredTable) -> dict[str, Any]:
+def game_summary(stored: StoredTable, root: str) -> dict[str, Any]:
     return {
         "id": stored.id,
         "variant": stored.variant,
@@ -405,6 +419,6 @@ def game_summary(stored: StoredTable) -> dict[str, Any]:
         "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
         "result": stored.result,
         "action_count": stored.action_count,
-        "record": f"/api/games/{stored.id}/record",
-        "replay": f"/api/games/{stored.id}/replay",
+        "record": f"{root}/api/games/{stored.id}/record",
+        "replay": f"{root}/api/games/{stored.id}/replay",
     }
