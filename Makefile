@@ -14,9 +14,11 @@ run: $(INSTALLED)
 
 # .ci/with-postgres.sh installs Debian's postgresql when missing and runs the tests beside
 # a throwaway cluster (REMI_TEST_POSTGRES_URL); outside CI its tests skip if none starts.
-# .ci/install-chromium.sh installs Debian's chromium for the browser tests when missing.
+# .ci/install-chromium.sh installs Debian's chromium for the browser tests when missing, and
+# .ci/install-nginx.sh Debian's nginx for the reverse-proxy tests.
 test: lint
 	bash .ci/install-chromium.sh
+	bash .ci/install-nginx.sh
 	bash .ci/with-postgres.sh $(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
 
 # The same checks with only what is already installed: no system packages; browser and

@@ -1,18 +1,26 @@
 """``remi serve [--host 127.0.0.1] [--port 8000]``: the web table under uvicorn.
 
+``--host 0.0.0.0`` (or ``::``) serves the machine's networks; ``--public-url URL`` (else
+``REMI_PUBLIC_URL``) is the address shared links start with, ``--root-path /PREFIX`` the
+path a reverse proxy serves it under, ``--forwarded-allow-ips`` the proxies trusted
+with ``X-Forwarded-For`` and ``X-Forwarded-Proto``.
+
 The database is ``--database``, else ``REMI_DATABASE_URL``, else the SQLite
 file of :mod:`remikit.storage`, made or upgraded to the newest schema first (a
 database a newer remikit has upgraded past what this one knows is refused: exit
 status 1 and a message). Once every unfinished table is rebuilt and the
-port is open the server prints ``remikit: open http://HOST:PORT/``; it ends
-cleanly (exit status 0, every stored action kept) on SIGTERM and SIGINT.
+port is open the server prints ``remikit: open http://HOST:PORT/`` (then the network
+addresses and the public URL, one a line); it ends cleanly (exit status 0, every stored
+action kept) on SIGTERM and SIGINT.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 from remikit.i18n import default_lang, t
 from remikit.server.settings import Settings
@@ -42,6 +50,19 @@ def add_parser(subparsers: Any) -> None:
         metavar="SECONDS",
         help=t("serve.help_call_window", lang, default=defaults.call_window),
     )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        default=os.environ.get("REMI_PUBLIC_URL") or None,
+        help=t("serve.help_public_url", lang),
+    )
+    p.add_argument("--root-path", metavar="PATH", default="", help=t("serve.help_root_path", lang))
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default=None,
+        help=t("serve.help_forwarded_allow_ips", lang),
+    )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
     p.add_argument(
         "--log-level",
@@ -52,10 +73,40 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def public_url(text: str) -> str:
+    """An ``http(s)://host[:port][/path]`` URL without its trailing slash, else ValueError."""
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.port == 0:
+        raise ValueError(text)  # reading .port raises ValueError too, for one not a number
+    if parts.query or parts.fragment or parts.username is not None:
+        raise ValueError(text)
+    return parts.geturl().rstrip("/")
+
+
+def root_path(text: str) -> str:
+    """``/prefix`` without its trailing slash (``""`` for none), else ValueError."""
+    path = text.strip().rstrip("/")
+    if path and (not path.startswith("/") or "?" in path or "#" in path or "//" in path):
+        raise ValueError(text)
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
+    lang = default_lang()
+    try:
+        public = public_url(args.public_url) if args.public_url else None
+    except ValueError:
+        print(t("serve.bad_public_url", lang, url=args.public_url), file=sys.stderr)
+        return 2
+    try:
+        prefix = root_path(args.root_path)
+    except ValueError:
+        print(t("serve.bad_root_path", lang, path=args.root_path), file=sys.stderr)
+        return 2
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
+        from remikit.server.lan import lan_hosts
         from remikit.server.runner import serve
         from remikit.storage import NewerDatabase, Store
     except ModuleNotFoundError as exc:  # installed without the web extra
@@ -78,5 +129,14 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=max(0.0, args.bot_delay),
         call_window=max(0.0, args.call_window),
         bot_threads=max(1, args.bot_threads),
+        public_url=public,
+        lan_hosts=lan_hosts(args.host),
     )
-    return serve(settings, host=args.host, port=args.port, log_level=args.log_level)
+    return serve(
+        settings,
+        host=args.host,
+        port=args.port,
+        root_path=prefix,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        log_level=args.log_level,
+    )

@@ -34,6 +34,7 @@ from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
+from remikit.server.share import origin_allowed, qr_svg, root_path, table_links
 from remikit.storage import StoredTable
 
 log = logging.getLogger("remikit.server")
@@ -181,12 +182,20 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             lang=pick_lang(body.lang) if body.lang else request_lang(request),
             owner_hash=hash_token(owner),
         )
-        return {"table": table.info(), "link": f"/table/{table.id}", "owner_token": owner}
+        links = table_links(request, settings, table.id)
+        return {"table": table.info(), **links, "owner_token": owner}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
         table = await hub_of(request).get(table_id, keep=False)
-        return {"table": table.info(), "link": f"/table/{table.id}"}
+        return {"table": table.info(), **table_links(request, settings, table.id)}
+
+    @app.get("/api/tables/{table_id}/qr.svg")
+    async def table_qr(request: Request, table_id: str) -> Response:
+        """The QR code of the table's shared link."""
+        table = await hub_of(request).get(table_id, keep=False)
+        share_url = table_links(request, settings, table.id)["share_url"]
+        return Response(qr_svg(share_url), media_type="image/svg+xml")
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(
@@ -196,7 +205,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         table, seat, token = await hub_of(request).join(
             table_id, name=body.name, seat=body.seat, lang=lang
         )
-        return {"table": table.info(), "seat": seat, "token": token, "link": f"/table/{table.id}"}
+        links = table_links(request, settings, table.id)
+        return {"table": table.info(), "seat": seat, "token": token, **links}
 
     # -- finished games -----------------------------------------------------------------
 
@@ -208,7 +218,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     ) -> dict[str, Any]:
         store = hub_of(request).store
         games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
-        return {"games": [game_summary(g) for g in games], "limit": limit, "offset": offset}
+        root = root_path(request)
+        return {"games": [game_summary(g, root) for g in games], "limit": limit, "offset": offset}
 
     async def finished_game(request: Request, table_id: str) -> StoredTable:
         stored = await hub_of(request).stored(table_id)
@@ -220,7 +231,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def get_game(request: Request, table_id: str) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         return {
-            "game": game_summary(stored)
+            "game": game_summary(stored, root_path(request))
             | {"actions": list(stored.actions), "client": variant_client(stored.variant)}
         }
 
@@ -294,6 +305,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 await pump
 
     async def greet(websocket: WebSocket, hub: Hub, table_id: str, lang: str) -> SeatConnection:
+        if not origin_allowed(websocket, settings):
+            origin = websocket.headers.get("origin", "")
+            raise Problem("bad_origin", "server.bad_origin", status=403, origin=origin)
         try:
             first = await asyncio.wait_for(websocket.receive(), hub.settings.hello_timeout)
         except TimeoutError:
@@ -325,6 +339,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 SOCKET_CLOSE = {
     "unknown_table": 4404,
     "bad_token": 4401,
+    "bad_origin": 4403,
     "need_hello": 4400,
     "bad_json": 4400,
     "bad_message": 4400,
@@ -404,7 +419,7 @@ def public_seats(stored: StoredTable) -> list[dict[str, Any]]:
     ]
 
 
-def game_summary(stored: StoredTable) -> dict[str, Any]:
+def game_summary(stored: StoredTable, root: str) -> dict[str, Any]:
     return {
         "id": stored.id,
         "variant": stored.variant,
@@ -415,6 +430,6 @@ def game_summary(stored: StoredTable) -> dict[str, Any]:
         "finished_at": stored.finished_at.isoformat() if stored.finished_at else None,
         "result": stored.result,
         "action_count": stored.action_count,
-        "record": f"/api/games/{stored.id}/record",
-        "replay": f"/api/games/{stored.id}/replay",
+        "record": f"{root}/api/games/{stored.id}/record",
+        "replay": f"{root}/api/games/{stored.id}/replay",
     }

@@ -17,3 +17,6 @@ class Settings:
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
+    # Where people reach the server (remikit/server/share.py).
+    public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
+    lan_hosts: tuple[str, ...] = ()  # this machine's network addresses, when it listens on all

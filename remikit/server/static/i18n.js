@@ -4,12 +4,14 @@
 // module that imports it may call t() at once. The server's own messages (errors, refusals)
 // come in the language sent in the hello and with ?lang=.
 
+import {url} from "./urls.js";
+
 const KEY = "remikit.lang";
 const loaded = new Map(); // language → its catalogue, once fetched
 
 async function fetchCatalogue(code) {
   if (!loaded.has(code)) {
-    loaded.set(code, fetch(`/api/messages?lang=${encodeURIComponent(code)}`).then((response) => {
+    loaded.set(code, fetch(url(`/api/messages?lang=${encodeURIComponent(code)}`)).then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return response.json();
     }).then((body) => ({...body, pluralIndex: pluralFunction(body.plural)})));

@@ -5,6 +5,7 @@
 // labels are the messages OPTION_LABEL and CHOICE_LABEL below name.
 
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
+import {url} from "./urls.js";
 import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
 
 const form = {
@@ -26,7 +27,7 @@ function showError(text) {
 function header() {
   document.title = t("lobby.title");
   $("#topbar").replaceChildren(
-    h("a", {href: "/", class: "brand home"}, "remikit"),
+    h("a", {href: url("/"), class: "brand home"}, "remikit"),
     h("span", {class: "table-title"}, t("lobby.title").split(": ")[1]),
     langButton());
   $("#tagline").textContent = t("app.tagline");
@@ -212,7 +213,7 @@ function renderJoin() {
     try {
       const {table} = await api(`/api/tables/${value}`);
       if (localStorage.getItem(tokenKey(table.id)) || !table.free_seats.length || table.status !== "waiting") {
-        location.href = `/table/${table.id}`;
+        location.href = url(`/table/${table.id}`);
         return;
       }
       if (!form.name.trim()) {
@@ -256,9 +257,9 @@ function renderTables() {
         table.spectators ? ` ${t("lobby.spectators", {n: table.spectators})}` : ""),
       h("div", {class: "seats-line"}, seatsText(table.seats, t("lobby.free")).join(" · ")),
       h("div", {class: "row"},
-        mine ? h("a", {class: "btn primary small", href: `/table/${table.id}`, dataset: {action: "back"}}, t("lobby.back"))
-          : table.free_seats.length ? h("a", {class: "btn primary small", href: `/table/${table.id}`, dataset: {action: "sit"}}, t("lobby.join")) : null,
-        mine ? null : h("a", {class: "btn small", href: `/table/${table.id}`, dataset: {action: "watch"}}, t("lobby.watch"))));
+        mine ? h("a", {class: "btn primary small", href: url(`/table/${table.id}`), dataset: {action: "back"}}, t("lobby.back"))
+          : table.free_seats.length ? h("a", {class: "btn primary small", href: url(`/table/${table.id}`), dataset: {action: "sit"}}, t("lobby.join")) : null,
+        mine ? null : h("a", {class: "btn small", href: url(`/table/${table.id}`), dataset: {action: "watch"}}, t("lobby.watch"))));
   });
   $("#open-tables").replaceChildren(h("h2", {}, t("lobby.open_tables")),
     list.length ? h("ul", {class: "items", id: "table-list"}, list) : h("p", {class: "muted"}, t("lobby.no_tables")));
@@ -278,7 +279,7 @@ function renderGames() {
       h("div", {class: "seats-line"}, names.map((n, i) => `${n} ${result.totals ? result.totals[i] : ""}`).join(" · ")),
       h("div", {}, winner),
       h("div", {class: "row"},
-        h("a", {class: "btn small", href: `/static/replay.html?game=${game.id}`, dataset: {action: "replay"}}, t("lobby.replay")),
+        h("a", {class: "btn small", href: url(`/static/replay.html?game=${game.id}`), dataset: {action: "replay"}}, t("lobby.replay")),
         h("a", {class: "btn small ghost", href: game.record, download: `remikit-${game.variant}-${game.id}.record.json`,
           dataset: {action: "record"}}, t("lobby.download"))));
   });

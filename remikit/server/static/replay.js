@@ -5,6 +5,7 @@ import {dealResults, logPanel, renderBoard} from "./board.js";
 import {cardElement, isWild, sortKey, wildRankLetter} from "./cards.js";
 import {langButton, onLangChange, t} from "./i18n.js";
 import {scoreSection} from "./scores.js";
+import {url} from "./urls.js";
 import {$, api, describeAction, describeLog, h, seatName} from "./util.js";
 
 const params = new URLSearchParams(location.search);
@@ -29,7 +30,7 @@ function showError(text) {
 function header() {
   document.title = t("replay.title", {code});
   $("#topbar").replaceChildren(
-    h("a", {href: "/", class: "home"}, t("common.lobby")),
+    h("a", {href: url("/"), class: "home"}, t("common.lobby")),
     h("span", {class: "brand"}, "remikit"),
     h("span", {class: "table-title"}, t("replay.title", {code}), replay.game ? ` · ${replay.game.title}` : ""),
     langButton());
@@ -109,7 +110,7 @@ function renderControls() {
       button("replay-last", t("replay.last"), () => go(steps), replay.step >= steps),
       h("span", {class: "step", id: "replay-step"}, t("replay.step", {k: replay.step, n: steps})),
       h("label", {class: "inline"}, t("replay.view"), " ", seat),
-      h("a", {class: "btn small ghost", href: `/api/games/${code}/record`, download: "", id: "replay-record"}, t("lobby.download"))),
+      h("a", {class: "btn small ghost", href: url(`/api/games/${code}/record`), download: "", id: "replay-record"}, t("lobby.download"))),
     slider,
     h("div", {class: "muted", id: "replay-action"}, action ? t("replay.action", {what: action}) : t("replay.start")));
 }

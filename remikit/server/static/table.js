@@ -7,6 +7,8 @@ import {wildRankLetter} from "./cards.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {scoreSection} from "./scores.js";
+import {shareControls} from "./share.js";
+import {socketUrl, url} from "./urls.js";
 import {$, api, h, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
@@ -50,20 +52,12 @@ const hand = new HandView({
 function frame() {
   document.title = t("table.title", {code});
   const header = $("#topbar");
-  const link = `${location.origin}/table/${code}`;
   header.replaceChildren(
-    h("a", {href: "/", class: "home", id: "to-lobby"}, t("common.lobby")),
+    h("a", {href: url("/"), class: "home", id: "to-lobby"}, t("common.lobby")),
     h("span", {class: "brand"}, "remikit"),
     h("span", {class: "table-title", id: "table-title"}, page.message ? page.message.table.title : ""),
     h("span", {class: "code"}, t("table.code"), " ", h("b", {id: "table-code"}, code)),
-    h("button", {type: "button", class: "btn ghost small", id: "copy-link", onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(link);
-        notice(t("table.copied"));
-      } catch {
-        notice(link);
-      }
-    }}, t("table.copy_link")),
+    ...shareControls(code, notice),
     langButton());
 }
 
@@ -141,8 +135,7 @@ function showJoin(table) {
 // -- the socket ----------------------------------------------------------------------------
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}?lang=${lang()}`);
+  const socket = new WebSocket(socketUrl(`/ws/tables/${encodeURIComponent(code)}?lang=${lang()}`));
   page.socket = socket;
   page.closedOnPurpose = false;
   socket.addEventListener("open", () => {
@@ -439,9 +432,9 @@ function renderResults() {
   dealResults(view, client, summary, nameOf, page.me ?? 0),
   over ? scoreSection(view, client, nameOf) : null,
   h("div", {class: "row end-links"},
-    over ? h("a", {class: "btn", href: `/static/replay.html?game=${code}`, id: "replay-link"}, t("table.replay")) : null,
-    over ? h("a", {class: "btn", href: `/api/games/${code}/record`, download: ""}, t("lobby.download")) : null,
-    over ? h("a", {class: "btn", href: "/"}, t("common.lobby")) : null,
+    over ? h("a", {class: "btn", href: url(`/static/replay.html?game=${code}`), id: "replay-link"}, t("table.replay")) : null,
+    over ? h("a", {class: "btn", href: url(`/api/games/${code}/record`), download: ""}, t("lobby.download")) : null,
+    over ? h("a", {class: "btn", href: url("/")}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));
   box.hidden = false;

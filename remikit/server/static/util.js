@@ -2,6 +2,7 @@
 
 import {cardText} from "./cards.js";
 import {N_, lang, t, tn} from "./i18n.js";
+import {url as serverUrl} from "./urls.js";
 
 // The message ids of the bot levels' names.
 const LEVELS = {random: N_("level.random"), greedy: N_("level.greedy"), strong: N_("level.strong"), expert: N_("level.expert")};
@@ -44,7 +45,7 @@ export class ApiError extends Error {
 
 /** GET (no body) or POST (a body) a JSON API path; errors come in the chosen language. */
 export async function api(path, body) {
-  const url = path + (path.includes("?") ? "&" : "?") + `lang=${lang()}`;
+  const url = serverUrl(path) + (path.includes("?") ? "&" : "?") + `lang=${lang()}`;
   const init = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
   };
