@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
+from remikit.server.advice import advice_message
 from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable, hash_token
@@ -366,6 +367,9 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
         kind = data.get("type")
         if kind == "ping":
             conn.send_json({"type": "pong", "ref": ref})
+            return
+        if kind == "advice":
+            conn.send_json(await advice_message(table, conn.seat, ref))
             return
         if kind != "action":
             raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))
