@@ -33,6 +33,7 @@ from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
+from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
 from remikit.storage import StoredTable
@@ -138,6 +139,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz")
