@@ -96,7 +96,7 @@ function optionHelp(option, id) {
   const rule = option.rule
     ? h("a", {href: `/rules/${form.variant}?lang=${lang}#${option.rule}`, target: "_blank", rel: "noopener"}, option.rule)
     : null;
-  return h("small", {class: "help", id: `${id}-help`}, t(option.help), rule ? " " : null, rule);
+  return h("small", {class: "help", id: `help-${id}`}, t(option.help), rule ? " " : null, rule);
 }
 
 function optionField(option, values) {
@@ -105,7 +105,7 @@ function optionField(option, values) {
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
   const help = optionHelp(option, id);
-  const described = help ? {"aria-describedby": `${id}-help`} : {};
+  const described = help ? {"aria-describedby": `help-${id}`} : {};
   let input;
   if (option.type === "boolean") {
     input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value), ...described,
