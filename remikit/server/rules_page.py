@@ -63,8 +63,17 @@ def variant_text(variant: str, lang: str) -> str:
     return "\n".join(out)
 
 
-def _link_rule_ids(inline: Token) -> None:
-    """Turn each rule id in the text of ``inline`` into a link to its anchor."""
+@cache
+def rule_pages(lang: str) -> dict[str, str]:
+    """Each rule id of the rules text and the page it is on (``/rules/rummy500?lang=id``)."""
+    prefixes = {prefix: variant for variant, prefix in PREFIXES.items()}
+    found = re.findall(r"^- \*\*(R(?:13|5|3)-\d+)\b", "\n".join(sections(lang).values()), re.M)
+    return {rule: f"/rules/{prefixes[rule.split('-')[0] + '-']}?lang={lang}" for rule in found}
+
+
+def _link_rule_ids(inline: Token, here: str, pages: dict[str, str]) -> None:
+    """Turn each rule id in the text of ``inline`` into a link to its anchor, on this page
+    (``here``) or another variant's; an id the rules do not define stays text."""
     children: list[Token] = []
     for child in inline.children or []:
         if child.type != "text" or not RULE_ID.search(child.content):
@@ -72,9 +81,13 @@ def _link_rule_ids(inline: Token) -> None:
             continue
         at = 0
         for found in RULE_ID.finditer(child.content):
+            rule = found.group()
+            if rule not in pages:
+                continue
             if found.start() > at:
                 children.append(_text(child.content[at : found.start()]))
-            link = Token("link_open", "a", 1, attrs={"href": f"#{found.group()}"})
+            page = "" if pages[rule] == here else pages[rule]
+            link = Token("link_open", "a", 1, attrs={"href": f"{page}#{rule}"})
             children += [link, _text(found.group()), Token("link_close", "a", -1)]
             at = found.end()
         if at < len(child.content):
@@ -86,9 +99,12 @@ def _text(content: str) -> Token:
     return Token("text", "", 0, content=content)
 
 
-def render(markdown: str, marks: dict[str, str]) -> str:
-    """The HTML of ``markdown``: each rule's list item gets its id as an anchor; those in
-    ``marks`` (rule id → the table's options on it, as HTML) are marked with them."""
+def render(variant: str, lang: str, marks: dict[str, str]) -> str:
+    """The HTML of the variant's rules: each rule's list item gets its id as an anchor;
+    those in ``marks`` (rule id → the table's options on it, as HTML) are marked with
+    them."""
+    markdown = variant_text(variant, lang)
+    pages, here = rule_pages(lang), f"/rules/{variant}?lang={lang}"
     md = MarkdownIt("commonmark", {"html": False})
     tokens = md.parse(markdown)
     for i, token in enumerate(tokens):
@@ -105,7 +121,7 @@ def render(markdown: str, marks: dict[str, str]) -> str:
                 token.children = [*(token.children or []), note]
             else:
                 item.attrSet("class", "rule")
-        _link_rule_ids(token)
+        _link_rule_ids(token, here, pages)
     html: str = md.renderer.render(tokens, md.options, {})
     return html
 
@@ -160,7 +176,7 @@ def page(variant: VariantSpec, lang: str, table: dict[str, Any] | None) -> str:
         listed, marks = option_marks(variant, table["options"], lang)
         head = escape(t(N_("rules.table_options"), lang, table=table["id"]))
         options_html = f'<section class="card-box table-box"><h2>{head}</h2>{listed}</section>'
-    body = render(variant_text(variant.name, lang), marks)
+    body = render(variant.name, lang, marks)
     return f"""<!doctype html>
 <html lang="{lang}">
 <head>
