@@ -150,7 +150,8 @@ export function announcement(previous, message, nameOf) {
       const closing = summary.results[summary.by_seat].closing;
       return t("advice.announce_close", {name, card: closing ? showCard(closing) : "?"});
     }
-    if (summary.ended_by === "out") return t("advice.announce_out", {name});
+    // a Three-Thirteen player who went out was announced then (R3-6)
+    if (summary.ended_by === "out" && before.went_out !== summary.by_seat) return t("advice.announce_out", {name});
     return null;
   }
   if (view.went_out !== null && view.went_out !== undefined && before.went_out !== view.went_out) {
