@@ -24,9 +24,10 @@ from remikit.server.problems import Problem
 from remikit.server.serialize import action_json, cards_json
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.hints import arrange
 from remikit.variants.remi13d.rules import pure_rule_of
-from remikit.variants.rummy500.hints import opens_call, stock_plan, turn_plan
-from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
+from remikit.variants.rummy500.hints import laid_points, opens_call, stock_plan, turn_plan
+from remikit.variants.rummy500.melds import hand_points, layoff_options
 from remikit.variants.rummy500.plan import Rules, table_of
 from remikit.variants.rummy500.rules import Rummy500Options
 from remikit.variants.three_thirteen import scoring as three_thirteen
@@ -77,8 +78,9 @@ def _remi13d_state(view: PlayerView) -> Advice:
     assert found is not None  # without all_melded or need_pure every hand has one
     return {
         "can_close": closing is not None,
-        "can_go_out": False,
         "close_card": None if closing is None else str(closing),
+        "can_go_out": False,
+        "go_out_discard": None,
         "counter": {
             "dead_points": remi13d.dead_points(found.dead),
             "to_meld": len(found.dead),
@@ -89,33 +91,10 @@ def _remi13d_state(view: PlayerView) -> Advice:
 
 
 def _remi13d_best(view: PlayerView) -> Advice:
-    """The terminal's ``m``: the best close, else the best discard and arrangement with a
-    pure run (R13-12), else the best arrangement without one (every card dead)."""
-    hand, rule = list(view.hand), pure_rule_of(view)
-    solver = remi13d.solver(rule)
-    if len(hand) > remi13d.HAND_SIZE:
-        if any(isinstance(a, Close) for a in view.legal_actions):
-            best = remi13d.best_close(hand, pure_run=rule)
-            if best is not None and best.closing is not None:
-                return _arrangement(best.melds, (), best.points, close=best.closing)
-        keep = view.kept_card
-        found = solver.solve(hand, goal=Goal(discard=True, need_pure=True, keep=keep))
-        if found is not None:
-            return _arrangement(found.melds, found.dead, found.value, discard=found.discard)
-        relaxed = solver.solve(hand, goal=Goal(discard=True, keep=keep))
-        assert relaxed is not None
-        rest = list(hand)
-        if relaxed.discard is not None:
-            rest.remove(relaxed.discard)
-        return _arrangement(
-            relaxed.melds, relaxed.dead, remi13d.dead_points(rest), discard=relaxed.discard
-        )
-    score = remi13d.hand_score(hand, pure_run=rule)
-    if score.melds:
-        return _arrangement(score.melds, score.dead, score.points)
-    relaxed = solver.solve(hand)
-    assert relaxed is not None
-    return _arrangement(relaxed.melds, relaxed.dead, score.points)
+    """The terminal's ``m`` (:func:`remikit.variants.remi13d.hints.arrange`)."""
+    keep = view.kept_card if len(view.hand) > remi13d.HAND_SIZE else None
+    best = arrange(view.hand, pure_run=pure_rule_of(view), keep=keep)
+    return _arrangement(best.melds, best.dead, best.points, discard=best.discard, close=best.close)
 
 
 # -- Three-Thirteen ---------------------------------------------------------------------------
@@ -140,6 +119,7 @@ def _t13_state(view: PlayerView) -> Advice:
     found, discarding = _t13_found(view)
     return {
         "can_close": False,
+        "close_card": None,
         "can_go_out": discarding and found.points == 0,
         "go_out_discard": str(found.discard) if discarding and found.points == 0 else None,
         "counter": {"deadwood": found.points},
@@ -153,17 +133,6 @@ def _t13_best(view: PlayerView) -> Advice:
 
 
 # -- Rummy 500 ------------------------------------------------------------------------------
-
-
-def _r5_laid(view: PlayerView) -> int:
-    """The points the seat has laid on the table this hand (R5-5, R5-11)."""
-    scoring = Rules.of(view).scoring
-    return sum(
-        slot.points(scoring)
-        for meld in view.table
-        for slot in placed_meld(meld).slots
-        if slot.seat == view.seat
-    )
 
 
 def _r5_warnings(view: PlayerView) -> list[Advice]:
@@ -193,9 +162,11 @@ def _r5_state(view: PlayerView) -> Advice:
         out = plan is not None and plan.ends_hand
     return {
         "can_close": False,
+        "close_card": None,
         "can_go_out": out,
+        "go_out_discard": None,
         "counter": {
-            "table_points": _r5_laid(view),
+            "table_points": laid_points(view)[view.seat or 0],
             "hand_points": hand_points(view.hand, Rules.of(view).scoring),
         },
         "warnings": warnings,
