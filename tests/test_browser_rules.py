@@ -140,8 +140,11 @@ def test_remi13d_the_can_close_note_best_arrangement_and_the_close_announced(
         shot(page, "rules-can-close")
         click_cards(page, ["Ah"])
         page.click("#btn-close")
-        wait_text(watcher.page, "#announce", "Budi closed (tutup) with A♥!")
-        wait_text(page, "#announce", "You closed (tutup) with A♥!")
+        wait_text(watcher.page, "#announce-text", "Budi closed (tutup) with A♥!")
+        wait_text(page, "#announce-text", "You closed (tutup) with A♥!")
+        watcher.page.click("#results-close")  # the end of the game's results first
+        watcher.page.click("#announce-close")
+        assert watcher.page.is_hidden("#announce")
         # the Rules button: this table's rules, its options listed and marked
         rules = page.get_attribute("#rules-button", "href")
         assert rules == f"/rules/remi13d?lang=en&table={code}"

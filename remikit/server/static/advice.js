@@ -165,9 +165,12 @@ export function announce(text) {
   if (!text) return;
   let line = $("#announce");
   if (!line) {
-    line = h("div", {id: "announce", class: "notice announce", role: "status", "aria-live": "assertive"});
+    line = h("div", {id: "announce", class: "notice announce row", role: "status", "aria-live": "assertive"},
+      h("span", {id: "announce-text"}),
+      h("button", {type: "button", class: "btn small ghost", id: "announce-close",
+        onclick: () => { line.hidden = true; }}, t("common.close")));
     $("#app").prepend(line);
   }
-  line.textContent = text;
+  $("#announce-text").textContent = text;
   line.hidden = false;
 }
