@@ -1,7 +1,8 @@
 """Rules and hints in a real browser: the rules page in both languages with a table's
 options marked, the option help in the lobby, the "you can close" note with the best
-arrangement and the close announced to a spectator (Remi 13 D, R13-7), and the warning
-before a Rummy 500 discard that can be laid off or called (R5-5, R5-10).
+arrangement and the close announced to a spectator (Remi 13 D, R13-7), the "you can go
+out" note and going out announced (Three-Thirteen, R3-6), and the warning before a
+Rummy 500 discard that can be laid off or called (R5-5, R5-10).
 
 The tables are dealt stacked decks: the hub makes them in a database whose first deck is
 then replaced, before ``remi serve`` opens it.
@@ -164,6 +165,40 @@ def test_remi13d_the_can_close_note_best_arrangement_and_the_close_announced(
         )
         assert "Tutup." in page.inner_text("#R13-7")
         shot(page, "rules-page-id", full_page=True)
+        person.no_page_errors()
+        watcher.no_page_errors()
+    finally:
+        person.page.context.close()
+        watcher.page.context.close()
+        served.stop()
+
+
+# -- Three-Thirteen: going out is no longer silent --------------------------------------------
+
+
+def test_three_thirteen_the_go_out_note_and_going_out_announced(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("browser-out")
+    seats = [{"kind": "person"}, BOTS]
+    code = stacked_table(
+        folder, "three-thirteen", seats, "9c 9d Kd", options={"players": 2}, up="9h", stock="4d"
+    )
+    served = Served(folder)
+    person, watcher = open_person(browser), open_person(browser)
+    try:
+        sit_down(person, served, code, "Wayan")
+        page = person.page
+        watcher.page.goto(f"{served.url}/table/{code}")
+        watcher.page.wait_for_selector("#board[data-state-id]")
+        assert page.inner_text("#advice-counter") == "Deadwood now: 28"  # R3-7
+        person.act_and_wait(lambda: page.click('#discard .card[data-depth="1"]'))
+        wait_text(page, "#advice-note", "You can go out: discard K♦.")  # R3-6
+        assert page.inner_text("#advice-counter") == "Deadwood now: 0"
+        click_cards(page, ["Kd"])
+        person.act_and_wait(lambda: page.click("#btn-discard"))
+        text = "Wayan went out: everyone else takes one last turn."
+        wait_text(watcher.page, "#announce-text", text)
         person.no_page_errors()
         watcher.no_page_errors()
     finally:
