@@ -40,6 +40,7 @@ export function guardDiscard(message, card, proceed) {
   }
   state.pending = {card, lines: warningLines(warning), proceed};
   state.rerender();
+  $("#discard-anyway")?.focus(); // brings the question into view on a phone, too
 }
 
 function warningLines(warning) {
