@@ -86,6 +86,20 @@ def test_a_table_without_hints_gives_no_advice(client: TestClient) -> None:
         assert refused["message"] == "meja ini tidak memberi petunjuk"
 
 
+def test_before_the_seat_draw_a_seat_has_no_cards_to_advise_on(client: TestClient) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+    table_id = create(client, "remi13d", seats=seats)
+    _, token = join(client, table_id)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        hello(ws, token)
+        state = receive_until(ws, lambda m: m["type"] == "state")
+        assert state["table"]["status"] == "waiting" and state["view"]["hand"] == []
+        assert state["advice"] is None  # R13-2: the draw decides whose cards are whose
+        ws.send_json({"type": "advice", "ref": 2})
+        refused = receive_until(ws, lambda m: m["type"] == "error")
+        assert refused["code"] == "no_advice"
+
+
 # -- the rules page --------------------------------------------------------------------------
 
 
