@@ -248,6 +248,8 @@ def test_health_pages_and_variants(client: TestClient) -> None:
         "choices": None,
         "min": 1,
         "max": 10_000,
+        "rule": "R5-13",
+        "help": "opt.target.help",
     }
     assert options["scoring"]["choices"] == ["standard", "5-10-15"]
     assert "random" in variants["rummy500"]["bots"]
@@ -280,7 +282,16 @@ def test_variants_and_tables_carry_the_client_info(client: TestClient) -> None:
         assert names[: len(spec.client.options)] == list(spec.client.options)
         assert sorted(names) == sorted(o.name for o in spec.game_class().options_type.describe())
         for option in sent["options"]:
-            assert set(option) == {"name", "type", "default", "choices", "min", "max"}
+            assert set(option) == {
+                "name",
+                "type",
+                "default",
+                "choices",
+                "min",
+                "max",
+                "rule",
+                "help",
+            }
         table = client.post("/api/tables", json={"variant": spec.name}).json()["table"]
         assert table["client"] == sent["client"]
         again = client.get(f"/api/tables/{table['id']}").json()["table"]

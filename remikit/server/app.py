@@ -28,10 +28,12 @@ from starlette.websockets import WebSocketDisconnect
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
+from remikit.server.advice import advice_message
 from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
+from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
 from remikit.server.share import origin_allowed, qr_svg, root_path, table_links
@@ -138,6 +140,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz")
@@ -381,6 +384,9 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
         kind = data.get("type")
         if kind == "ping":
             conn.send_json({"type": "pong", "ref": ref})
+            return
+        if kind == "advice":
+            conn.send_json(await advice_message(table, conn.seat, ref))
             return
         if kind != "action":
             raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))

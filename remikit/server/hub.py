@@ -30,6 +30,7 @@ from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
+from remikit.server.option_help import option_help
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.table_settings import SettingRefused, TableSettings
@@ -164,6 +165,7 @@ def variants_json() -> list[dict[str, Any]]:
                 "choices": list(o.choices) if o.choices is not None else None,
                 "min": o.low,
                 "max": o.high,
+                **option_help(info.name, o.name),
             }
             for o in info.options()
         ]

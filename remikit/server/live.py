@@ -38,6 +38,7 @@ from remikit.cards import Card
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
 from remikit.i18n import N_, t
+from remikit.server.advice import state_advice
 from remikit.server.clock import Clock, Timer
 from remikit.server.problems import Problem
 from remikit.server.serialize import PROTOCOL, action_json, view_json
@@ -395,14 +396,17 @@ class LiveTable:
         }
 
     def state_message(self, seat: int | None) -> str:
+        view = self.view(seat)
         message = {
             "type": "state",
             "table_id": self.id,
             "state_id": self.state_id,
             "table": self.info(),
             "call_window": self.window_json(seat),
-            "view": view_json(self.view(seat)),
+            "view": view_json(view),
         }
+        if seat is not None and self.settings.hints:
+            message["advice"] = state_advice(view)
         return json.dumps(message, separators=(",", ":"))
 
     # -- sockets ------------------------------------------------------------------

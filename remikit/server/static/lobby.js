@@ -90,23 +90,35 @@ const CHOICE_LABEL = {
 const STATUS = {waiting: N_("status.waiting"), playing: N_("status.playing"), finished: N_("status.finished")};
 const bound = (n) => (n === null || n === undefined ? null : String(n));
 
+// The help beside an option: what it changes, with a link to its rule on the rules page.
+function optionHelp(option, id) {
+  if (!option.help || !has(option.help)) return null;
+  const lang = document.documentElement.lang;
+  const rule = option.rule
+    ? h("a", {href: `/rules/${form.variant}?lang=${lang}#${option.rule}`, target: "_blank", rel: "noopener"}, option.rule)
+    : null;
+  return h("small", {class: "help", id: `help-${id}`}, t(option.help), rule ? " " : null, rule);
+}
+
 function optionField(option, values) {
   const id = `opt-${option.name}`;
   const label = message(OPTION_LABEL[option.name], option.name);
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
+  const help = optionHelp(option, id);
+  const described = help ? {"aria-describedby": `help-${id}`} : {};
   let input;
   if (option.type === "boolean") {
-    input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value),
+    input = h("input", {type: "checkbox", id, name: option.name, checked: Boolean(value), ...described,
       onchange: (e) => set(e.target.checked)});
-    return h("label", {class: "check", for: id}, input, label);
+    return h("div", {class: "option-field"}, h("label", {class: "check", for: id}, input, label), help);
   }
   if (option.choices) {
-    input = h("select", {id, name: option.name, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
+    input = h("select", {id, name: option.name, ...described, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
       option.choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
         message(CHOICE_LABEL[c], String(c)))));
   } else if (option.type === "integer") {
-    input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric",
+    input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric", ...described,
       min: bound(option.min), max: bound(option.max),
       disabled: option.min !== null && option.min === option.max,
       step: "1",
@@ -117,7 +129,7 @@ function optionField(option, values) {
   } else {
     input = h("input", {type: "text", id, name: option.name, value: String(value), onchange: (e) => set(e.target.value)});
   }
-  return h("label", {for: id}, h("span", {}, label), input);
+  return h("div", {class: "option-field"}, h("label", {for: id}, h("span", {}, label), input), help);
 }
 
 function seatRow(info, seat, index) {
@@ -149,6 +161,8 @@ function renderNewTable() {
   box.replaceChildren(h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); create(); }},
     h("h2", {}, t("lobby.new_table")),
     h("label", {for: "variant"}, h("span", {}, t("lobby.variant")), variant),
+    h("a", {class: "rules-link", id: "rules-link", href: `/rules/${info.name}?lang=${document.documentElement.lang}`,
+      target: "_blank", rel: "noopener"}, t("lobby.rules_of", {variant: variantTitle(info, document.documentElement.lang)})),
     h("fieldset", {class: "options"}, h("legend", {}, t("lobby.options")),
       info.options.map((option) => optionField(option, values))),
     h("fieldset", {class: "seats"}, h("legend", {}, t("lobby.seats")),

@@ -2,6 +2,7 @@
 // (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
 // comes back to the same seat and hand.
 
+import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvice} from "./advice.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
 import {HandOrder, HandView} from "./hand.js";
@@ -212,6 +213,10 @@ function receive(message) {
     case "call_pending":
       setBusy(false);
       break;
+    case "advice":
+      adviceReply(message);
+      render();
+      break;
     case "call_lost":
       showError(t("call.lost", {name: nameOf(message.winner)}));
       break;
@@ -223,6 +228,7 @@ function receive(message) {
 function onState(message) {
   const previous = page.message;
   page.message = message;
+  announce(announcement(previous, message, nameOf));
   const view = message.view;
   if (!previous || previous.state_id !== message.state_id) {
     if (page.busy) { page.busy = false; clearTimeout(page.busyTimer); }
@@ -310,7 +316,7 @@ const on = {
   },
   discard: () => {
     const [card] = selectedCards();
-    if (card) send(`discard ${card}`);
+    if (card) guardDiscard(page.message, card, () => send(`discard ${card}`));
   },
   close: () => {
     const [card] = selectedCards();
@@ -390,6 +396,7 @@ function render() {
       h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
   }
   $("#side").replaceChildren(...[
+    advicePanel(message),
     view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",
       onclick: () => { page.resultsOpen = true; page.resultsDeal = view.finished_deals.length - 1; render(); }},
     t("table.show_results")) : null,
@@ -447,4 +454,5 @@ onLangChange(() => {
   reconnect(); // the server's messages come in the language of the hello
 });
 
+initAdvice({send: (m) => page.socket?.readyState === WebSocket.OPEN && page.socket.send(JSON.stringify(m)), rerender: render});
 start();

@@ -21,8 +21,8 @@ from remikit.cli.tui.table import (
 from remikit.cli.tui.ui import VariantUI, arrangement_table
 from remikit.errors import IllegalAction
 from remikit.i18n import N_, t
-from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.hints import arrange
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.variants.remi13d.seating import draw_seats
 from remikit.views import DealSummary, PlayerView
@@ -93,69 +93,29 @@ class Remi13DUI(VariantUI):
 
     def melds(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
-        hand = list(view.hand)
-        rule = pure_rule_of(view)
-        solver = remi13d.solver(rule)
-        if len(hand) > remi13d.HAND_SIZE:
-            best = remi13d.best_close(hand, pure_run=rule)
-            if best is not None and best.closing is not None:
-                title = t(
-                    "play.can_close",
-                    lang,
-                    card=card_markup(best.closing),
-                    points=best.points,
-                    bonus=best.bonus,
-                )
-                return [title, arrangement_table(best.melds, (), lang, points=True, dead_points=0)]
-            keep = view.kept_card
-            found = solver.solve(hand, goal=Goal(discard=True, need_pure=True, keep=keep))
-            if found is not None and found.discard is not None:
-                title = t(
-                    "play.best_discard", lang, card=card_markup(found.discard), points=found.value
-                )
-                return [
-                    title,
-                    arrangement_table(
-                        found.melds,
-                        found.dead,
-                        lang,
-                        points=True,
-                        dead_points=remi13d.dead_points(found.dead),
-                    ),
-                ]
-            relaxed = solver.solve(hand, goal=Goal(discard=True, keep=keep))
-            assert relaxed is not None
-            rest = list(hand)
-            if relaxed.discard is not None:
-                rest.remove(relaxed.discard)
-            if not relaxed.melds:
-                return [t("play.no_melds", lang, points=remi13d.dead_points(rest))]
-            title = t(
-                "play.no_pure_discard",
-                lang,
-                card=card_markup(relaxed.discard) if relaxed.discard else "?",
-                points=remi13d.dead_points(rest),
-            )
-            return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
-        score = remi13d.hand_score(hand, pure_run=rule)
-        if score.melds:
-            title = t("play.hand_now", lang, points=score.points)
-            return [
-                title,
-                arrangement_table(
-                    score.melds,
-                    score.dead,
-                    lang,
-                    points=True,
-                    dead_points=remi13d.dead_points(score.dead),
-                ),
-            ]
-        relaxed = solver.solve(hand)
-        assert relaxed is not None
-        if not relaxed.melds:
-            return [t("play.no_melds", lang, points=score.points)]
-        title = t("play.no_pure_now", lang, points=score.points)
-        return [title, arrangement_table(relaxed.melds, relaxed.dead, lang, points=False)]
+        fourteen = len(view.hand) > remi13d.HAND_SIZE
+        best = arrange(view.hand, pure_run=pure_rule_of(view), keep=view.kept_card)
+        card = card_markup(best.discard) if best.discard is not None else "?"
+        if best.close is not None:
+            bonus = remi13d.closing_bonus(best.close)
+            closing = card_markup(best.close)
+            title = t("play.can_close", lang, card=closing, points=best.points, bonus=bonus)
+            return [title, arrangement_table(best.melds, (), lang, points=True, dead_points=0)]
+        if not best.melds:
+            return [t("play.no_melds", lang, points=best.points)]
+        if not best.pure:
+            if fourteen:
+                title = t("play.no_pure_discard", lang, card=card, points=best.points)
+            else:
+                title = t("play.no_pure_now", lang, points=best.points)
+            return [title, arrangement_table(best.melds, best.dead, lang, points=False)]
+        if fourteen:
+            title = t("play.best_discard", lang, card=card, points=best.points)
+        else:
+            title = t("play.hand_now", lang, points=best.points)
+        dead_points = remi13d.dead_points(best.dead)
+        table = arrangement_table(best.melds, best.dead, lang, points=True, dead_points=dead_points)
+        return [title, table]
 
     def deal_result(
         self, session: Session, summary: DealSummary, log: Sequence[Play]

@@ -25,6 +25,7 @@ from remikit.variants.rummy500.melds import (
     PlacedMeld,
     can_place,
     card_points,
+    placed_meld,
     playable,
     resolve_layoff,
 )
@@ -120,6 +121,16 @@ def choose_discard(
 
 
 # -- what the view says about this turn ----------------------------------------------------
+
+
+def laid_points(view: PlayerView) -> list[int]:
+    """The points each seat has laid on the table this hand (R5-5, R5-11)."""
+    scoring = Rules.of(view).scoring
+    out = [0] * view.players
+    for meld in view.table:
+        for slot in placed_meld(meld).slots:
+            out[slot.seat] += slot.points(scoring)
+    return out
 
 
 def just_taken(view: PlayerView) -> Card | None:

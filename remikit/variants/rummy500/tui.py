@@ -41,7 +41,13 @@ from remikit.cli.tui.table import (
 )
 from remikit.cli.tui.ui import Step, VariantUI, join_parts
 from remikit.i18n import N_, t
-from remikit.variants.rummy500.hints import best_draw, opens_call, stock_plan, turn_plan
+from remikit.variants.rummy500.hints import (
+    best_draw,
+    laid_points,
+    opens_call,
+    stock_plan,
+    turn_plan,
+)
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
 from remikit.variants.rummy500.plan import Rules, table_of
 from remikit.variants.rummy500.rules import Rummy500Options
@@ -81,16 +87,6 @@ def meld_markup(cards: Sequence[Card], stands_for: Sequence[Card | None]) -> str
         shown = card_markup(card)
         parts.append(shown if identity is None else f"{shown}({card_markup(identity)})")
     return " ".join(parts)
-
-
-def laid_points(view: PlayerView) -> list[int]:
-    """The points each seat has laid on the table this hand (R5-5, R5-11)."""
-    scoring = Rules.of(view).scoring
-    out = [0] * view.players
-    for meld in view.table:
-        for slot in placed_meld(meld).slots:
-            out[slot.seat] += slot.points(scoring)
-    return out
 
 
 class Rummy500UI(VariantUI):
