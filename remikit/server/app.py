@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Query, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -28,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
+from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
@@ -61,7 +63,27 @@ class CreateTableRequest(BaseModel):
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
     seat: int | None = Field(default=None, ge=0, le=15, strict=True)  # not true, 1.0 or "1"
-    lang: str | None = None
+    lang: str | None = Field(default=None, max_length=16)
+    token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{32,128}$")
+    """The seat's token, made by the client (so asking again after a lost answer gives
+    the same seat); the server makes one when it is absent."""
+
+
+TOKEN = r"^[A-Za-z0-9_-]{16,128}$"
+
+
+class TokenRequest(BaseModel):
+    token: str = Field(pattern=TOKEN)
+
+
+class ClaimRequest(BaseModel):
+    code: str = Field(pattern=TOKEN)
+
+
+class ReplaceRequest(BaseModel):
+    owner_token: str = Field(pattern=TOKEN)
+    kind: Literal["person", "bot"]
+    level: str | None = Field(default=None, max_length=40)
 
 
 SECURITY_HEADERS = {
@@ -206,10 +228,61 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     ) -> dict[str, Any]:
         lang = pick_lang(body.lang) if body.lang else request_lang(request)
         table, seat, token = await hub_of(request).join(
-            table_id, name=body.name, seat=body.seat, lang=lang
+            table_id, name=body.name, seat=body.seat, lang=lang, token=body.token
         )
         links = table_links(request, settings, table.id)
         return {"table": table.info(), "seat": seat, "token": token, **links}
+
+    @app.post("/api/tables/{table_id}/move")
+    async def offer_move(
+        request: Request, table_id: str, body: Annotated[TokenRequest, Body()]
+    ) -> dict[str, Any]:
+        """A one-time link that moves the seat of ``token`` to another device."""
+        table = await hub_of(request).get(table_id)
+        code = await seat_changes.offer_move(table, body.token)
+        links = table_links(request, settings, table.id)
+        return {
+            "code": code,
+            "link": f"{links['share_url']}#move={code}",
+            "expires_in": round(seat_changes.MOVE_CODE_SECONDS),
+        }
+
+    @app.post("/api/tables/{table_id}/claim")
+    async def claim_move(
+        request: Request, table_id: str, body: Annotated[ClaimRequest, Body()]
+    ) -> dict[str, Any]:
+        """Take the seat a move link was made for: its new token."""
+        table = await hub_of(request).get(table_id)
+        seat, token = await seat_changes.claim_move(table, body.code)
+        links = table_links(request, settings, table.id)
+        return {"table": table.info(), "seat": seat, "token": token, **links}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}")
+    async def replace_seat(
+        request: Request,
+        table_id: str,
+        seat: Annotated[int, PathParam(ge=0, le=15)],
+        body: Annotated[ReplaceRequest, Body()],
+    ) -> dict[str, Any]:
+        """The creator replaces an away seat by a bot or a new person from the next deal."""
+        hub = hub_of(request)
+        table = await hub.get(table_id)
+        seat_changes.check_owner(table, body.owner_token)
+        level = None
+        if body.kind == "bot":
+            level = (body.level or table.settings.stand_in).strip().lower()
+            hub.check_level(table.variant, level)
+        await seat_changes.replace_seat(table, seat, body.kind, level)
+        return {"table": table.info()}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(
+        request: Request, table_id: str, body: Annotated[TokenRequest, Body()]
+    ) -> dict[str, Any]:
+        """The same seats and options again, at a new table (made once; asked again, the
+        same one): every person's token works there too."""
+        table = await hub_of(request).rematch(table_id, body.token)
+        return {"table": table.info(), **table_links(request, settings, table.id)}
 
     # -- finished games -----------------------------------------------------------------
 
@@ -332,6 +405,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 raise Problem("bad_token", "server.bad_token", table=table.id)
             if "lang" not in hello:
                 lang = table.seats[seat].lang
+        elif table.spectator_count() >= hub.settings.max_spectators:
+            hub.table_idle(table)
+            raise Problem("too_many_spectators", "server.too_many_spectators", status=503)
         conn = SeatConnection(websocket, seat, lang, table, limit=hub.settings.send_queue_limit)
         table.attach(conn)
         return conn
@@ -347,6 +423,7 @@ SOCKET_CLOSE = {
     "bad_json": 4400,
     "bad_message": 4400,
     "broken_table": 4500,
+    "too_many_spectators": 4429,
 }
 """Close codes of a socket refused at its hello (docs/protocol.md)."""
 

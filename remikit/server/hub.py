@@ -270,6 +270,7 @@ class Hub:
             settings=TableSettings.from_mapping(stored.settings),
             lang=stored.lang,
             owner_hash=stored.owner_hash,
+            rematch=stored.rematch,
             calls={seat: parse_action(text) for seat, text in stored.calls.items()},
         )
 
@@ -278,9 +279,9 @@ class Hub:
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
 
-    def stand_in(self, table: LiveTable, seat: int) -> Bot:
-        seed = bot_seed(table.seed, seat, "stand-in")
-        return make_bot(table.settings.stand_in, seed=seed, timed=True)
+    def stand_in(self, table: LiveTable, seat: int, level: str | None = None) -> Bot:
+        seed = bot_seed(table.seed, seat, "stand-in" if level is None else "bot")
+        return make_bot(level or table.settings.stand_in, seed=seed, timed=True)
 
     def table_broken(self, table: LiveTable) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it."""
@@ -445,6 +446,11 @@ class Hub:
         if budget is not None and budget > limit:
             raise Problem(code, keys[1], level=level, max=limit, seat=seat)
 
+    def check_level(self, info: VariantSpec, level: str) -> None:
+        """A bot level a table's creator may seat: as a stand-in's (``bad_setting``)."""
+        keys = (N_("server.bad_stand_in"), N_("server.stand_in_budget"))
+        self._check_level(info, level, "bad_setting", keys)
+
     def _table_settings(self, info: VariantSpec, data: Mapping[str, Any]) -> TableSettings:
         try:
             settings = TableSettings.from_mapping(data)
@@ -452,14 +458,15 @@ class Hub:
             raise Problem(
                 "bad_setting", exc.key, setting=exc.name, value=json.dumps(exc.value)
             ) from None
-        keys = (N_("server.bad_stand_in"), N_("server.stand_in_budget"))
-        self._check_level(info, settings.stand_in, "bad_setting", keys)
+        self.check_level(info, settings.stand_in)
         return settings
 
     async def join(
-        self, table_id: str, *, name: str, seat: int | None, lang: str
+        self, table_id: str, *, name: str, seat: int | None, lang: str, token: str | None = None
     ) -> tuple[LiveTable, int, str]:
-        """Give a person a free seat: returns the table, the seat and its token.
+        """Give a person a free seat: returns the table, the seat and its token (``token``
+        when the client made it; a token already seated gets its seat again, so a join
+        whose answer was lost is asked again safely).
 
         When that takes the last seat of a variant with a seat draw (R13-2), the
         draw moves everyone to the seat it gives them; the seat returned is the new one.
@@ -469,6 +476,8 @@ class Hub:
             raise Problem("bad_name", "server.bad_name", max=NAME_MAX)
         table = await self.get(table_id)
         async with table.lock:
+            if token is not None and (again := table.seat_for_token(token)) is not None:
+                return table, again, token
             if table.status == "finished":
                 raise Problem.from_illegal(IllegalAction("game_over"))
             free = [i for i, s in enumerate(table.seats) if not s.taken]
@@ -485,7 +494,7 @@ class Hub:
                     else N_("server.seat_taken")
                 )
                 raise Problem("seat_taken", key, status=409, seat=seat + 1)
-            token = secrets.token_urlsafe(32)
+            token = token or secrets.token_urlsafe(32)
             seats = list(table.seats)
             seats[seat] = SeatConfig("person", name=clean, lang=lang, token_hash=hash_token(token))
             seat_draw = None
@@ -496,8 +505,59 @@ class Hub:
             await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats, seat_draw))
             if seat_draw is None:
                 table.seats = seats
+                table.stand_ins.pop(seat, None)  # a seat freed during play had a stand-in
             else:
                 table.reseat(seats, make_bots(table.seed, seats), seat_draw)
                 seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
+            table.start_grace(seat)  # until their socket connects
             table.settle()
         return table, seat, token
+
+    async def rematch(self, table_id: str, token: str) -> LiveTable:
+        """A finished table's rematch for the person of ``token``: the same variant,
+        options, settings and seats (each person's token works there too; the seat draw
+        stands), made once: asked again, the same table."""
+        old = await self.get(table_id)
+        async with old.lock:
+            if old.seat_for_token(token) is None:
+                raise Problem("bad_token", "server.bad_token", status=403, table=old.id)
+            if not old.game.over:
+                raise Problem("not_finished", "server.not_finished", status=409, table=old.id)
+            if old.rematch is not None:
+                return await self.get(old.rematch)
+            seed = str(secrets.randbits(256))
+            game = old.variant.game_class()(old.game.options, auto_deal=False)
+            first_deck = [str(c) for c in next_deck(game, seed)]
+            code = new_table_code()
+            while code in self.tables or await asyncio.to_thread(self.store.exists, code):
+                code = new_table_code()
+            seats = [replace(s, away=False, then=None) for s in old.seats]
+            stored = StoredTable(
+                id=code,
+                variant=old.variant.name,
+                options=old.game.options.as_dict(),
+                seed=seed,
+                seats=[s.stored() for s in seats],
+                title=old.title,
+                created_at=now(),
+                seat_draw=old.seat_draw,
+                settings=old.settings.as_dict(),
+                lang=old.lang,
+                owner_hash=old.owner_hash,
+            )
+            old_id = old.id
+
+            def write(session: Any) -> None:
+                Store.add_table(session, stored)
+                Store.add_deal(session, code, 1, first_deck)
+                Store.set_table(session, old_id, rematch=code)
+
+            await self.writer.run(write)
+            live = self._live(replace(stored, decks=(tuple(first_deck),)))
+            self.tables[code] = live
+            old.rematch = code
+            old.broadcast()
+            for seat in range(len(live.seats)):
+                live.start_grace(seat)
+            live.settle()
+            return live

@@ -84,6 +84,9 @@ class SeatConfig:
     token_hash: str | None = None
     away: bool = False
     """A person's seat the table's stand-in bot plays until they come back."""
+    then: dict[str, Any] | None = None
+    """Who plays the seat from the next deal on, as its creator asked: ``{"kind": "bot",
+    "level": ...}`` or ``{"kind": "person"}`` (open for someone new)."""
 
     @property
     def taken(self) -> bool:
@@ -97,6 +100,7 @@ class SeatConfig:
             "lang": self.lang,
             "token_hash": self.token_hash,
             "away": self.away,
+            "then": self.then,
         }
 
     @classmethod
@@ -109,6 +113,7 @@ class SeatConfig:
             lang=data.get("lang") or "id",
             token_hash=data.get("token_hash"),
             away=data.get("away") is True,
+            then=data.get("then"),
         )
 
 
@@ -202,8 +207,9 @@ class TableHost(Protocol):
 
     def table_broken(self, table: LiveTable) -> None: ...
 
-    def stand_in(self, table: LiveTable, seat: int) -> Bot:
-        """The bot that plays ``seat`` of ``table`` while its person is away."""
+    def stand_in(self, table: LiveTable, seat: int, level: str | None = None) -> Bot:
+        """The bot that plays ``seat`` of ``table`` while its person is away (the table's
+        stand-in level unless ``level`` is given)."""
         ...
 
 
@@ -228,6 +234,7 @@ class LiveTable:
         settings: TableSettings | None = None,
         lang: str | None = None,
         owner_hash: str | None = None,
+        rematch: str | None = None,
         calls: dict[int, Action] | None = None,
     ) -> None:
         self.host = host
@@ -245,6 +252,7 @@ class LiveTable:
         self.settings = settings or TableSettings()
         self.lang = lang
         self.owner_hash = owner_hash
+        self.rematch = rematch  # the table that plays this one again
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: CallWindow | None = None
@@ -255,6 +263,7 @@ class LiveTable:
         self.stand_ins: dict[int, Bot] = {}
         self.turn_timer: tuple[tuple[int, int], Timer] | None = None  # (deal, seat), timer
         self.grace: dict[int, Timer] = {}  # seats whose person left, until they are away
+        self.move_codes: dict[str, tuple[int, float]] = {}  # code hash: seat, valid until
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
         self.broken = False
@@ -273,6 +282,9 @@ class LiveTable:
         if self.state_id > 0 or all(seat.taken for seat in self.seats):
             return "playing"  # a seat freed once play began is played by the stand-in
         return "waiting"
+
+    def spectator_count(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.connections if c.seat is not None}
@@ -309,11 +321,12 @@ class LiveTable:
             "state_id": self.state_id,
             "seats": self.seats_json(),
             "free_seats": [i for i, s in enumerate(self.seats) if not s.taken],
-            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "spectators": self.spectator_count(),
             "created_at": self.created_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "seat_draw": self.seat_draw_json(),
             "timer": self.timer_json(),
+            "rematch": self.rematch,
         }
 
     def timer_json(self) -> dict[str, int] | None:
@@ -437,7 +450,7 @@ class LiveTable:
             "table_id": self.id,
             "state_id": self.state_id,
             "seats": seats,
-            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "spectators": self.spectator_count(),
         }
         return json.dumps(message, separators=(",", ":"))
 
@@ -481,7 +494,7 @@ class LiveTable:
             return
         self.send_presence()
         if conn.seat is not None:
-            self._start_grace(conn.seat)
+            self.start_grace(conn.seat)
         if not self.connections:
             self.host.table_idle(self)
 
@@ -620,8 +633,15 @@ class LiveTable:
             return
         number, deck = len(game.deals) + 1, next_deck(game, self.seed)
         texts, table_id = [str(c) for c in deck], self.id
+        seats = self._seat_replacements()
+
+        def write(session: Any) -> None:
+            Store.add_deal(session, table_id, number, texts)
+            if seats is not None:
+                Store.set_seats(session, table_id, seats)
+
         try:
-            await self.host.writer.run(lambda s: Store.add_deal(s, table_id, number, texts))
+            await self.host.writer.run(write)
         except Exception:
             log.exception("table %s: could not store the deck of deal %d", self.id, number)
             raise self._break() from None
@@ -630,6 +650,25 @@ class LiveTable:
         except Exception:
             log.exception("table %s: deal %d failed to start", self.id, number)
             raise self._break() from None
+
+    def _seat_replacements(self) -> list[dict[str, Any]] | None:
+        """Seat the replacements the table's creator asked for, as a deal starts (the lock
+        is held): the seats to store, or None when nothing changed."""
+        if not any(s.then for s in self.seats):
+            return None
+        seats = list(self.seats)
+        for index, config in enumerate(seats):
+            if not config.then:
+                continue
+            if config.then.get("kind") == "bot":
+                level = config.then.get("level") or self.settings.stand_in
+                seats[index] = SeatConfig("bot", name=f"Bot {index}", level=level)
+                self.bots[index] = self.host.stand_in(self, index, level)
+            else:  # open for someone new: the stand-in plays until they join
+                seats[index] = SeatConfig("person", away=True)
+            self.stand_ins.pop(index, None)
+        self.seats = seats
+        return [s.stored() for s in seats]
 
     def _break(self) -> Problem:
         """The engine failed on an action already stored: this copy of the table stops,
@@ -776,7 +815,7 @@ class LiveTable:
             self.turn_timer = None
             await self._set_away(seat, True, N_("server.away_time"))
 
-    def _start_grace(self, seat: int) -> None:
+    def start_grace(self, seat: int) -> None:
         """A person's seat with nobody connected: after the grace period the stand-in
         plays it, unless they come back first."""
         config = self.seats[seat]
@@ -932,7 +971,7 @@ class LiveTable:
         if self.status == "playing":
             self._maybe_open_window()
         for seat in range(len(self.seats)):
-            self._start_grace(seat)
+            self.start_grace(seat)
         self.settle()
 
     async def stop(self) -> None:

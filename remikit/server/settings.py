@@ -16,6 +16,7 @@ class Settings:
     send_queue_limit: int = 256  # messages a socket may fall behind before it is closed
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
+    max_spectators: int = 100  # sockets watching one table
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"

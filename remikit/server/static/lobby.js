@@ -6,7 +6,7 @@
 
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {url} from "./urls.js";
-import {$, api, h, levelName, NAME_KEY, tokenKey} from "./util.js";
+import {$, api, h, joinTable, levelName, NAME_KEY, tokenKey} from "./util.js";
 
 const form = {
   variants: [],
@@ -196,8 +196,7 @@ async function create() {
     const created = await api("/api/tables", body);
     const code = created.table.id;
     if (person >= 0) {
-      const joined = await api(`/api/tables/${code}/join`, {name, seat: person, lang: document.documentElement.lang});
-      localStorage.setItem(tokenKey(code), joined.token);
+      await joinTable(code, {name, seat: person, lang: document.documentElement.lang});
       localStorage.setItem(NAME_KEY, name);
     }
     location.href = created.link;
@@ -235,8 +234,7 @@ function renderJoin() {
         name.focus();
         return;
       }
-      const joined = await api(`/api/tables/${table.id}/join`, {name: form.name.trim(), lang: document.documentElement.lang});
-      localStorage.setItem(tokenKey(table.id), joined.token);
+      const joined = await joinTable(table.id, {name: form.name.trim(), lang: document.documentElement.lang});
       localStorage.setItem(NAME_KEY, form.name.trim());
       location.href = joined.link;
     } catch (error) {

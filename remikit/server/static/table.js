@@ -10,7 +10,7 @@ import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {scoreSection} from "./scores.js";
 import {shareControls} from "./share.js";
 import {socketUrl, url} from "./urls.js";
-import {$, api, h, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
+import {$, api, h, joinTable, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
 const page = {
@@ -111,9 +111,7 @@ function showJoin(table) {
       return;
     }
     try {
-      const joined = await api(`/api/tables/${encodeURIComponent(code)}/join`,
-        {name: value, seat: Number(seat.value), lang: lang()});
-      localStorage.setItem(tokenKey(joined.table.id), joined.token);
+      const joined = await joinTable(code, {name: value, seat: Number(seat.value), lang: lang()});
       localStorage.setItem(NAME_KEY, value);
       page.token = joined.token;
       box.hidden = true;

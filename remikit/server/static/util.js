@@ -57,6 +57,29 @@ export async function api(path, body) {
 }
 
 export const tokenKey = (code) => `remikit.token.${code}`;
+
+/** 32 random bytes, base64url: a seat token made in the browser. */
+function newToken() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Join table ``code`` ({name, seat, lang}) with a token made here and kept before the
+ * request goes out: when the answer is lost, asking again with the same token gives the
+ * same seat, so a seat the server gave is never lost. */
+export async function joinTable(code, body) {
+  const key = tokenKey(code);
+  const token = newToken();
+  localStorage.setItem(key, token);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token});
+    } catch (error) {
+      if (error instanceof ApiError) localStorage.removeItem(key);  // refused: no seat
+      if (error instanceof ApiError || attempt >= 3) throw error;
+    }
+  }
+}
 export const NAME_KEY = "remikit.name";
 
 /** A seat's display name: its person's name, "Bot 2 (greedy)", or "Seat 3". */
