@@ -51,9 +51,11 @@ def running(
     bot_delay: float = 0.0,
     call_window: float = 0.3,
     clock: ManualClock | None = None,
+    **settings: Any,
 ) -> Iterator[TestClient]:
     app = create_app(
-        Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window), clock=clock
+        Settings(database_url=db_url, bot_delay=bot_delay, call_window=call_window, **settings),
+        clock=clock,
     )
     with TestClient(app) as client:
         yield client
