@@ -64,6 +64,8 @@ def add_parser(subparsers: Any) -> None:
         help=t("serve.help_forwarded_allow_ips", lang),
     )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
+    # tests: time stands still until POST /api/clock moves it (docs/protocol.md)
+    p.add_argument("--manual-clock", action="store_true", help=argparse.SUPPRESS)
     p.add_argument(
         "--log-level",
         default="warning",
@@ -131,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         bot_threads=max(1, args.bot_threads),
         public_url=public,
         lan_hosts=lan_hosts(args.host),
+        manual_clock=args.manual_clock,
     )
     return serve(
         settings,

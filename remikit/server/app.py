@@ -31,7 +31,7 @@ from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
 from remikit.server import seat_changes
 from remikit.server.advice import advice_message
-from remikit.server.clock import Clock
+from remikit.server.clock import Clock, ManualClock
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
@@ -86,6 +86,10 @@ class ReplaceRequest(BaseModel):
     level: str | None = Field(default=None, max_length=40)
 
 
+class ClockRequest(BaseModel):
+    seconds: float = Field(ge=0, le=86_400, allow_inf_nan=False)
+
+
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
@@ -106,6 +110,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """The application; the database and every unfinished table are opened at start-up.
     ``clock`` times call windows and bot pauses (the event loop's time by default)."""
     settings = settings or Settings()
+    if settings.manual_clock and clock is None:
+        clock = ManualClock()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -164,6 +170,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    if isinstance(clock, ManualClock) and settings.manual_clock:
+        manual = clock
+
+        @app.post("/api/clock", include_in_schema=False)
+        async def advance_clock(body: Annotated[ClockRequest, Body()]) -> dict[str, float]:
+            """Move a manual clock on (``remi serve --manual-clock``, for tests only)."""
+            manual.advance(body.seconds)
+            return {"now": manual.now()}
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
@@ -464,6 +479,11 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             return
         if kind == "advice":
             conn.send_json(await advice_message(table, conn.seat, ref))
+            return
+        if kind == "back":  # a person whose seat a bot plays is back
+            if conn.seat is None:
+                raise Problem("spectator", "server.spectator", status=403)
+            await table.come_back(conn.seat)
             return
         if kind != "action":
             raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))

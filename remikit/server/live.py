@@ -300,6 +300,7 @@ class LiveTable:
                 "taken": s.taken,
                 "connected": s.kind == "bot" or i in online,
                 "away": s.away,
+                "then": s.then,
                 "thinking": i == self.thinking,
             }
             for i, s in enumerate(self.seats)

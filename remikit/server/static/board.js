@@ -4,6 +4,7 @@
 // (table.js) and for replays (replay.js, read-only). What the variant has comes from its
 // client info (`client`: the table's `client`, see docs/protocol.md), never from its name.
 
+import {seatTags} from "./absence.js";
 import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
 import {N_, t, tn} from "./i18n.js";
 
@@ -91,6 +92,7 @@ function seatPanel(model, seat, position, last) {
     h("b", {class: "name"}, nameOf(seat)),
     info.kind === "bot" ? h("span", {class: "tag"}, levelName(info.level)) : null,
     info.kind === "person" && info.connected === false ? h("span", {class: "tag away"}, t("table.disconnected")) : null,
+    ...seatTags(info),
     view.went_out === seat ? h("span", {class: "tag out"}, t("end.went_out")) : null),
   backs(view.hand_sizes[seat] || 0),
   h("div", {class: "seat-foot"},

@@ -4,6 +4,7 @@
 // option lists its choices, a number box with its min and max, a checkbox for a boolean;
 // labels are the messages OPTION_LABEL and CHOICE_LABEL below name.
 
+import {ownerKey} from "./absence.js";
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {url} from "./urls.js";
 import {$, api, h, joinTable, levelName, NAME_KEY, tokenKey} from "./util.js";
@@ -195,6 +196,7 @@ async function create() {
     if (form.title.trim()) body.title = form.title.trim();
     const created = await api("/api/tables", body);
     const code = created.table.id;
+    localStorage.setItem(ownerKey(code), created.owner_token);
     if (person >= 0) {
       await joinTable(code, {name, seat: person, lang: document.documentElement.lang});
       localStorage.setItem(NAME_KEY, name);

@@ -2,6 +2,7 @@
 // (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
 // comes back to the same seat and hand.
 
+import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
 import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvice} from "./advice.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
@@ -81,6 +82,11 @@ function showError(text) {
 
 async function start() {
   frame();
+  try {
+    page.token = (await claimMove(code)) || page.token;
+  } catch (error) {
+    notice(error.message, "error");
+  }
   if (page.token) {
     connect();
     return;
@@ -204,7 +210,23 @@ function receive(message) {
     case "state":
       onState(message);
       break;
+    case "presence":
+      applyPresence(page.message, message);
+      render();
+      break;
+    case "notice":
+      notice(message.message, "info");
+      page.noticeKey = "absence";
+      break;
     case "error":
+      if (message.code === "moved") { // the seat went to another device: watch from here
+        localStorage.removeItem(tokenKey(code));
+        page.token = null;
+        page.me = null;
+        notice(message.message, "warn");
+        page.noticeKey = "moved";
+        break;
+      }
       if (message.code !== "stale_state") showError(message.message);
       setBusy(false);
       break;
@@ -394,6 +416,7 @@ function render() {
       h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
   }
   $("#side").replaceChildren(...[
+    absencePanel(page, code, {send: sendMessage, show: (text) => notice(text, "info"), nameOf}),
     advicePanel(message),
     view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",
       onclick: () => { page.resultsOpen = true; page.resultsDeal = view.finished_deals.length - 1; render(); }},
@@ -439,6 +462,7 @@ function renderResults() {
   h("div", {class: "row end-links"},
     over ? h("a", {class: "btn", href: url(`/static/replay.html?game=${code}`), id: "replay-link"}, t("table.replay")) : null,
     over ? h("a", {class: "btn", href: url(`/api/games/${code}/record`), download: ""}, t("lobby.download")) : null,
+    over ? rematchButton(page, code, showError) : null,
     over ? h("a", {class: "btn", href: url("/")}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));
@@ -452,5 +476,10 @@ onLangChange(() => {
   reconnect(); // the server's messages come in the language of the hello
 });
 
-initAdvice({send: (m) => page.socket?.readyState === WebSocket.OPEN && page.socket.send(JSON.stringify(m)), rerender: render});
+/** Send a message other than an action (advice, back). */
+function sendMessage(message) {
+  if (page.socket?.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+}
+
+initAdvice({send: sendMessage, rerender: render});
 start();
