@@ -2,11 +2,15 @@
 // (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
 // comes back to the same seat and hand.
 
+import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
+import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
+import {onPrefChange, prefsControl, togglePanel} from "./prefs.js";
 import {scoreSection} from "./scores.js";
+import {SeatDrawShow} from "./seatdraw.js";
 import {$, api, h, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
@@ -32,6 +36,8 @@ const page = {
   noticeKey: null,
 };
 window.remikit = page; // for the browser tests and the curious
+const announcer = new Announcer();
+const seatDrawShow = new SeatDrawShow(code);
 
 const hand = new HandView({
   onSelect: (id) => {
@@ -49,6 +55,8 @@ const hand = new HandView({
 
 function frame() {
   document.title = t("table.title", {code});
+  hand.element.setAttribute("role", "group");
+  hand.element.setAttribute("aria-label", t("table.hand_label"));
   const header = $("#topbar");
   const link = `${location.origin}/table/${code}`;
   header.replaceChildren(
@@ -64,6 +72,8 @@ function frame() {
         notice(link);
       }
     }}, t("table.copy_link")),
+    ...keysHelp(),
+    ...prefsControl({withSound: true}),
     langButton());
 }
 
@@ -74,8 +84,10 @@ function notice(text, kind = "info") {
   element.hidden = !text;
 }
 
+const errorBox = $("#error"); // shown by the hand (render puts it there)
+
 function showError(text) {
-  const element = $("#error");
+  const element = errorBox;
   element.textContent = text;
   element.hidden = !text;
   clearTimeout(showError.timer);
@@ -235,6 +247,10 @@ function onState(message) {
     if (page.busy) { page.busy = false; clearTimeout(page.busyTimer); }
     page.choice = null;
   }
+  announcer.update(message, page.me, nameOf, t("table.title", {code}));
+  if (message.call_window && !previous?.call_window && page.me !== null) {
+    requestAnimationFrame(() => $("#actions")?.scrollIntoView({block: "nearest"})); // the call buttons in sight
+  }
   if (!message.call_window) page.callDepth = 1;
   else if (page.callDepth > view.discard_pile.length) page.callDepth = 1;
   // the hand: keep the player's order; drop the selection of cards no longer held
@@ -304,7 +320,15 @@ function sendOrChoose(candidates, fallback) {
   }
 }
 
+/** Why a click or a key did nothing: it is another seat's turn. */
+function blocked() {
+  const view = page.message?.view;
+  if (!view || page.me === null || view.game_over || page.message.call_window) return;
+  if (view.to_play !== null && view.to_play !== page.me) showError(t("table.not_your_turn", {name: nameOf(view.to_play)}));
+}
+
 const on = {
+  blocked,
   draw: (action) => send(action),
   pile: (depth) => {
     const view = page.message.view;
@@ -366,6 +390,7 @@ function render() {
     return;
   }
   const view = message.view;
+  const focused = focusKey($("#app"));
   $("#table-title").textContent = message.table.title;
   hand.render(page.order, {selected: page.selected, wildRank: wildRankLetter(view.wild_rank),
     interactive: page.me !== null});
@@ -388,6 +413,7 @@ function render() {
     on,
   };
   renderBoard($("#board"), model);
+  ($("#board .me") || $("#app")).append(errorBox);
   if (page.choice) {
     $("#board").append(h("div", {class: "choice card-box", id: "choice"},
       h("b", {}, page.choice.title),
@@ -404,6 +430,9 @@ function render() {
     seatDrawPanel(message.table.seat_draw),
     scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
+  seatDrawShow.render(message, nameOf);
+  if (page.resultsOpen || seatDrawShow.open) return;
+  restoreFocus($("#app"), focused);
 }
 
 /** Who drew what in the seat draw (R13-2), in seat order: seat 0 plays first, the last deals. */
@@ -424,7 +453,11 @@ function renderResults() {
   }
   const summary = view.finished_deals[page.resultsDeal];
   const over = view.game_over && page.resultsDeal === view.finished_deals.length - 1;
-  const closeResults = () => { page.resultsOpen = false; render(); };
+  const closeResults = () => {
+    page.resultsOpen = false;
+    render();
+    $("#hand .card[tabindex='0']")?.focus({preventScroll: true});
+  };
   let headline = null;
   if (over) {
     const winner = view.winner;
@@ -433,7 +466,8 @@ function renderResults() {
       h("p", {class: "winner"}, winner === null ? t("end.no_winner")
         : winner === page.me ? t("end.you_win") : t("end.winner", {name: nameOf(winner)})));
   }
-  box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
+  const focused = focusKey(box);
+  box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true", "aria-label": t("table.results_label"),
     dataset: {gameOver: over ? "true" : "false", deal: String(summary.number)}},
   headline,
   dealResults(view, client, summary, nameOf, page.me ?? 0),
@@ -444,8 +478,17 @@ function renderResults() {
     over ? h("a", {class: "btn", href: "/"}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));
+  const opening = box.hidden;
   box.hidden = false;
+  if (opening) $("#results-close").focus();
+  else if (focused) (box.querySelector(focused) || $("#results-close")).focus();
 }
+
+listenForKeys({
+  blocked,
+  help: () => togglePanel($("#keys-toggle"), $("#keys-help")),
+});
+onPrefChange((name, value) => { if (name === "sound" && value) announcer.beep(); });
 
 onLangChange(() => {
   frame();

@@ -1,0 +1,121 @@
+// The seat draw (R13-2) shown before the first game: every player's cards turned over one
+// round at a time (a joker or identical cards draw again), then who sits where, who deals
+// and who plays first. Shown once per table and device (localStorage); anyone may skip it.
+// The table's `seat_draw` lists the seats in seat order; `joined` is the order they drew in.
+
+import {backElement, cardElement} from "./cards.js";
+import {t} from "./i18n.js";
+import {cardName, h} from "./util.js";
+
+const STEP_MS = 700;
+
+export class SeatDrawShow {
+  constructor(code) {
+    this.key = `remikit.seatdraw.${code}`;
+    this.box = h("div", {class: "results seat-draw-show", id: "seat-draw-show", hidden: true});
+    document.body.append(this.box);
+    this.step = 0; // rounds of cards turned over
+    this.timer = null;
+    this.open = false;
+    this.done = localStorage.getItem(this.key) === "1";
+  }
+
+  /** Show the draw with a new state when it was never shown here; redraw it while open. */
+  render(message, nameOf) {
+    const draw = message.table.seat_draw;
+    const view = message.view;
+    if (!this.open) {
+      if (this.done || !draw || view.deal_number !== 1 || view.finished_deals.length) return;
+      this.open = true;
+      this.timer = setInterval(() => this.advance(), STEP_MS);
+    }
+    this.draw = draw;
+    this.view = view;
+    this.nameOf = nameOf;
+    this.paint();
+  }
+
+  get rounds() { return Math.max(...this.draw.map((d) => d.cards.length)); }
+
+  advance() {
+    this.step = Math.min(this.rounds, this.step + 1);
+    if (this.step >= this.rounds) clearInterval(this.timer);
+    this.paint();
+  }
+
+  skip() {
+    clearInterval(this.timer);
+    this.step = this.rounds;
+    this.paint();
+    this.box.querySelector("#seat-draw-done")?.focus();
+  }
+
+  close() {
+    clearInterval(this.timer);
+    this.open = false;
+    this.done = true;
+    localStorage.setItem(this.key, "1");
+    this.box.hidden = true;
+    this.box.replaceChildren();
+    document.querySelector("#hand .card[tabindex='0']")?.focus({preventScroll: true});
+  }
+
+  paint() {
+    const {draw, step, nameOf} = this;
+    const finished = step >= this.rounds;
+    const inOrder = [...draw].sort((a, b) => a.joined - b.joined); // the order they drew in
+    const rows = inOrder.map((d) => h("li", {class: "draw-row", dataset: {seat: String(d.seat)}},
+      h("b", {class: "name"}, nameOf(d.seat)),
+      h("div", {class: "cards draw-cards"}, d.cards.map((card, i) => {
+        if (i >= step) return i === step && !finished ? backElement() : null;
+        const element = cardElement(card);
+        if (i === step - 1 && !finished) element.classList.add("flip");
+        if (i < d.cards.length - 1) element.classList.add("redrawn");
+        return element;
+      })),
+      drawNote(d, step)));
+    const seating = finished ? this.seating() : null;
+    const wasFocused = this.box.contains(document.activeElement) ? document.activeElement.id : null;
+    this.box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
+      "aria-labelledby": "seat-draw-title"},
+    h("h2", {id: "seat-draw-title"}, t("seatdraw.title")),
+    h("p", {class: "muted"}, t("seatdraw.rule")),
+    h("ol", {class: "draw-rows", id: "draw-rows", "aria-live": "polite"}, rows),
+    seating,
+    h("div", {class: "row end-links"},
+      finished ? null : h("button", {type: "button", class: "btn", id: "seat-draw-skip", onclick: () => this.skip()}, t("seatdraw.skip")),
+      finished ? h("button", {type: "button", class: "btn primary", id: "seat-draw-done", onclick: () => this.close()}, t("seatdraw.start")) : null)));
+    this.box.hidden = false;
+    const focus = (wasFocused && this.box.querySelector(`#${wasFocused}`)) || this.box.querySelector("#seat-draw-done, #seat-draw-skip");
+    focus?.focus({preventScroll: true});
+    this.box.onkeydown = (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        if (finished) this.close();
+        else this.skip();
+      }
+    };
+  }
+
+  /** Who sits where (seat order: the play goes seat 0, 1, …), who deals, who plays first. */
+  seating() {
+    const {draw, view, nameOf} = this;
+    const dealer = view.dealer; // R13-2: the lowest card deals the first game
+    const first = (dealer + 1) % view.players; // and the player after the dealer plays first
+    return h("section", {class: "seating", id: "seating"},
+      h("h3", {}, t("seatdraw.seating")),
+      h("ol", {}, draw.map((d) => h("li", {dataset: {seat: String(d.seat)}},
+        h("span", {class: "seat-no"}, t("common.seat", {n: d.seat + 1})), " ",
+        h("b", {}, nameOf(d.seat)), " · ",
+        cardName(d.cards[d.cards.length - 1]),
+        d.seat === first ? h("span", {class: "tag first", id: "seat-first"}, t("seatdraw.plays_first")) : null,
+        d.seat === dealer ? h("span", {class: "tag dealer", id: "seat-dealer"}, t("seatdraw.deals")) : null))));
+  }
+}
+
+/** What a row says once its cards are turned: the card that counts, or that it drew again. */
+function drawNote(d, step) {
+  if (step < d.cards.length) return h("span", {class: "muted draw-note"}, step ? t("seatdraw.again") : "");
+  return h("span", {class: "draw-note"}, t("seatdraw.drew", {card: cardName(d.cards[d.cards.length - 1])}));
+}
