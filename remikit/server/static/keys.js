@@ -109,7 +109,7 @@ export function keysHelp() {
   const panel = h("div", {class: "popover card-box keys-help", id: "keys-help", role: "group",
     "aria-label": t("keys.title"), hidden: true},
   h("h3", {}, t("keys.title")),
-  h("dl", {}, rows.map(([key, text]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, text)])));
+  h("dl", {}, rows.flatMap(([key, text]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, text)])));
   const button = h("button", {type: "button", class: "btn ghost small", id: "keys-toggle",
     "aria-expanded": "false", "aria-controls": "keys-help", onclick: () => togglePanel(button, panel)},
   t("keys.button"));

@@ -1,20 +1,20 @@
-// The seat draw (R13-2) shown before the first game: every player's cards turned over one
-// round at a time (a joker or identical cards draw again), then who sits where, who deals
-// and who plays first. Shown once per table and device (localStorage); anyone may skip it.
+// The seat draw (R13-2) shown before the first game: the cards turned over one by one, a
+// round of draws at a time in the order the players drew (a joker or identical cards draw
+// again), then who sits where, who deals and who plays first. Shown once per table and device (localStorage); anyone may skip it.
 // The table's `seat_draw` lists the seats in seat order; `joined` is the order they drew in.
 
 import {backElement, cardElement} from "./cards.js";
 import {t} from "./i18n.js";
 import {cardName, h} from "./util.js";
 
-const STEP_MS = 700;
+const STEP_MS = 550;
 
 export class SeatDrawShow {
   constructor(code) {
     this.key = `remikit.seatdraw.${code}`;
     this.box = h("div", {class: "results seat-draw-show", id: "seat-draw-show", hidden: true});
     document.body.append(this.box);
-    this.step = 0; // rounds of cards turned over
+    this.step = 0; // cards turned over
     this.timer = null;
     this.open = false;
     this.done = localStorage.getItem(this.key) === "1";
@@ -35,17 +35,25 @@ export class SeatDrawShow {
     this.paint();
   }
 
-  get rounds() { return Math.max(...this.draw.map((d) => d.cards.length)); }
+  /** Every card drawn as [seat, index], in the order turned over: round by round, each
+   * round in the order the players drew. */
+  get sequence() {
+    const byTurn = [...this.draw].sort((a, b) => a.joined - b.joined);
+    const rounds = Math.max(...this.draw.map((d) => d.cards.length));
+    const out = [];
+    for (let i = 0; i < rounds; i++) for (const d of byTurn) if (i < d.cards.length) out.push([d.seat, i]);
+    return out;
+  }
 
   advance() {
-    this.step = Math.min(this.rounds, this.step + 1);
-    if (this.step >= this.rounds) clearInterval(this.timer);
+    this.step = Math.min(this.sequence.length, this.step + 1);
+    if (this.step >= this.sequence.length) clearInterval(this.timer);
     this.paint();
   }
 
   skip() {
     clearInterval(this.timer);
-    this.step = this.rounds;
+    this.step = this.sequence.length;
     this.paint();
     this.box.querySelector("#seat-draw-done")?.focus();
   }
@@ -62,18 +70,21 @@ export class SeatDrawShow {
 
   paint() {
     const {draw, step, nameOf} = this;
-    const finished = step >= this.rounds;
+    const sequence = this.sequence;
+    const finished = step >= sequence.length;
+    const shown = (seat) => sequence.slice(0, step).filter(([s]) => s === seat).length;
+    const [lastSeat, lastIndex] = step ? sequence[step - 1] : [null, null];
     const inOrder = [...draw].sort((a, b) => a.joined - b.joined); // the order they drew in
     const rows = inOrder.map((d) => h("li", {class: "draw-row", dataset: {seat: String(d.seat)}},
       h("b", {class: "name"}, nameOf(d.seat)),
       h("div", {class: "cards draw-cards"}, d.cards.map((card, i) => {
-        if (i >= step) return i === step && !finished ? backElement() : null;
+        if (i >= shown(d.seat)) return i === shown(d.seat) ? backElement() : null;
         const element = cardElement(card);
-        if (i === step - 1 && !finished) element.classList.add("flip");
+        if (d.seat === lastSeat && i === lastIndex && !finished) element.classList.add("flip");
         if (i < d.cards.length - 1) element.classList.add("redrawn");
         return element;
       })),
-      drawNote(d, step)));
+      drawNote(d, shown(d.seat))));
     const seating = finished ? this.seating() : null;
     const wasFocused = this.box.contains(document.activeElement) ? document.activeElement.id : null;
     this.box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
@@ -114,8 +125,9 @@ export class SeatDrawShow {
   }
 }
 
-/** What a row says once its cards are turned: the card that counts, or that it drew again. */
-function drawNote(d, step) {
-  if (step < d.cards.length) return h("span", {class: "muted draw-note"}, step ? t("seatdraw.again") : "");
+/** What a row says once `shown` of its cards are turned: the card that counts, or that it
+ * draws again. */
+function drawNote(d, shown) {
+  if (shown < d.cards.length) return h("span", {class: "muted draw-note"}, shown ? t("seatdraw.again") : "");
   return h("span", {class: "draw-note"}, t("seatdraw.drew", {card: cardName(d.cards[d.cards.length - 1])}));
 }
