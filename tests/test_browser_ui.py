@@ -67,8 +67,9 @@ def seated(
 
 def box(page: Page, selector: str) -> Box:
     found: Box | None = page.eval_on_selector(
-        selector, "e => { const r = e.getBoundingClientRect();"
-        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }"
+        selector,
+        "e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; }",
     )
     assert found is not None
     return found
@@ -87,7 +88,8 @@ def focused(page: Page) -> dict[str, str]:
     info: dict[str, str] = page.evaluate(
         "() => { const e = document.activeElement; const s = getComputedStyle(e);"
         " return {id: e.id, card: e.dataset.card || '', depth: e.dataset.depth || '',"
-        " inHand: String(Boolean(e.closest('#hand'))), outline: s.outlineStyle + ' ' + s.outlineWidth}; }"
+        " inHand: String(Boolean(e.closest('#hand'))),"
+        " outline: s.outlineStyle + ' ' + s.outlineWidth}; }"
     )
     return info
 
@@ -135,7 +137,8 @@ def watch_the_seat_draw(person: Person) -> None:
 
     def done() -> bool:
         count, over = page.evaluate(
-            "() => [document.querySelectorAll('#seat-draw-show .draw-cards .card:not(.back)').length,"
+            "() => [document.querySelectorAll("
+            "'#seat-draw-show .draw-cards .card:not(.back)').length,"
             " Boolean(document.querySelector('#seating'))]"
         )
         seen.add(count)
@@ -235,7 +238,8 @@ def test_remi13d_game_by_keyboard_alone(server: Served, browser: Browser) -> Non
 def phone_layout_checks(page: Page) -> None:
     panels = page.eval_on_selector_all(
         ".seat-panel",
-        "ps => ps.map(p => { const r = p.getBoundingClientRect(); const n = p.querySelector('.name');"
+        "ps => ps.map(p => { const r = p.getBoundingClientRect();"
+        " const n = p.querySelector('.name');"
         " return {x: r.x, y: r.y, width: r.width, height: r.height, name: n.textContent,"
         " cut: n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1}; })",
     )
@@ -299,9 +303,10 @@ def test_phone_at_eight_seats_calls_and_the_results_breakdown(
             assert result["held"] is not None
             assert sum(e["points"] for e in result["laid"]) - result["held"] == result["points"]
             row = f'#results .result-row[data-seat="{seat}"]'
-            assert page.locator(f"{row} .breakdown tbody tr").count() == max(
-                1, len(result["laid"])
-            ) + 1
+            assert (
+                page.locator(f"{row} .breakdown tbody tr").count()
+                == max(1, len(result["laid"])) + 1
+            )
             assert page.locator(f"{row} .breakdown tr.layoff").count() == sum(
                 e["layoff"] for e in result["laid"]
             )
