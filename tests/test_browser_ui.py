@@ -167,7 +167,7 @@ def test_remi13d_game_by_keyboard_alone(server: Served, browser: Browser) -> Non
     page.reload()
     page.wait_for_selector("#board[data-state-id]")
     assert not page.is_visible("#seat-draw-show")
-    refused = tabbed = closed = False
+    refused = tabbed = told = False
     deadline = time.monotonic() + 120
     while person.board().get("gameOver") != "true":
         assert time.monotonic() < deadline, "the game did not end within 120 s"
@@ -175,6 +175,13 @@ def test_remi13d_game_by_keyboard_alone(server: Served, browser: Browser) -> Non
             page.wait_for_timeout(30)
             continue
         if person.board()["phase"] == "draw":
+            assert page.title().startswith("● Your turn — "), page.title()
+            if tabbed and not told:
+                # what the last player did was told, and that it is this player's turn
+                last = page.inner_text("#log li:first-child")
+                assert page.inner_text("#announce p:last-child") == last
+                assert page.inner_text("#announce-urgent p:last-child") == "Your turn"
+                told = True
             if not tabbed:  # Tab reaches the stock; Enter draws
                 page.evaluate("() => document.activeElement.blur()")
                 for _ in range(40):
@@ -212,7 +219,6 @@ def test_remi13d_game_by_keyboard_alone(server: Served, browser: Browser) -> Non
         press(page, "Space")
         assert page.get_attribute(f'#hand .card[data-card="{card}"].selected', "aria-pressed")
         key_and_wait(person, key)
-        closed = closed or key == "t"
     page.wait_for_selector('#results .results-box[data-game-over="true"]')
     assert focused(page)["id"] == "results-close"  # the dialog takes the focus
     shot(page, "ui_keyboard_game_over")
@@ -227,7 +233,7 @@ def test_remi13d_game_by_keyboard_alone(server: Served, browser: Browser) -> Non
         ".card:not(.back):not(.slot)", "cs => cs.map(c => c.getAttribute('aria-label'))"
     )
     assert labels and all(" of " in label or "Joker" in label for label in labels), labels
-    assert page.locator("#announce p").count() > 0
+    assert not page.title().startswith("●") and told
     person.no_page_errors()
     page.context.close()
 
@@ -332,6 +338,7 @@ def test_settings_big_cards_four_colours_and_not_your_turn(
         page.click("#prefs-toggle")
         page.check("#pref-bigCards")
         page.check("#pref-fourColour")
+        page.check("#pref-sound")  # a beep to hear it (Web Audio)
         assert box(page, "#hand .card")["width"] > width * 1.2
         # the four suits, drawn by the page's own card module: four inks
         inks = page.evaluate(
@@ -358,6 +365,8 @@ def test_settings_big_cards_four_colours_and_not_your_turn(
         classes = replay.evaluate("document.documentElement.className").split()
         assert {"big-cards", "four-colour"} <= set(classes), classes
         replay.close()
+        stored = page.evaluate("JSON.parse(localStorage.getItem('remikit.prefs'))")
+        assert stored == {"bigCards": True, "fourColour": True, "sound": True}
         # a click on the stock out of turn says whose turn it is, by the hand
         wait(person, lambda: ready(person), 30, "my turn")
         person.act_and_wait(lambda: page.click("#stock"))
