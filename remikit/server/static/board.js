@@ -13,6 +13,9 @@ const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), ro
 const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
 const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined")};
 const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
+
+/** Where a seat sits in words ("left"), from seatPositions' zone. */
+export const positionName = (zone) => t(POSITION[zone]);
 import {laidBreakdown} from "./breakdown.js";
 import {pressable} from "./keys.js";
 import {SEAT_COLOURS} from "./scores.js";

@@ -38,6 +38,10 @@ const typing = (target) => target instanceof HTMLElement
  */
 export function listenForKeys({blocked, help}) {
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") {
+      keepInDialog(event);
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
     const key = event.key.toLowerCase();
     if (event.key === "?") {
@@ -48,7 +52,7 @@ export function listenForKeys({blocked, help}) {
     const shortcut = SHORTCUTS.find(([k]) => k === key);
     if (!shortcut) return;
     // an open dialog (the results) takes only its own keys
-    if (key !== "escape" && document.querySelector('.results:not([hidden]) [aria-modal="true"]')) return;
+    if (key !== "escape" && openDialog()) return;
     const [, selectors] = shortcut;
     const target = selectors.map((s) => document.querySelector(s))
       .find((element) => element && !element.disabled && element.getAttribute("aria-disabled") !== "true" && isShown(element));
@@ -64,6 +68,21 @@ export function listenForKeys({blocked, help}) {
 }
 
 const isShown = (element) => element.getClientRects().length > 0;
+
+const openDialog = () => document.querySelector('.results:not([hidden]) [aria-modal="true"]');
+
+/** Tab and Shift + Tab go round the open dialog's buttons, never behind it. */
+function keepInDialog(event) {
+  const dialog = openDialog();
+  if (!dialog) return;
+  const stops = [...dialog.querySelectorAll("button, a[href], input, [tabindex='0']")]
+    .filter((element) => !element.disabled && isShown(element));
+  if (!stops.length) return;
+  const at = stops.indexOf(document.activeElement);
+  const next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+  event.preventDefault();
+  stops[next].focus();
+}
 
 /** Press `element` with Enter or Space (for a focusable element that is not a <button>). */
 export function pressable(element, press) {

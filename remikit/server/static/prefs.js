@@ -57,6 +57,12 @@ export function prefsControl({withSound = false} = {}) {
 
 /** Show or hide a top-bar popover from its button. */
 export function togglePanel(button, panel, open = panel.hidden) {
+  panel.onkeydown = (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();
+    togglePanel(button, panel, false);
+    button.focus();
+  };
   panel.hidden = !open;
   button.setAttribute("aria-expanded", open ? "true" : "false");
   if (open) panel.querySelector("input, button, [tabindex]")?.focus();

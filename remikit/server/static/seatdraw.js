@@ -3,6 +3,7 @@
 // again), then who sits where, who deals and who plays first. Shown once per table and device (localStorage); anyone may skip it.
 // The table's `seat_draw` lists the seats in seat order; `joined` is the order they drew in.
 
+import {positionName, seatPositions} from "./board.js";
 import {backElement, cardElement} from "./cards.js";
 import {t} from "./i18n.js";
 import {cardName, h} from "./util.js";
@@ -21,7 +22,7 @@ export class SeatDrawShow {
   }
 
   /** Show the draw with a new state when it was never shown here; redraw it while open. */
-  render(message, nameOf) {
+  render(message, nameOf, me) {
     const draw = message.table.seat_draw;
     const view = message.view;
     if (!this.open) {
@@ -32,6 +33,8 @@ export class SeatDrawShow {
     this.draw = draw;
     this.view = view;
     this.nameOf = nameOf;
+    this.positions = seatPositions(view.players, me ?? 0, message.table.client.clockwise);
+    this.me = me;
     this.paint();
   }
 
@@ -120,6 +123,7 @@ export class SeatDrawShow {
         h("span", {class: "seat-no"}, t("common.seat", {n: d.seat + 1})), " ",
         h("b", {}, nameOf(d.seat)), " · ",
         cardName(d.cards[d.cards.length - 1]),
+        this.me !== null && d.seat !== this.me ? ` · ${positionName(this.positions[d.seat].zone)}` : null,
         d.seat === first ? h("span", {class: "tag first", id: "seat-first"}, t("seatdraw.plays_first")) : null,
         d.seat === dealer ? h("span", {class: "tag dealer", id: "seat-dealer"}, t("seatdraw.deals")) : null))));
   }

@@ -320,11 +320,14 @@ function sendOrChoose(candidates, fallback) {
   }
 }
 
-/** Why a click or a key did nothing: it is another seat's turn. */
-function blocked() {
+/** Why a click or a key did nothing: another seat's turn, or no card chosen for it. */
+function blocked(selector = null) {
   const view = page.message?.view;
   if (!view || page.me === null || view.game_over || page.message.call_window) return;
   if (view.to_play !== null && view.to_play !== page.me) showError(t("table.not_your_turn", {name: nameOf(view.to_play)}));
+  else if (["#btn-discard", "#btn-close", "#btn-meld"].includes(selector) && view.phase === "discard") {
+    showError(selector === "#btn-meld" ? t("table.select_meld") : t("table.select_one"));
+  }
 }
 
 const on = {
@@ -430,9 +433,10 @@ function render() {
     seatDrawPanel(message.table.seat_draw),
     scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
-  seatDrawShow.render(message, nameOf);
+  seatDrawShow.render(message, nameOf, page.me);
   if (page.resultsOpen || seatDrawShow.open) return;
-  restoreFocus($("#app"), focused);
+  if (page.choice && !$("#choice").contains(document.activeElement)) $("#choice .btn").focus();
+  else restoreFocus($("#app"), focused);
 }
 
 /** Who drew what in the seat draw (R13-2), in seat order: seat 0 plays first, the last deals. */
