@@ -249,7 +249,7 @@ function onState(message) {
   }
   announcer.update(message, page.me, nameOf, t("table.title", {code}));
   if (message.call_window && !previous?.call_window && page.me !== null) {
-    requestAnimationFrame(() => $("#actions")?.scrollIntoView({block: "nearest"})); // the call buttons in sight
+    requestAnimationFrame(() => $("#board .me")?.scrollIntoView({block: "nearest"})); // the hand and the call buttons in sight
   }
   if (!message.call_window) page.callDepth = 1;
   else if (page.callDepth > view.discard_pile.length) page.callDepth = 1;
@@ -484,7 +484,7 @@ function renderResults() {
       over ? t("common.close") : t("common.continue")))));
   const opening = box.hidden;
   box.hidden = false;
-  if (opening) $("#results-close").focus();
+  if (opening) $("#results-close").focus({preventScroll: true}); // the headline stays in sight
   else if (focused) (box.querySelector(focused) || $("#results-close")).focus();
 }
 
