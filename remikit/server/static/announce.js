@@ -36,7 +36,7 @@ export class Announcer {
     if (this.seen !== null) for (const line of words.slice(from)) this.say(line);
     this.seen = [view.deal_number, words.length];
     const window = message.call_window;
-    const callKey = window ? message.state_id : null;
+    const callKey = window ? `${view.deal_number}:${plays.length}` : null; // one window per discard
     if (window && callKey !== this.callState && me !== null && window.discarder !== me) {
       this.say(t("announce.call_window"), true);
     }

@@ -13,13 +13,13 @@ const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), ro
 const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
 const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined")};
 const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
-
-/** Where a seat sits in words ("left"), from seatPositions' zone. */
-export const positionName = (zone) => t(POSITION[zone]);
 import {laidBreakdown} from "./breakdown.js";
 import {pressable} from "./keys.js";
 import {SEAT_COLOURS} from "./scores.js";
 import {cardName, describeLog, h, levelName, showCard} from "./util.js";
+
+/** Where a seat sits in words ("left"), from seatPositions' zone. */
+export const positionName = (zone) => t(POSITION[zone]);
 
 /** A click on something the player may not use now: the table says why (not their turn). */
 const refuse = (model) => { if (!model.readOnly) model.on?.blocked?.(); };
@@ -138,15 +138,10 @@ function pilesArea(model) {
       tabindex: stockClickable ? "0" : null, "aria-disabled": stockClickable ? null : "true",
       "aria-label": t("table.stock_label", {n: view.stock_size}),
       dataset: {count: String(view.stock_size)},
-      onclick: () => { if (stockClickable) model.on.draw("draw stock"); else refuse(model); },
-      onkeydown: (event) => {
-        if (stockClickable && (event.key === "Enter" || event.key === " ")) {
-          event.preventDefault();
-          model.on.draw("draw stock");
-        }
-      }},
+      onclick: () => { if (stockClickable) model.on.draw("draw stock"); else refuse(model); }},
     view.stock_size ? backElement() : h("div", {class: "card slot"}),
     h("span", {class: "count"}, String(view.stock_size))));
+  if (stockClickable) pressable(stock.querySelector("#stock"), () => model.on.draw("draw stock"));
   const pile = view.discard_pile || [];
   const prev = view.to_play === null ? null : (view.to_play - 1 + view.players) % view.players;
   const prevName = prev === null ? "" : nameOf(prev);
@@ -208,17 +203,12 @@ function meldsArea(model) {
       role: canLayOff ? "button" : "group", tabindex: canLayOff ? "0" : null,
       title: canLayOff ? t("table.layoff_here", {n: meld.number}) : null,
       "aria-label": `${t("table.meld_owner", {n: meld.number, name: owners.map(nameOf).join(", ")})}: ${meld.cards.map((c, i) => cardName(meld.stands_for[i] ? `${c}=${meld.stands_for[i]}` : c)).join(", ")}`,
-      onclick: () => { if (canLayOff) model.on.layoff(meld.number); else refuse(model); },
-      onkeydown: (event) => {
-        if (canLayOff && (event.key === "Enter" || event.key === " ")) {
-          event.preventDefault();
-          model.on.layoff(meld.number);
-        }
-      }},
+      onclick: () => { if (canLayOff) model.on.layoff(meld.number); else refuse(model); }},
     h("div", {class: "meld-head"},
       h("span", {class: "swatch", style: `background:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}`}),
       t("table.meld_owner", {n: meld.number, name: owners.map(nameOf).join(", ")})),
     smallCards(meld.cards, {standsFor: meld.stands_for, owners: meld.laid_by}));
+    if (canLayOff) pressable(element, () => model.on.layoff(meld.number));
     return element;
   });
   return h("section", {class: "table-melds", id: "table-melds", "aria-label": t("table.melds")},
