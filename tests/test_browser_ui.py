@@ -28,6 +28,7 @@ from tests.browser import (
     shot,
     wait,
 )
+from tests.test_browser import early_call, seeded_table
 
 pytestmark = [needs_chromium]
 __all__ = ["browser", "server"]  # the fixtures
@@ -51,6 +52,12 @@ def seated(
     made = httpx.post(served.url + "/api/tables", json=body)
     assert made.status_code == 201, made.text
     code: str = made.json()["table"]["id"]
+    sit(person, served, code, name)
+    return code
+
+
+def sit(person: Person, served: Served, code: str, name: str) -> None:
+    """Take seat 0 of table ``code`` over the API and open its page (no clicks)."""
     joined = httpx.post(
         f"{served.url}/api/tables/{code}/join", json={"name": name, "seat": 0, "lang": "en"}
     )
@@ -62,7 +69,6 @@ def seated(
     )
     page.goto(f"{served.url}/table/{code}")
     page.wait_for_selector('#board[data-seat]:not([data-seat=""])')
-    return code
 
 
 def box(page: Page, selector: str) -> Box:
@@ -88,7 +94,7 @@ def focused(page: Page) -> dict[str, str]:
     info: dict[str, str] = page.evaluate(
         "() => { const e = document.activeElement; const s = getComputedStyle(e);"
         " return {id: e.id, card: e.dataset.card || '', depth: e.dataset.depth || '',"
-        " inHand: String(Boolean(e.closest('#hand'))),"
+        " inHand: String(Boolean(e.closest('#hand'))), selected: e.ariaPressed || '',"
         " outline: s.outlineStyle + ' ' + s.outlineWidth}; }"
     )
     return info
@@ -109,14 +115,34 @@ def ready(person: Person) -> bool:
     )
 
 
-def focus_hand_card(page: Page, card: str) -> None:
-    """Walk the hand with the arrow keys to ``card``."""
+def focus_hand_card(page: Page, card: str, *, unselected: bool = False) -> None:
+    """Walk the hand with the arrow keys to ``card`` (one not selected yet)."""
     press(page, "h", "Home")
     for _ in range(20):
-        if focused(page)["card"] == card:
+        now = focused(page)
+        if now["card"] == card and not (unselected and now["selected"] == "true"):
             return
         press(page, "ArrowRight")
     raise AssertionError(f"{card} not reached in the hand: {focused(page)}")
+
+
+def tab_to(page: Page, selector: str) -> None:
+    """Press Tab (from the hand: Shift + Tab, the piles and melds come before it) until
+    the focus is on ``selector``."""
+    for _ in range(60):
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+        press(page, "Shift+Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def select_cards(page: Page, cards: list[str]) -> None:
+    """Select ``cards`` in the hand with the arrow keys and Space."""
+    if page.locator("#hand .card.selected").count():
+        press(page, "Escape")
+    for card in cards:
+        focus_hand_card(page, card, unselected=True)
+        press(page, "Space")
 
 
 def key_and_wait(person: Person, *keys: str) -> None:
@@ -400,3 +426,92 @@ def test_settings_big_cards_four_colours_and_not_your_turn(
         page.context.close()
     finally:
         served.stop()
+
+
+# -- Rummy 500 by keyboard: a deep pick-up, a meld or lay-off, a call ----------------------------
+
+
+def test_rummy500_by_keyboard(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> None:
+    seed, call_state = early_call()
+    folder = tmp_path_factory.mktemp("browser-ui-rummy500")
+    code = seeded_table(folder, seed)
+    served = Served(folder, call_window=ANSWERED_WINDOW)
+    try:
+        person = open_person(browser)
+        sit(person, served, code, "Eka")
+        play_rummy500_by_keys(person, call_state)
+    finally:
+        served.stop()
+
+
+def play_rummy500_by_keys(person: Person, call_state: int) -> None:
+    """The turns of test_browser's Rummy 500 test, by keys: the same choices, so the seed's
+    call window comes at ``call_state``."""
+    page = person.page
+    deep = table = called = False
+    deadline = time.monotonic() + 80
+    while not (deep and table and called):
+        assert time.monotonic() < deadline, f"deep {deep}, meld {table}, call {called}"
+        board = person.board()
+        if board.get("callWindow") == "open" and board.get("discarder") != "0":
+            if not page.is_enabled("#btn-pass"):
+                page.wait_for_timeout(25)
+            elif int(board["stateId"]) == call_state:
+                legal = person.shown_state()["view"]["legal_actions"]
+                depth = next(a for a in legal if a.startswith("rummy ")).split()[1]
+                press(page, "h")
+                tab_to(page, f'#discard .card[data-depth="{depth}"]')
+                press(page, "Enter")  # the card to call
+                assert page.is_visible(f'#discard .card[data-depth="{depth}"].call-target')
+                key_and_wait(person, "r")
+                sent = [f for f in person.frames if f.get("type") == "call_pending"]
+                assert sent, "the call was not sent"
+                called = True
+            else:
+                key_and_wait(person, "n")
+            continue
+        if not ready(person):
+            page.wait_for_timeout(25)
+            continue
+        view = person.shown_state()["view"]
+        legal = view["legal_actions"]
+        if view["phase"] == "draw":
+            deeper = [a for a in legal if a.startswith("draw discard ")]
+            if deeper and not deep:
+                depth = deeper[-1].split()[-1]
+                press(page, "h")
+                tab_to(page, f'#discard .card[data-depth="{depth}"]')
+                key_and_wait(person, "Enter")
+                assert person.shown_state()["view"]["log"][-1] == f"p0 draw discard {depth}"
+                deep = True
+            else:
+                key_and_wait(person, "s" if "draw stock" in legal else "n")
+            continue
+        owed = view["must_meld"]
+        plays = [a for a in legal if a.startswith(("meld ", "layoff ")) and "Jk" not in a]
+        if owed:
+            mine = [a for a in plays if owed in [p.split("=")[0] for p in a.split()[1:]]]
+            choice = (mine or plays or [None])[0]
+        else:
+            choice = plays[0] if plays and not table else None
+        if choice:
+            parts = choice.split()
+            if parts[0] == "meld":
+                select_cards(page, parts[1:])
+                key_and_wait(person, "m")
+            else:
+                select_cards(page, [parts[1]])
+                tab_to(page, f'.table-meld[data-meld="{parts[3]}"]')
+                key_and_wait(person, "Enter")
+            assert person.shown_state()["view"]["log"][-1] == f"p0 {choice}"
+            table = True
+            continue
+        discards = [a.split()[1] for a in legal if a.startswith("discard ")]
+        if discards:
+            select_cards(page, [discards[0]])
+            key_and_wait(person, "x")
+        else:
+            page.wait_for_timeout(25)
+    shot(page, "ui_rummy500_keyboard")
+    person.no_page_errors()
+    page.context.close()
