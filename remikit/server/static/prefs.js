@@ -64,6 +64,7 @@ export function togglePanel(button, panel, open = panel.hidden) {
     button.focus();
   };
   panel.hidden = !open;
+  panel.style.top = `${Math.round(button.getBoundingClientRect().bottom + 6)}px`; // under its button
   button.setAttribute("aria-expanded", open ? "true" : "false");
   if (open) panel.querySelector("input, button, [tabindex]")?.focus();
 }
