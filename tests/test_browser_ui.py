@@ -3,7 +3,9 @@ Playwright against ``remi serve``): a whole Remi 13 D game by keyboard alone aft
 seat draw shown card by card; a 390 px phone at an 8-seat Rummy 500 table (compact seat
 badges, the hand and the call buttons in sight during a call window) up to the hand's
 results with their points breakdown; the settings (big cards, the four-colour deck) and
-errors shown by the hand without moving the board. Screenshots go to tests/artifacts/.
+errors shown by the hand without moving the board; Rummy 500 by keyboard (a deep pick-up,
+a meld or a lay-off onto a chosen meld, a Rummy! call on a chosen pile card). Screenshots
+go to tests/artifacts/.
 """
 
 from __future__ import annotations
