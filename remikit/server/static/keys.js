@@ -25,7 +25,7 @@ const FOCUS_KEYS = [
   ["Tab", N_("keys.tab")],
   ["← →", N_("keys.arrows")],
   ["Shift + ← →", N_("keys.move_card")],
-  ["Enter / Space", N_("keys.enter")],
+  ["Enter / {space}", N_("keys.enter")],
   ["?", N_("keys.help")],
 ];
 
@@ -122,7 +122,7 @@ export function restoreFocus(root, key) {
 /** The keys button for the top bar and its help panel. */
 export function keysHelp() {
   const rows = [
-    ...FOCUS_KEYS.map(([key, text]) => [key, t(text)]),
+    ...FOCUS_KEYS.map(([key, text]) => [key.replace("{space}", t("keys.space")), t(text)]),
     ...SHORTCUTS.map(([key, , text]) => [key === "escape" ? "Esc" : key.toUpperCase(), t(text)]),
   ];
   const panel = h("div", {class: "popover card-box keys-help", id: "keys-help", role: "group",
