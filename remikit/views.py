@@ -20,6 +20,18 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Laid:
+    """Cards one seat put on one table meld (Rummy 500, R5-12): a meld it laid
+    (``layoff`` false) or its lay-offs onto a meld, its own or another seat's."""
+
+    meld: int  # the table meld's number
+    owner: int  # the seat that laid the meld
+    cards: tuple[str, ...]  # a joker as ``Jk=4h``
+    points: int  # what these cards score for the seat (R5-11)
+    layoff: bool
+
+
+@dataclass(frozen=True)
 class SeatResult:
     """One seat's result of a finished deal, shown to everyone (R13-14)."""
 
@@ -29,6 +41,8 @@ class SeatResult:
     closing: Card | None = None
     bonus: int = 0
     went_out: bool = False
+    laid: tuple[Laid, ...] = ()  # Rummy 500: what ``melds`` scored, meld by meld
+    held: int | None = None  # Rummy 500: the points of ``dead``, taken off (R5-12)
 
 
 class EndedBy(StrEnum):

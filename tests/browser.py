@@ -282,9 +282,17 @@ def take_simple_turn(person: Person, *, pick: Callable[[list[str]], str] | None 
     person.act_and_wait(lambda: page.click("#btn-discard"))
 
 
+def close_seat_draw(person: Person) -> None:
+    """Skip the seat draw (R13-2) the table shows before its first game, and close it."""
+    for button in ("#seat-draw-skip", "#seat-draw-done"):
+        if person.page.is_visible(button):
+            person.page.click(button)
+
+
 def my_turn_ready(person: Person, *, past_results: bool = True) -> bool:
-    """Whether the person may act now (an end-of-deal table in the way is closed first,
-    unless ``past_results`` is false)."""
+    """Whether the person may act now (the seat draw, and an end-of-deal table unless
+    ``past_results`` is false, in the way are closed first)."""
+    close_seat_draw(person)
     if past_results:
         close_results(person)
     board = person.board()

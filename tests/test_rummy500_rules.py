@@ -18,7 +18,7 @@ from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.melds import hand_points
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
-from remikit.views import TableMeld
+from remikit.views import Laid, TableMeld
 from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
 __all__ = ["Stacked", "act", "new_game"]
@@ -711,6 +711,33 @@ def test_R5_11_R5_12_melded_minus_held_aces_low_and_jokers_flat(stacked: Stacked
     assert results[1].melds == ()
     assert results[2].points == -(4 + 9 + 10 + 6 + 7 + 5 + 5)
     assert game.totals == list(deal.summary.points)
+    # the breakdown: each meld and the lay-offs, with their points; what is held goes off
+    assert results[0].laid == (
+        Laid(1, 0, ("Ah", "2h", "3h"), 1 + 2 + 3, layoff=False),
+        Laid(2, 0, ("Qs", "Ks", "As"), 10 + 10 + 15, layoff=False),
+        Laid(1, 0, ("Jk=4h", "5h"), 15 + 5, layoff=True),
+    )
+    assert (results[0].held, results[1].held, results[1].laid) == (0, -results[1].points, ())
+    assert sum(e.points for e in results[0].laid) - (results[0].held or 0) == results[0].points
+
+
+def test_R5_5_the_breakdown_credits_a_lay_off_onto_another_seats_meld(stacked: Stacked) -> None:
+    game = new_game(stacked, SCORE_HANDS, up="Th", stock="2c 9c 5c")
+    act(
+        game,
+        "p0 draw stock",
+        "p0 meld Ah 2h 3h",
+        "p0 discard 2c",
+        "p1 draw stock",
+        "p1 layoff Jk=4h to 1",
+        "p1 discard 9c",
+        "p2 draw stock",
+        "p2 layoff 5h to 1",
+    )
+    laid = deal_of(game).laid("standard")
+    assert laid[0] == (Laid(1, 0, ("Ah", "2h", "3h"), 6, layoff=False),)
+    assert laid[1] == (Laid(1, 0, ("Jk=4h",), 15, layoff=True),)
+    assert laid[2] == (Laid(1, 0, ("5h",), 5, layoff=True),)
 
 
 def test_R5_7_a_meld_may_not_leave_only_the_taken_card_when_it_cannot_be_laid_off(

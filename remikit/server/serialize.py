@@ -90,6 +90,17 @@ def seat_result_json(result: SeatResult) -> dict[str, Any]:
         "closing": card_json(result.closing),
         "bonus": result.bonus,
         "went_out": result.went_out,
+        "laid": [
+            {
+                "meld": laid.meld,
+                "owner": laid.owner,
+                "cards": list(laid.cards),
+                "points": laid.points,
+                "layoff": laid.layoff,
+            }
+            for laid in result.laid
+        ],
+        "held": result.held,
     }
 
 

@@ -14,8 +14,16 @@ const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), ro
 const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
 const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined")};
 const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
+import {laidBreakdown} from "./breakdown.js";
+import {pressable} from "./keys.js";
 import {SEAT_COLOURS} from "./scores.js";
-import {describeLog, h, levelName, showCard} from "./util.js";
+import {cardName, describeLog, h, levelName, showCard} from "./util.js";
+
+/** Where a seat sits in words ("left"), from seatPositions' zone. */
+export const positionName = (zone) => t(POSITION[zone]);
+
+/** A click on something the player may not use now: the table says why (not their turn). */
+const refuse = (model) => { if (!model.readOnly) model.on?.blocked?.(); };
 
 /** Where each seat sits seen from `viewpoint`: {seat: {zone, order}}, zone left/top/right/bottom. */
 export function seatPositions(players, viewpoint, clockwise) {
@@ -85,11 +93,13 @@ function seatPanel(model, seat, position, last) {
       view.shown_melds.map((meld) => smallCards(meld, {wildRank: wildRankLetter(view.wild_rank)})))
     : null;
   return h("div", {class: `seat-panel pos-${position.zone}` + (toPlay ? " to-play" : ""),
-    dataset: {seat: String(seat), pos: position.zone}},
+    dataset: {seat: String(seat), pos: position.zone}, style: `--order:${position.order}`,
+    role: "group", "aria-label": `${nameOf(seat)} · ${label} · ${tn("table.cards_n", view.hand_sizes[seat] || 0)}`
+      + (toPlay ? ` · ${t("table.turn_of", {name: nameOf(seat)})}` : "")},
   h("div", {class: "seat-head"},
     h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
     h("span", {class: "pos"}, label),
-    h("b", {class: "name"}, nameOf(seat)),
+    h("b", {class: "name", title: nameOf(seat)}, nameOf(seat)),
     info.kind === "bot" ? h("span", {class: "tag"}, levelName(info.level)) : null,
     info.kind === "person" && info.connected === false ? h("span", {class: "tag away"}, t("table.disconnected")) : null,
     ...seatTags(info),
@@ -108,8 +118,13 @@ function pileCard(text, depth, model, clickable) {
   if (clickable) {
     element.classList.add("clickable");
     element.setAttribute("role", "button");
+    element.setAttribute("aria-label", depth === 1 ? t("table.take_top", {card: cardName(text)})
+      : t("table.take_deep", {card: cardName(text), k: depth}));
     element.tabIndex = 0;
     element.addEventListener("click", () => model.on.pile(depth));
+    pressable(element, () => model.on.pile(depth));
+  } else {
+    element.addEventListener("click", () => refuse(model));
   }
   return element;
 }
@@ -123,10 +138,12 @@ function pilesArea(model) {
     h("div", {class: "pile-label"}, t("table.stock")),
     h("div", {id: "stock", class: "stock" + (stockClickable ? " clickable" : ""), role: "button",
       tabindex: stockClickable ? "0" : null, "aria-disabled": stockClickable ? null : "true",
+      "aria-label": t("table.stock_label", {n: view.stock_size}),
       dataset: {count: String(view.stock_size)},
-      onclick: () => { if (stockClickable) model.on.draw("draw stock"); }},
+      onclick: () => { if (stockClickable) model.on.draw("draw stock"); else refuse(model); }},
     view.stock_size ? backElement() : h("div", {class: "card slot"}),
     h("span", {class: "count"}, String(view.stock_size))));
+  if (stockClickable) pressable(stock.querySelector("#stock"), () => model.on.draw("draw stock"));
   const pile = view.discard_pile || [];
   const prev = view.to_play === null ? null : (view.to_play - 1 + view.players) % view.players;
   const prevName = prev === null ? "" : nameOf(prev);
@@ -185,18 +202,20 @@ function meldsArea(model) {
     const owner = meld.laid_by[0];
     const owners = [...new Set(meld.laid_by)];
     const element = h("div", {class: "table-meld" + (canLayOff ? " clickable" : ""), dataset: {meld: String(meld.number)},
-      role: canLayOff ? "button" : null, tabindex: canLayOff ? "0" : null,
+      role: canLayOff ? "button" : "group", tabindex: canLayOff ? "0" : null,
       title: canLayOff ? t("table.layoff_here", {n: meld.number}) : null,
-      onclick: () => { if (canLayOff) model.on.layoff(meld.number); }},
+      "aria-label": `${t("table.meld_owner", {n: meld.number, name: owners.map(nameOf).join(", ")})}: ${meld.cards.map((c, i) => cardName(meld.stands_for[i] ? `${c}=${meld.stands_for[i]}` : c)).join(", ")}`,
+      onclick: () => { if (canLayOff) model.on.layoff(meld.number); else refuse(model); }},
     h("div", {class: "meld-head"},
       h("span", {class: "swatch", style: `background:${SEAT_COLOURS[owner % SEAT_COLOURS.length]}`}),
       t("table.meld_owner", {n: meld.number, name: owners.map(nameOf).join(", ")})),
     smallCards(meld.cards, {standsFor: meld.stands_for, owners: meld.laid_by}));
+    if (canLayOff) pressable(element, () => model.on.layoff(meld.number));
     return element;
   });
-  return h("section", {class: "table-melds", id: "table-melds"},
+  return h("section", {class: "table-melds", id: "table-melds", "aria-label": t("table.melds")},
     h("h3", {}, t("table.melds")),
-    melds.length ? h("div", {class: "meld-list"}, melds) : h("p", {class: "muted"}, t("table.no_melds")));
+    melds.length ? h("div", {class: "meld-list", id: "meld-list"}, melds) : h("p", {class: "muted"}, t("table.no_melds")));
 }
 
 function statusBar(model, words) {
@@ -312,6 +331,8 @@ export function renderBoard(root, model) {
   zones.left.reverse();
   if (!client.clockwise) zones.top.reverse();
   root.className = `board variant-${view.variant} players-${view.players}`;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", t("table.board_label"));
   Object.assign(root.dataset, {
     stateId: String(model.stateId ?? ""),
     phase: view.phase,
@@ -362,7 +383,9 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
       : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, tn("end.points", result.points))),
   result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
     smallCards([result.closing], {wildRank})) : null,
-  h("div", {class: "arrangement"},
+  result.held !== null && result.held !== undefined // a breakdown (Rummy 500, R5-12)
+    ? laidBreakdown(result, nameOf, (cards, cls) => smallCards(cards, {wildRank, cls}))
+    : h("div", {class: "arrangement"},
     h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
       result.melds.length ? result.melds.map((meld) => smallCards(meld, {wildRank, cls: "meld"})) : h("span", {class: "muted"}, t("end.none"))),
     h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.dead")),

@@ -1,5 +1,7 @@
 // Cards: parsing the protocol's text form ("7h", "Th", "Jk", "Jk=9h"), sorting, and SVG
 // faces and backs drawn here (suit shapes are paths, so no font needs the suit symbols).
+// Every inked part has the class ink-s/ink-h/ink-d/ink-c, so the four-colour deck
+// (prefs.js) is a stylesheet rule, never a redraw.
 
 export const RANKS = "A23456789TJQK";
 export const SUITS = "shdc";
@@ -24,6 +26,14 @@ export function cardText(text, jokerWord = "Joker") {
   if (card.joker) return card.stands ? `${jokerWord} (${cardText(card.stands)})` : jokerWord;
   return `${rankLabel(card.rank)}${SUIT_SYMBOL[card.suit]}`;
 }
+
+let namer = (text) => cardText(text);
+
+/** Set how a card is named to screen readers ("7 of Hearts", "7 Hati"): util.js, from the catalogue. */
+export function setCardNamer(name) { namer = name; }
+
+/** A card's spoken name. */
+export const cardName = (text) => namer(text);
 
 /** A wild rank as the view gives it ("3" … "10", "J", "Q", "K") as a card rank letter. */
 export function wildRankLetter(wild) {
@@ -59,9 +69,11 @@ const SHAPES = {
 };
 const STAR = '<path d="M50 4 61 38H97L68 59 79 94 50 73 21 94 32 59 3 38H39Z"/>';
 
-function shape(suit, x, y, size, fill) {
+const inkClass = (suit) => (suit ? `ink-${suit}` : "ink-joker");
+
+function shape(suit, x, y, size, fill, ink = suit) {
   const body = suit === "star" ? STAR : SHAPES[suit];
-  return `<g transform="translate(${x} ${y}) scale(${size / 100})" fill="${fill}">${body}</g>`;
+  return `<g class="${inkClass(ink)}" transform="translate(${x} ${y}) scale(${size / 100})" fill="${fill}">${body}</g>`;
 }
 
 const FONT = 'font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif"';
@@ -73,16 +85,16 @@ function corner(card, ink) {
   }
   const label = rankLabel(card.rank);
   const size = label.length > 1 ? 25 : 29;
-  return `<text x="${label.length > 1 ? 5 : 8}" y="29" font-size="${size}" font-weight="700" `
+  return `<text class="${inkClass(card.suit)}" x="${label.length > 1 ? 5 : 8}" y="29" font-size="${size}" font-weight="700" `
     + `fill="${ink}" ${FONT} letter-spacing="-2">${label}</text>` + shape(card.suit, 8, 34, 19, ink);
 }
 
 function centre(card, ink) {
-  if (card.joker) return shape("star", 22, 42, 56, ink);
+  if (card.joker) return shape("star", 22, 42, 56, ink, null);
   if (card.rank === "A") return shape(card.suit, 24, 44, 52, ink);
   if ("JQK".includes(card.rank)) {
-    return `<rect x="24" y="30" width="52" height="80" rx="5" fill="none" stroke="${ink}" stroke-width="2"/>`
-      + `<text x="50" y="84" font-size="44" font-weight="700" text-anchor="middle" fill="${ink}" ${FONT}>${card.rank}</text>`
+    return `<rect class="${inkClass(card.suit)} frame" x="24" y="30" width="52" height="80" rx="5" fill="none" stroke="${ink}" stroke-width="2"/>`
+      + `<text class="${inkClass(card.suit)}" x="50" y="84" font-size="44" font-weight="700" text-anchor="middle" fill="${ink}" ${FONT}>${card.rank}</text>`
       + shape(card.suit, 40, 88, 20, ink);
   }
   return shape(card.suit, 27, 47, 46, ink);
@@ -97,16 +109,15 @@ export function cardSVG(text, {wild = false, stands = null} = {}) {
   const ink = card.joker ? JOKER_INK : isRed(card.suit) ? RED : BLACK;
   const frame = wild
     ? '<rect x="3" y="3" width="94" height="134" rx="7" fill="none" stroke="#e0a800" stroke-width="5"/>'
-      + shape("star", 74, 6, 20, "#e0a800")
+      + shape("star", 74, 6, 20, "#e0a800", "wild")
     : "";
   const standsFor = stands || card.stands;
   const label = standsFor
     ? `<rect x="5" y="104" width="90" height="31" rx="5" fill="#fff3c4" stroke="#b58900" stroke-width="1.5"/>`
-      + `<text x="50" y="128" font-size="24" font-weight="700" text-anchor="middle" fill="${isRed(parseCard(standsFor).suit) ? RED : BLACK}" ${FONT}>= ${cardText(standsFor)}</text>`
+      + `<text x="50" y="128" font-size="24" font-weight="700" text-anchor="middle" class="${inkClass(parseCard(standsFor).suit)}" fill="${isRed(parseCard(standsFor).suit) ? RED : BLACK}" ${FONT}>= ${cardText(standsFor)}</text>`
     : "";
   const upside = card.joker ? "" : `<g transform="rotate(180 50 70)">${corner(card, ink)}</g>`;
-  return `<svg class="card-face" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" role="img" `
-    + `aria-label="${cardText(text)}">`
+  return `<svg class="card-face" viewBox="0 0 100 140" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">`
     + '<rect x="1" y="1" width="98" height="138" rx="8" fill="#fffdf8" stroke="#7d7d7d" stroke-width="1.5"/>'
     + corner(card, ink) + upside + centre(card, ink) + frame + label + "</svg>";
 }
@@ -137,6 +148,8 @@ export function cardElement(text, options = {}) {
   element.dataset.card = parseCard(text).text;
   element.innerHTML = cardSVG(text, options);
   element.title = cardText(text);
+  element.setAttribute("role", "img");
+  element.setAttribute("aria-label", cardName(options.stands ? `${parseCard(text).text}=${options.stands}` : text));
   return element;
 }
 

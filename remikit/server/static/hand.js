@@ -121,6 +121,8 @@ export class HandView {
     this.signature = signature;
     this.element.replaceChildren();
     this.element.classList.toggle("interactive", interactive);
+    const current = order.entries.some((e) => e.id === this.current) ? this.current : order.entries[0]?.id;
+    this.current = current;
     this.element.dataset.count = String(order.entries.length);
     order.entries.forEach((entry, index) => {
       const wild = wildRank !== null && isWild(entry.card, wildRank);
@@ -132,15 +134,36 @@ export class HandView {
       if (order.fresh.has(entry.id)) element.classList.add("fresh");
       element.setAttribute("role", "button");
       element.setAttribute("aria-pressed", selected.has(entry.id) ? "true" : "false");
-      element.tabIndex = 0;
-      element.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          this.onSelect(entry.id);
-        }
-      });
+      element.tabIndex = entry.id === current ? 0 : -1; // one tab stop: arrows move within
+      element.addEventListener("focus", () => this.roveTo(entry.id));
+      element.addEventListener("keydown", (event) => this.key(event, entry.id, index));
       this.element.append(element);
     });
+  }
+
+  /** The card that takes the hand's one tab stop. */
+  roveTo(id) {
+    this.current = id;
+    for (const card of this.element.children) card.tabIndex = Number(card.dataset.id) === id ? 0 : -1;
+  }
+
+  /** Enter or Space selects; arrows move the focus; Shift + arrows move the card. */
+  key(event, id, index) {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.onSelect(id);
+      return;
+    }
+    const step = {ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity}[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const count = this.element.childElementCount;
+    const to = Math.max(0, Math.min(count - 1, index + step));
+    if (event.shiftKey) {
+      if (to !== index) this.onReorder(index, to);
+      return;
+    }
+    this.element.children[to]?.focus();
   }
 
   down(event) {

@@ -4,6 +4,7 @@
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {cardElement, isWild, sortKey, wildRankLetter} from "./cards.js";
 import {langButton, onLangChange, t} from "./i18n.js";
+import {prefsControl} from "./prefs.js";
 import {scoreSection} from "./scores.js";
 import {url} from "./urls.js";
 import {$, api, describeAction, describeLog, h, seatName} from "./util.js";
@@ -33,6 +34,7 @@ function header() {
     h("a", {href: url("/"), class: "home"}, t("common.lobby")),
     h("span", {class: "brand"}, "remikit"),
     h("span", {class: "table-title"}, t("replay.title", {code}), replay.game ? ` · ${replay.game.title}` : ""),
+    ...prefsControl(),
     langButton());
 }
 

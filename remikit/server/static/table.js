@@ -4,11 +4,15 @@
 
 import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
 import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvice} from "./advice.js";
+import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
+import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
+import {onPrefChange, prefsControl, togglePanel} from "./prefs.js";
 import {scoreSection} from "./scores.js";
+import {SeatDrawShow} from "./seatdraw.js";
 import {shareControls} from "./share.js";
 import {socketUrl, url} from "./urls.js";
 import {$, api, h, joinTable, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
@@ -36,6 +40,8 @@ const page = {
   noticeKey: null,
 };
 window.remikit = page; // for the browser tests and the curious
+const announcer = new Announcer();
+const seatDrawShow = new SeatDrawShow(code);
 
 const hand = new HandView({
   onSelect: (id) => {
@@ -53,6 +59,8 @@ const hand = new HandView({
 
 function frame() {
   document.title = t("table.title", {code});
+  hand.element.setAttribute("role", "group");
+  hand.element.setAttribute("aria-label", t("table.hand_label"));
   const header = $("#topbar");
   header.replaceChildren(
     h("a", {href: url("/"), class: "home", id: "to-lobby"}, t("common.lobby")),
@@ -60,6 +68,8 @@ function frame() {
     h("span", {class: "table-title", id: "table-title"}, page.message ? page.message.table.title : ""),
     h("span", {class: "code"}, t("table.code"), " ", h("b", {id: "table-code"}, code)),
     ...shareControls(code, notice),
+    ...keysHelp(),
+    ...prefsControl({withSound: true}),
     langButton());
 }
 
@@ -70,8 +80,10 @@ function notice(text, kind = "info") {
   element.hidden = !text;
 }
 
+const errorBox = $("#error"); // shown by the hand (render puts it there)
+
 function showError(text) {
-  const element = $("#error");
+  const element = errorBox;
   element.textContent = text;
   element.hidden = !text;
   clearTimeout(showError.timer);
@@ -254,6 +266,10 @@ function onState(message) {
     if (page.busy) { page.busy = false; clearTimeout(page.busyTimer); }
     page.choice = null;
   }
+  announcer.update(message, page.me, nameOf, t("table.title", {code}));
+  if (message.call_window && !previous?.call_window && page.me !== null) {
+    requestAnimationFrame(() => $("#board .me")?.scrollIntoView({block: "nearest"})); // the hand and the call buttons in sight
+  }
   if (!message.call_window) page.callDepth = 1;
   else if (page.callDepth > view.discard_pile.length) page.callDepth = 1;
   // the hand: keep the player's order; drop the selection of cards no longer held
@@ -323,7 +339,18 @@ function sendOrChoose(candidates, fallback) {
   }
 }
 
+/** Why a click or a key did nothing: another seat's turn, or no card chosen for it. */
+function blocked(selector = null) {
+  const view = page.message?.view;
+  if (!view || page.me === null || view.game_over || page.message.call_window) return;
+  if (view.to_play !== null && view.to_play !== page.me) showError(t("table.not_your_turn", {name: nameOf(view.to_play)}));
+  else if (["#btn-discard", "#btn-close", "#btn-meld"].includes(selector) && view.phase === "discard") {
+    showError(selector === "#btn-meld" ? t("table.select_meld") : t("table.select_one"));
+  }
+}
+
 const on = {
+  blocked,
   draw: (action) => send(action),
   pile: (depth) => {
     const view = page.message.view;
@@ -385,6 +412,7 @@ function render() {
     return;
   }
   const view = message.view;
+  const focused = focusKey($("#app"));
   $("#table-title").textContent = message.table.title;
   hand.render(page.order, {selected: page.selected, wildRank: wildRankLetter(view.wild_rank),
     interactive: page.me !== null});
@@ -407,6 +435,7 @@ function render() {
     on,
   };
   renderBoard($("#board"), model);
+  ($("#board .me") || $("#app")).append(errorBox);
   if (page.choice) {
     $("#board").append(h("div", {class: "choice card-box", id: "choice"},
       h("b", {}, page.choice.title),
@@ -425,6 +454,10 @@ function render() {
     seatDrawPanel(message.table.seat_draw),
     scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
+  seatDrawShow.render(message, nameOf, page.me);
+  if (page.resultsOpen || seatDrawShow.open) return;
+  if (page.choice && !$("#choice").contains(document.activeElement)) $("#choice .btn").focus();
+  else restoreFocus($("#app"), focused);
 }
 
 /** Who drew what in the seat draw (R13-2), in seat order: seat 0 plays first, the last deals. */
@@ -445,7 +478,11 @@ function renderResults() {
   }
   const summary = view.finished_deals[page.resultsDeal];
   const over = view.game_over && page.resultsDeal === view.finished_deals.length - 1;
-  const closeResults = () => { page.resultsOpen = false; render(); };
+  const closeResults = () => {
+    page.resultsOpen = false;
+    render();
+    $("#hand .card[tabindex='0']")?.focus({preventScroll: true});
+  };
   let headline = null;
   if (over) {
     const winner = view.winner;
@@ -454,7 +491,8 @@ function renderResults() {
       h("p", {class: "winner"}, winner === null ? t("end.no_winner")
         : winner === page.me ? t("end.you_win") : t("end.winner", {name: nameOf(winner)})));
   }
-  box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
+  const focused = focusKey(box);
+  box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true", "aria-label": t("table.results_label"),
     dataset: {gameOver: over ? "true" : "false", deal: String(summary.number)}},
   headline,
   dealResults(view, client, summary, nameOf, page.me ?? 0),
@@ -466,8 +504,17 @@ function renderResults() {
     over ? h("a", {class: "btn", href: url("/")}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));
+  const opening = box.hidden;
   box.hidden = false;
+  if (opening) $("#results-close").focus({preventScroll: true}); // the headline stays in sight
+  else if (focused) (box.querySelector(focused) || $("#results-close")).focus();
 }
+
+listenForKeys({
+  blocked,
+  help: () => togglePanel($("#keys-toggle"), $("#keys-help")),
+});
+onPrefChange((name, value) => { if (name === "sound" && value) announcer.beep(); });
 
 onLangChange(() => {
   frame();

@@ -1,6 +1,6 @@
 // Small helpers shared by the pages: building elements, the JSON API, what a log line says.
 
-import {cardText} from "./cards.js";
+import {cardText, parseCard, rankLabel, setCardNamer} from "./cards.js";
 import {N_, lang, t, tn} from "./i18n.js";
 import {url as serverUrl} from "./urls.js";
 
@@ -100,6 +100,18 @@ export function levelName(level) {
 
 const joker = () => t("common.joker");
 export const showCard = (text) => cardText(text, joker());
+
+const RANK_NAMES = {A: N_("card.rank.A"), J: N_("card.rank.J"), Q: N_("card.rank.Q"), K: N_("card.rank.K")};
+const SUIT_NAMES = {s: N_("card.suit.s"), h: N_("card.suit.h"), d: N_("card.suit.d"), c: N_("card.suit.c")};
+
+/** A card in words: "7 of Hearts" / "7 Hati", "Joker as 9 of Hearts" / "Joker sebagai 9 Hati". */
+export function cardName(text) {
+  const card = parseCard(text);
+  if (card.joker) return card.stands ? t("card.joker_as", {card: cardName(card.stands)}) : joker();
+  const rank = RANK_NAMES[card.rank] ? t(RANK_NAMES[card.rank]) : rankLabel(card.rank);
+  return t("card.name", {rank, suit: t(SUIT_NAMES[card.suit])});
+}
+setCardNamer(cardName);
 
 /** What a log entry ({seat, action: {type, …}}) says, in words. */
 export function describeAction(play, nameOf) {

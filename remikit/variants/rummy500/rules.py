@@ -63,6 +63,7 @@ from remikit.variants.rummy500.melds import (
     JOKER_LAYOFFS,
     SCORINGS,
     PlacedMeld,
+    Slot,
     can_place,
     candidate_layoffs,
     candidate_melds,
@@ -72,7 +73,7 @@ from remikit.variants.rummy500.melds import (
     resolve_layoff,
     resolve_meld,
 )
-from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
+from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
 DEFAULT_PLAYERS = 3
@@ -434,17 +435,48 @@ class Rummy500Deal(Deal):
             for slot in meld.slots:
                 credit[slot.seat] += slot.points(scoring)
         results = []
+        laid = self.laid(scoring)
         for seat, hand in enumerate(self.hands):
             melds = tuple(t for t in (m.tokens(seat) for m in self.table) if t)
+            held = hand_points(hand, scoring)
             results.append(
                 SeatResult(
-                    points=credit[seat] - hand_points(hand, scoring),
+                    points=credit[seat] - held,
                     melds=melds,
                     dead=tuple(hand),
                     went_out=seat == self.went_out,
+                    laid=laid[seat],
+                    held=held,
                 )
             )
         self.finish(DealSummary(self.number, ended_by, self.went_out, tuple(results)))
+
+    def laid(self, scoring: str) -> list[tuple[Laid, ...]]:
+        """Per seat, what it put on the table: its melds, then its lay-offs (R5-5), each
+        with its points; the log tells who laid each meld and which cards were laid off."""
+        owners = [p.seat for p in self.log if isinstance(p.action, MeldCards)]
+        layoffs = Counter(
+            (p.seat, p.action.meld, str(p.action.card))
+            for p in self.log
+            if isinstance(p.action, LayOff)
+        )
+        out: list[list[Laid]] = [[] for _ in range(self.players)]
+        for meld, owner in zip(self.table, owners, strict=True):
+            own: list[Slot] = []
+            added: dict[int, list[Slot]] = {}
+            for slot in meld.slots:
+                key = (slot.seat, meld.number, str(slot.card))
+                if layoffs[key]:
+                    layoffs[key] -= 1
+                    added.setdefault(slot.seat, []).append(slot)
+                else:
+                    own.append(slot)
+            groups = [(owner, own, False)] + [(seat, slots, True) for seat, slots in added.items()]
+            for seat, slots, layoff in groups:
+                cards = tuple(slot.token() for slot in slots)
+                points = sum(slot.points(scoring) for slot in slots)
+                out[seat].append(Laid(meld.number, owner, cards, points, layoff))
+        return [tuple(sorted(entries, key=lambda e: (e.layoff, e.meld))) for entries in out]
 
     def table_points(self, seat: int | None = None) -> int:
         """The value of the table (the cards ``seat`` laid, when given)."""
