@@ -21,13 +21,25 @@ from fastapi import Body, FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
 from remikit.server.clock import Clock
+from remikit.server.guard import (
+    MAX_INT,
+    MAX_MESSAGE,
+    MAX_TOKEN,
+    install_guard,
+    message_action,
+    message_ref,
+    message_state_id,
+    storage_problem,
+    strict_json,
+)
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable
 from remikit.server.problems import Problem, pick_lang
@@ -45,9 +57,12 @@ class SeatRequest(BaseModel):
     level: str | None = Field(default=None, max_length=40)
 
 
+OptionName = Annotated[str, StringConstraints(max_length=40)]
+
+
 class CreateTableRequest(BaseModel):
     variant: str = Field(max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[OptionName, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatRequest] | None = Field(default=None, max_length=16)
     title: str | None = Field(default=None, max_length=200)
 
@@ -55,7 +70,7 @@ class CreateTableRequest(BaseModel):
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
     seat: int | None = Field(default=None, ge=0, le=15, strict=True)  # not true, 1.0 or "1"
-    lang: str | None = None
+    lang: str | None = Field(default=None, max_length=40)
 
 
 SECURITY_HEADERS = {
@@ -96,6 +111,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+
+    install_guard(app, settings)  # inside the security headers: its refusals get them too
 
     @app.middleware("http")
     async def security_headers(
@@ -194,7 +211,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def list_games(
         request: Request,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
     ) -> dict[str, Any]:
         store = hub_of(request).store
         games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
@@ -230,8 +247,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def get_replay(
         request: Request,
         table_id: str,
-        step: Annotated[int, Query(ge=0)] = 0,
-        seat: Annotated[int | None, Query(ge=0)] = None,
+        step: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
     ) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         steps = len(stored.actions)
@@ -259,10 +276,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = hub_of(websocket)
         try:
             conn = await greet(websocket, hub, table_id, lang)
-        except Problem as exc:
+        except (Problem, SQLAlchemyError) as exc:
+            problem = exc if isinstance(exc, Problem) else storage_problem()
             with contextlib.suppress(Exception):
-                await websocket.send_json({"type": "error", **exc.json(lang)})
-                await websocket.close(code=SOCKET_CLOSE.get(exc.code, 4400))
+                await websocket.send_json({"type": "error", **problem.json(lang)})
+                await websocket.close(code=SOCKET_CLOSE.get(problem.code, 4400))
             return
         except WebSocketDisconnect:
             return
@@ -299,7 +317,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         token = hello.get("token")
         seat = None
         if token is not None:
-            seat = table.seat_for_token(token) if isinstance(token, str) else None
+            usable = isinstance(token, str) and len(token) <= MAX_TOKEN
+            seat = table.seat_for_token(token) if usable else None
             if seat is None:
                 hub.table_idle(table)
                 raise Problem("bad_token", "server.bad_token", table=table.id)
@@ -319,6 +338,7 @@ SOCKET_CLOSE = {
     "bad_json": 4400,
     "bad_message": 4400,
     "broken_table": 4500,
+    "storage": 4503,
 }
 """Close codes of a socket refused at its hello (docs/protocol.md)."""
 
@@ -337,11 +357,9 @@ def read_json(text: str | None) -> dict[str, Any]:
     """A client message: a JSON object, else the problem ``bad_json``/``bad_message``."""
     if text is None:
         raise Problem("bad_message", "server.not_text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        why = f"{exc.msg} at {exc.pos}"  # the parser's own words (JSON's, not the game's)
-        raise Problem("bad_json", "server.bad_json", why=why) from None
+    if len(text) > MAX_MESSAGE:
+        raise Problem("too_large", "server.message_too_large", max=MAX_MESSAGE)
+    data = strict_json(text)
     if not isinstance(data, dict):
         raise Problem("bad_message", "server.not_object")
     return data
@@ -350,20 +368,22 @@ def read_json(text: str | None) -> dict[str, Any]:
 async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
     """One message from a client: answer it on its connection."""
     ref: Any = None
+
+    def reply(problem: Problem) -> None:
+        message = {"type": "error", **problem.json(conn.lang)}
+        conn.send_json(message | {"state_id": table.state_id, "ref": ref})
+
     try:
         data = read_json(text)
-        ref = data.get("ref")
+        ref = message_ref(data.get("ref"))
         kind = data.get("type")
         if kind == "ping":
             conn.send_json({"type": "pong", "ref": ref})
             return
         if kind != "action":
-            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))
-        state_id, action_text = data.get("state_id"), data.get("action")
-        if not isinstance(state_id, int) or isinstance(state_id, bool):
-            raise Problem("bad_message", "server.need_state_id")
-        if not isinstance(action_text, str):
-            raise Problem("bad_message", "server.need_action")
+            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind)[:40])
+        state_id = message_state_id(data.get("state_id"))
+        action_text = message_action(data.get("action"))
         if conn.seat is None:
             raise Problem("spectator", "server.spectator", status=403)
         try:
@@ -382,9 +402,13 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             )
             table.send_state(conn.seat)  # call_window.my_call now shows the call
     except Problem as exc:
-        conn.send_json(
-            {"type": "error", **exc.json(conn.lang), "state_id": table.state_id, "ref": ref}
-        )
+        reply(exc)
+    except SQLAlchemyError:
+        log.exception("table %s: storage failed", table.id)
+        reply(storage_problem())
+    except Exception:  # answered all the same: the socket stays open
+        log.exception("table %s: a message failed", table.id)
+        reply(Problem("internal", "server.internal", status=500))
 
 
 def public_seats(stored: StoredTable) -> list[dict[str, Any]]:

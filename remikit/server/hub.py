@@ -16,7 +16,6 @@ import random
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +28,7 @@ from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
+from remikit.server.pool import DaemonPool
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.writer import Writer
@@ -191,9 +191,7 @@ class Hub:
         self.clock: Clock = clock or LoopClock()
         self.store = Store(settings.database_url)
         self.writer = Writer(self.store)
-        self.bot_pool = ThreadPoolExecutor(
-            max(1, settings.bot_threads), thread_name_prefix="remikit-bot"
-        )
+        self.bot_pool = DaemonPool(max(1, settings.bot_threads), name="remikit-bot")
         self.bot_delay = settings.bot_delay
         self.call_window = settings.call_window
         self.tables: dict[str, LiveTable] = {}
@@ -285,8 +283,8 @@ class Hub:
         if live is not None:
             return live
         stored = await self.stored(table_id)
-        try:
-            live = self._live(stored)
+        try:  # a long game takes a while to replay: off the event loop
+            live = await asyncio.to_thread(self._live, stored)
         except Exception:
             log.exception("table %s cannot be rebuilt", code)
             raise Problem("broken_table", "server.broken_table", status=500, table=code) from None

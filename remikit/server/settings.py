@@ -17,3 +17,5 @@ class Settings:
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
+    body_limit: int = 64 * 1024  # bytes of an HTTP request body
+    body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
