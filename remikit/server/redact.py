@@ -26,8 +26,7 @@ def scrub(record: logging.LogRecord) -> None:
     args = record.args
     if isinstance(args, tuple) and any(isinstance(a, Frame) for a in args):
         record.args = tuple(
-            _frame_text(a) if isinstance(a, Frame) and a.opcode in DATA_OPCODES else a
-            for a in args
+            _frame_text(a) if isinstance(a, Frame) and a.opcode in DATA_OPCODES else a for a in args
         )
     if "token" in str(record.msg) or (record.args and "token" in repr(record.args)):
         record.msg = TOKEN.sub(r"\1…", record.getMessage())

@@ -27,7 +27,6 @@ from remikit.server import redact
 from remikit.server.app import create_app
 from remikit.server.settings import Settings
 
-
 KEEP_ALIVE = 5
 HEADER_TIMEOUT = 10.0
 HEADER_LIMIT = 16 * 1024
