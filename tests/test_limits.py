@@ -8,7 +8,7 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +89,8 @@ def run_guard(receive_messages: list[Message], *, headers: list[tuple[bytes, byt
         await asyncio.Event().wait()  # a client that announced more and sends nothing
         raise AssertionError("unreachable")
 
-    async def send(message: Message) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     scope = {"type": "http", "path": "/api/tables", "headers": headers, "query_string": b""}
     asyncio.run(BodyGuard(app, limit=100, timeout=0)(scope, receive, send))
@@ -128,10 +128,10 @@ def test_json_the_server_will_not_read_is_refused(client: TestClient, body: byte
 
 
 def test_json_at_the_limits_is_read(client: TestClient) -> None:
-    deep = {"x": None}
-    for _ in range(MAX_DEPTH - 3):  # the body, options and MAX_DEPTH - 2 levels inside
+    deep: Any = {"x": None}
+    for _ in range(MAX_DEPTH - 3):  # the body, the options, MAX_DEPTH - 2 levels inside
         deep = {"x": deep}
-    body = {"variant": "remi13d", "options": {"games": 2**62}}
+    body: Message = {"variant": "remi13d", "options": {"games": 2**62}}
     error_of(client.post("/api/tables", json=body), 400, "bad_option")  # read, out of range
     body = {"variant": "remi13d", "options": {"deep": deep}}
     error_of(client.post("/api/tables", json=body), 400, "bad_option")  # read: no such option
@@ -177,7 +177,7 @@ def test_text_fields_are_bounded(client: TestClient) -> None:
 
 def test_a_nul_never_reaches_the_database(database_url: str) -> None:
     with TestClient(create_app(Settings(database_url=database_url, bot_delay=0.0))) as client:
-        body = {"variant": "remi13d", "title": "Meja\x00"}
+        body: Message = {"variant": "remi13d", "title": "Meja\x00"}
         error_of(client.post("/api/tables", json=body), 400, "bad_title")
         table_id = create(client)
         joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bu\x00di"})
