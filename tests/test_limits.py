@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 import threading
+import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -328,3 +330,25 @@ def test_redaction_hides_tokens_written_as_json() -> None:
     record = logging.LogRecord("x", logging.INFO, "f", 1, "got %s", ('{"token": "abc"}',), None)
     scrub(record)
     assert record.getMessage() == 'got {"token": "…"}'
+
+
+def test_sigterm_ends_the_server_while_strong_bots_think(tmp_path: Path) -> None:
+    served = Served(tmp_path)
+    try:
+        for variant, players in (("rummy500", 3), ("three-thirteen", 4), ("remi13d", 4)):
+            body = {
+                "variant": variant,
+                "options": {"players": 3} if variant == "rummy500" else {},
+                "seats": [{"kind": "bot", "level": "strong@3"}] * players,
+            }
+            assert httpx.post(f"{served.url}/api/tables", json=body).status_code == 201
+        deadline = time.monotonic() + 60
+        while not any(
+            t["state_id"] for t in httpx.get(f"{served.url}/api/tables").json()["tables"]
+        ):
+            assert time.monotonic() < deadline, "the bots did not start"
+            time.sleep(0.05)
+        served.process.send_signal(signal.SIGTERM)
+        assert served.process.wait(15) == 0  # a strong bot's search is not waited for
+    finally:
+        served.stop()
