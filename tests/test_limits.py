@@ -13,10 +13,13 @@ import time
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
+from uvicorn.server import ServerState
 from websockets.sync.client import connect
 
 from remikit.engine import OptionError, OptionText
@@ -24,6 +27,7 @@ from remikit.server.app import create_app
 from remikit.server.guard import MAX_ACTION, MAX_DEPTH, MAX_MESSAGE, BodyGuard
 from remikit.server.hub import Hub
 from remikit.server.redact import scrub
+from remikit.server.runner import HEADER_LIMIT, TimedHttp
 from remikit.server.settings import Settings
 from remikit.variants import playable
 from tests.browser import Served
@@ -352,3 +356,43 @@ def test_sigterm_ends_the_server_while_strong_bots_think(tmp_path: Path) -> None
         assert served.process.wait(15) == 0  # a strong bot's search is not waited for
     finally:
         served.stop()
+
+
+def timed_http() -> tuple[TimedHttp, mock.Mock]:
+    """A :class:`TimedHttp` connection on a fake transport that gives no time to headers."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    config = uvicorn.Config(app, http=TimedHttp, lifespan="off", log_level="critical")
+    config.load()
+    transport = mock.Mock()
+    transport.get_extra_info.return_value = None
+    transport.is_closing.return_value = False
+    protocol = TimedHttp(config=config, server_state=ServerState(), app_state={})
+    protocol.header_timeout = 0
+    protocol.connection_made(transport)
+    return protocol, transport
+
+
+def test_slow_or_huge_request_headers_close_the_connection() -> None:
+    async def turns() -> None:
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    async def run() -> None:
+        slow, transport = timed_http()
+        slow.data_received(b"GET / HTTP/1.1\r\nhost: x\r\n")  # and nothing more
+        await turns()
+        assert transport.close.called
+        huge, transport = timed_http()
+        huge.data_received(b"GET / HTTP/1.1\r\nx-a: " + b"a" * HEADER_LIMIT)
+        assert transport.close.called
+        quick, transport = timed_http()
+        quick.data_received(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")  # all at once: answered
+        await turns()
+        assert transport.write.call_args_list[0].args[0].startswith(b"HTTP/1.1 200 OK")
+        assert transport.close.called  # then idle with no time for the next headers
+
+    asyncio.run(run())
