@@ -146,6 +146,7 @@ adversarial = st.one_of(
     st.integers(min_value=1, max_value=3000).map(lambda n: '{"a":' * n + "1" + "}" * n),
     st.integers(min_value=1, max_value=6000).map(lambda n: '{"type":"ping","ref":' + "9" * n + "}"),
     st.sampled_from(["NaN", "Infinity", '{"type":"ping","ref":-Infinity}', '"ping"', "[]", "1"]),
+    st.sampled_from(['{"type":"ping","ref":"\\ud800"}', '{"\\udfff":1}', '{"type":"\\udc00x"}']),
     st.integers(min_value=MAX_MESSAGE - 40, max_value=MAX_MESSAGE + 40).map(
         lambda n: json.dumps({"type": "ping", "pad": "x" * n})
     ),

@@ -126,6 +126,8 @@ def test_a_body_that_does_not_come_in_time_gets_408() -> None:
         b'{"variant": "remi13d", "options": ' + b"[" * 10_000 + b"]" * 10_000 + b"}",
         b'{"variant": "remi13d", "options": ' + b"[" * MAX_DEPTH + b"]" * MAX_DEPTH + b"}",
         b'{"variant": "remi13d\xff\xfe"}',
+        b'{"variant": "remi13d", "options": {"pure_run": "\\ud800"}}',
+        b'{"variant": "remi13d", "options": {"\\udfff": 1}}',
         b"{nope",
     ],
 )
@@ -272,6 +274,7 @@ def bad_messages(state_id: int) -> list[tuple[str, str]]:
         ('{"type": "action", "state_id": ' + "9" * 5000 + "}", "bad_json"),
         ('{"type": "action", "state_id": NaN}', "bad_json"),
         ('{"type": "ping", "ref": Infinity}', "bad_json"),
+        ('{"type": "ping", "ref": "\\ud800"}', "bad_json"),
         ("[" * 10_000, "bad_json"),
         ("{" * 3000, "bad_json"),
         (json.dumps({"type": "ping", "deep": [[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]}), "bad_json"),

@@ -1,4 +1,4 @@
-"""What the server accepts from a client, before anything reads it (docs/protocol.md §1).
+"""What the server accepts from a client, before anything reads it (docs/protocol.md §9).
 
 :class:`BodyGuard` is an ASGI middleware: a request body is refused before it
 is read when its ``Content-Length`` is over the limit (413), counted as it
@@ -6,9 +6,9 @@ streams in (413 past the limit) and given a time to arrive (408 after that).
 Every body under ``/api/`` must then be JSON as :func:`strict_json` reads it,
 the same reader that reads WebSocket messages: UTF-8, no ``NaN`` or
 ``Infinity``, numbers of at most :data:`MAX_NUMBER_TEXT` characters, at most
-:data:`MAX_DEPTH` levels of nesting. Each field then checks its own text (a
-title or a name with a control character is refused, so no NUL reaches the
-database).
+:data:`MAX_DEPTH` levels of nesting, no lone surrogate (``"\\ud800"``). Each
+field then checks its own text (a title or a name with a control character is
+refused, so no NUL reaches the database).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import asyncio
 import json
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -44,6 +45,7 @@ MAX_DEPTH = 16
 """Levels of nesting a JSON body or message may have (``{"a": [1]}`` has two)."""
 MAX_NUMBER_TEXT = 40
 """Characters a number may take in JSON (longer ones are refused before they are read)."""
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _number_problem() -> Problem:
@@ -81,23 +83,27 @@ def strict_json(data: str | bytes) -> Any:
         raise Problem("bad_json", "server.bad_json", why=why) from None
     except RecursionError:
         raise Problem("bad_json", "server.json_depth", max=MAX_DEPTH) from None
-    _check_depth(value)
+    _check_tree(value)
     return value
 
 
-def _check_depth(value: Any) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH`."""
+def _check_tree(value: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH`, and text that is no Unicode (a lone
+    surrogate escaped as ``"\\ud800"`` cannot be written out again)."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list):
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                raise Problem("bad_json", "server.not_utf8")
+        elif isinstance(item, dict | list):
             if depth > MAX_DEPTH:
                 raise Problem("bad_json", "server.json_depth", max=MAX_DEPTH)
             stack.extend((child, depth + 1) for child in _children(item))
 
 
 def _children(item: dict[Any, Any] | list[Any]) -> list[Any]:
-    return list(item.values()) if isinstance(item, dict) else item
+    return [*item.keys(), *item.values()] if isinstance(item, dict) else item
 
 
 def scope_lang(scope: Scope) -> str:
