@@ -1,12 +1,13 @@
 """What the web table refuses, and how: bodies over the limit or too slow, JSON the
 server will not read, fields out of range, bad WebSocket messages, table options out of
-range; every refusal in the documented error shape (docs/protocol.md §1, §7)."""
+range; every refusal in the documented error shape (docs/protocol.md §1, §9)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import re
 import signal
 import threading
 import time
@@ -24,7 +25,7 @@ from websockets.sync.client import connect
 
 from remikit.engine import OptionError, OptionText
 from remikit.server.app import create_app
-from remikit.server.guard import MAX_ACTION, MAX_DEPTH, MAX_MESSAGE, BodyGuard
+from remikit.server.guard import HTTP_CODES, MAX_ACTION, MAX_DEPTH, MAX_MESSAGE, BodyGuard
 from remikit.server.hub import Hub
 from remikit.server.redact import scrub
 from remikit.server.runner import HEADER_LIMIT, TimedHttp
@@ -399,3 +400,12 @@ def test_slow_or_huge_request_headers_close_the_connection() -> None:
         assert transport.close.called  # then idle with no time for the next headers
 
     asyncio.run(run())
+
+
+def test_every_error_code_of_the_server_is_documented() -> None:
+    root = Path(__file__).resolve().parent.parent
+    source = "".join(p.read_text() for p in (root / "remikit" / "server").glob("*.py"))
+    codes = set(re.findall(r'Problem\(\s*"(\w+)"', source))
+    codes |= {code for code, _ in HTTP_CODES.values()} | {"http_error"}
+    protocol = (root / "docs" / "protocol.md").read_text()
+    assert codes and not {c for c in codes if f"`{c}`" not in protocol}
