@@ -21,6 +21,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 from uvicorn.server import ServerState
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from remikit.engine import OptionError, OptionText
@@ -409,3 +410,24 @@ def test_every_error_code_of_the_server_is_documented() -> None:
     codes |= {code for code, _ in HTTP_CODES.values()} | {"http_error"}
     protocol = (root / "docs" / "protocol.md").read_text()
     assert codes and not {c for c in codes if f"`{c}`" not in protocol}
+
+
+def test_a_real_server_closes_a_socket_on_a_frame_over_64_kib(tmp_path: Path) -> None:
+    served = Served(tmp_path)
+    try:
+        table_id = httpx.post(f"{served.url}/api/tables", json={"variant": "remi13d"}).json()
+        ws_url = served.url.replace("http://", "ws://")
+        with connect(f"{ws_url}/ws/tables/{table_id['table']['id']}", max_size=None) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv())["type"] == "welcome"
+            ws.send(json.dumps({"type": "ping", "pad": "x" * (MAX_MESSAGE + 1)}))
+            while (reply := json.loads(ws.recv()))["type"] == "state":
+                pass
+            assert reply["code"] == "too_large"  # answered: the socket stays
+            ws.send(json.dumps({"type": "ping", "pad": "x" * 70_000}))
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    finally:
+        served.stop()
