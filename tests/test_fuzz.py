@@ -52,9 +52,10 @@ schema.config.generation.update(
 @dataclass
 class Server:
     client: TestClient
-    live: str  # a table waiting for its last person
+    live: str  # a table the HTTP fuzzing joins
     finished: str  # a finished game
-    token: str  # a seat at ``live``
+    quiet: str  # a table waiting for its last people, which only the sockets see
+    token: str  # a seat at ``quiet``
 
 
 @pytest.fixture(scope="module")
@@ -63,14 +64,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     settings = Settings(database_url=f"sqlite:///{folder / 'remikit.db'}", bot_delay=0.0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         live = create(client, "rummy500", options={"players": 3})
-        _, token = join(client, live, "Budi")
+        quiet = create(client, "rummy500", options={"players": 3})
+        _, token = join(client, quiet, "Budi")
         bots = [{"kind": "bot", "level": "random"}] * 2
         finished = create(client, "rummy500", options={"players": 2, "target": 1}, seats=bots)
         deadline = time.monotonic() + 60
         while client.get(f"/api/tables/{finished}").json()["table"]["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish their game"
             time.sleep(0.02)
-        yield Server(client, live, finished, token)
+        yield Server(client, live, finished, quiet, token)
 
 
 def documented(response: Any) -> None:
@@ -180,7 +182,7 @@ def answer_to(ws: Any, kind: str, data: str | bytes, serial: int) -> list[dict[s
 @pytest.mark.parametrize("seated", [False, True], ids=["spectator", "seat"])
 def test_every_websocket_message_is_answered_as_documented(server: Server, seated: bool) -> None:
     serial = iter(range(10**9))
-    with server.client.websocket_connect(f"/ws/tables/{server.live}") as ws:
+    with server.client.websocket_connect(f"/ws/tables/{server.quiet}") as ws:
         hello(ws, server.token if seated else None)
 
         @fuzz(WS_EXAMPLES)
@@ -211,7 +213,7 @@ def client_still_there(ws: Any) -> bool:
 @given(frames)
 def test_a_bad_hello_is_refused_in_the_documented_way(server: Server, frame: Any) -> None:
     kind, data = frame
-    with server.client.websocket_connect(f"/ws/tables/{server.live}") as ws:
+    with server.client.websocket_connect(f"/ws/tables/{server.quiet}") as ws:
         if kind == "text":
             ws.send_text(data)
         else:
