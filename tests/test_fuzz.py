@@ -64,7 +64,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     settings = Settings(database_url=f"sqlite:///{folder / 'remikit.db'}", bot_delay=0.0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         live = create(client, "rummy500", options={"players": 3})
-        quiet = create(client, "rummy500", options={"players": 3})
+        people = [{"kind": "person"}] * 3
+        quiet = create(client, "rummy500", options={"players": 3}, seats=people)
         _, token = join(client, quiet, "Budi")
         bots = [{"kind": "bot", "level": "random"}] * 2
         finished = create(client, "rummy500", options={"players": 2, "target": 1}, seats=bots)

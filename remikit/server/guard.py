@@ -120,12 +120,6 @@ def scope_lang(scope: Scope) -> str:
     return pick_lang(None)
 
 
-class _Refused(Exception):
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.code)
-        self.problem = problem
-
-
 class _Gone(Exception):
     """The client went away while its body was being read."""
 
@@ -146,18 +140,19 @@ class BodyGuard:
         try:
             self._check_length(scope)
             body = await self._read(receive)
-            if body and scope["path"].startswith("/api/"):
-                strict_json(body)
-        except _Refused as exc:
-            await self._refuse(scope, receive, send, exc.problem)
-            return
-        except Problem as exc:  # a malformed body, as the API's other malformed bodies
-            problem = Problem("bad_request", exc.key, status=422)
-            problem.params = exc.params
-            await self._refuse(scope, receive, send, problem)
+        except Problem as exc:
+            await self._refuse(scope, receive, send, exc)
             return
         except _Gone:
             return
+        if body and scope["path"].startswith("/api/"):
+            try:
+                strict_json(body)
+            except Problem as exc:  # a malformed body, as the API's other malformed bodies
+                problem = Problem("bad_request", exc.key, status=422)
+                problem.params = exc.params
+                await self._refuse(scope, receive, send, problem)
+                return
         replayed = False
 
         async def replay() -> Message:
@@ -169,14 +164,14 @@ class BodyGuard:
 
         await self.app(scope, replay, send)
 
-    def _too_large(self) -> _Refused:
-        return _Refused(Problem("too_large", "server.too_large", status=413, max=self.limit))
+    def _too_large(self) -> Problem:
+        return Problem("too_large", "server.too_large", status=413, max=self.limit)
 
     def _check_length(self, scope: Scope) -> None:
         for key, value in scope.get("headers", ()):
             if key == b"content-length":
                 if not value.isdigit():
-                    raise _Refused(Problem("bad_request", "server.bad_length", status=400))
+                    raise Problem("bad_request", "server.bad_length", status=400)
                 if len(value) > 12 or int(value) > self.limit:
                     raise self._too_large()
 
@@ -197,8 +192,8 @@ class BodyGuard:
                     if not message.get("more_body", False):
                         return b"".join(chunks)
         except TimeoutError:
-            raise _Refused(
-                Problem("slow_body", "server.slow_body", status=408, seconds=self.timeout)
+            raise Problem(
+                "slow_body", "server.slow_body", status=408, seconds=self.timeout
             ) from None
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, problem: Problem) -> None:

@@ -29,7 +29,11 @@ def scrub(record: logging.LogRecord) -> None:
             _frame_text(a) if isinstance(a, Frame) and a.opcode in DATA_OPCODES else a for a in args
         )
     if "token" in str(record.msg) or (record.args and "token" in repr(record.args)):
-        record.msg = TOKEN.sub(r"\1…", record.getMessage())
+        try:
+            text = record.getMessage()
+        except (TypeError, ValueError):  # a bad format: its arguments are not shown
+            text = str(record.msg)
+        record.msg = TOKEN.sub(r"\1…", text)
         record.args = None
 
 
