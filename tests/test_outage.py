@@ -79,10 +79,13 @@ def tick(clock: ManualClock, seconds: float) -> None:
 
 
 def play_on(clock: ManualClock, table: LiveTable, actions: int) -> None:
-    """Move the clock on until the table has ``actions`` more actions."""
+    """Move the clock on until the table has ``actions`` more actions; it returns with no
+    move under way (the next bot waits on the clock)."""
     goal = table.state_id + actions
     while table.state_id < goal:
-        tick(clock, BOT_DELAY)
+        seen = table.state_id
+        tick(clock, BOT_DELAY)  # then a move is stored, or a retry or a move waits again
+        until(lambda s=seen: table.state_id > s or clock.waiting > 0, "the table stalled")
 
 
 def storage_error(response: Any) -> None:
