@@ -83,9 +83,15 @@ def play_on(clock: ManualClock, table: LiveTable, actions: int) -> None:
     move under way (the next bot waits on the clock)."""
     goal = table.state_id + actions
     while table.state_id < goal:
-        seen = table.state_id
+        done = moved_or_waiting(clock, table)
         tick(clock, BOT_DELAY)  # then a move is stored, or a retry or a move waits again
-        until(lambda s=seen: table.state_id > s or clock.waiting > 0, "the table stalled")
+        until(done, "the table stalled")
+
+
+def moved_or_waiting(clock: ManualClock, table: LiveTable) -> Callable[[], bool]:
+    """Whether the table has moved since now, or something waits on the clock."""
+    seen = table.state_id
+    return lambda: table.state_id > seen or clock.waiting > 0
 
 
 def storage_error(response: Any) -> None:
