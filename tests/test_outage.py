@@ -88,6 +88,10 @@ def play_on(clock: ManualClock, table: LiveTable, actions: int) -> None:
         until(done, "the table stalled")
 
 
+def either(one: Callable[[], bool], other: Callable[[], bool]) -> Callable[[], bool]:
+    return lambda: one() or other()
+
+
 def moved_or_waiting(clock: ManualClock, table: LiveTable) -> Callable[[], bool]:
     """Whether the table has moved since now, or something waits on the clock."""
     seen = table.state_id
@@ -150,6 +154,40 @@ def test_a_bot_table_goes_on_by_itself_when_the_database_is_back(
         outage.down = False
         play_on(clock, table, 5)
         assert hub.store.actions(table.id) == table.actions
+
+
+def test_a_bot_table_whose_next_deck_missed_the_database_is_rebuilt_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    down, failed = threading.Event(), threading.Event()
+    real = Store.add_deal
+
+    def add_deal(session: Any, table_id: str, number: int, deck: Any) -> None:
+        if down.is_set() and number == 2:
+            failed.set()
+            raise OperationalError("INSERT", {}, ConnectionRefusedError("down"))
+        real(session, table_id, number, deck)
+
+    monkeypatch.setattr(Store, "add_deal", staticmethod(add_deal))
+    clock = ManualClock()
+    with served(f"sqlite:///{tmp_path / 'remikit.db'}", clock) as client:
+        hub: Hub = hub_of(client)
+        table_id = create(client, options={"games": 2}, seats=BOTS)
+        table = hub.tables[table_id]
+        down.set()
+        while not failed.is_set():  # the first deal ends: its next deck cannot be stored
+            moved = moved_or_waiting(clock, table)
+            tick(clock, BOT_DELAY)
+            until(either(moved, failed.is_set), "the table stalled")
+        until(lambda: table_id not in hub.tables, "the table was not let go")
+        assert table.broken and table.game.needs_deal
+        down.clear()
+        tick(clock, STORAGE_RETRY)  # rebuilt by itself: the deck is stored and dealt
+        until(lambda: table_id in hub.tables, "the table was not rebuilt")
+        again = hub.tables[table_id]
+        play_on(clock, again, 3)
+        assert len(again.game.deals) == 2
+        assert hub.store.actions(table_id) == again.actions
 
 
 def postgres_ctl() -> str:
