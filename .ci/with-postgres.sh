@@ -5,7 +5,8 @@
 # (as root, with apt-get). PostgreSQL refuses to run as root, so as root the cluster runs
 # as the user postgres. When REMI_TEST_POSTGRES_URL is already set, the command just runs.
 # If no cluster can be had, the command runs without the variable (the PostgreSQL tests
-# skip), except in CI (CI=true), where that is an error.
+# skip), except in CI (CI=true), where that is an error. REMI_TEST_POSTGRES_CTL names a
+# script that stops (`stop`) and starts (`start`) the cluster again.
 #
 #   .ci/with-postgres.sh .venv/bin/pytest -n auto tests
 set -uo pipefail
@@ -52,11 +53,13 @@ start_cluster() {
     port=$(free_port) || return 1
     as_pg "$bindir/initdb" -D "$PG_DIR/data" -U remi -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
         >"$PG_DIR/initdb.log" 2>&1 || { cat "$PG_DIR/initdb.log" >&2; return 1; }
-    as_pg "$bindir/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $PG_DIR -c fsync=off -c max_connections=300" \
-        start >&2 || { cat "$PG_DIR/server.log" >&2; return 1; }
+    local ctl=("$bindir/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 -m fast
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $PG_DIR -c fsync=off -c max_connections=300")
+    as_pg "${ctl[@]}" start >&2 || { cat "$PG_DIR/server.log" >&2; return 1; }
     PG_CTL="$bindir/pg_ctl"
+    write_ctl "${ctl[@]}"
     export REMI_TEST_POSTGRES_URL="postgresql://remi@127.0.0.1:$port/postgres"
+    export REMI_TEST_POSTGRES_CTL="$PG_DIR/ctl"
     log "PostgreSQL on 127.0.0.1:$port ($PG_DIR)"
 }
 
@@ -64,6 +67,20 @@ as_pg() {
     if [ ${#AS[@]} -eq 0 ]; then "$@";
     elif [ "${AS[0]}" = su ]; then "${AS[@]}" "$(printf '%q ' "$@")";
     else "${AS[@]}" "$@"; fi
+}
+
+# $PG_DIR/ctl stop|start: stop the cluster or start it again, as it was started (the
+# tests of a database outage); REMI_TEST_POSTGRES_CTL names it.
+write_ctl() {
+    local cmd
+    cmd=$(printf '%q ' "$@")
+    {
+        echo '#!/usr/bin/env bash'
+        if [ ${#AS[@]} -eq 0 ]; then echo "exec $cmd \"\$1\""
+        elif [ "${AS[0]}" = su ]; then echo "exec $(printf '%q ' "${AS[@]}") \"$cmd \$1\""
+        else echo "exec $(printf '%q ' "${AS[@]}") $cmd \"\$1\""; fi
+    } >"$PG_DIR/ctl"
+    chmod 755 "$PG_DIR/ctl"
 }
 
 stop_cluster() {

@@ -23,7 +23,8 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
@@ -32,6 +33,17 @@ from remikit.i18n import LANGUAGES, messages_json
 from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock, ManualClock
+from remikit.server.guard import (
+    MAX_INT,
+    MAX_MESSAGE,
+    MAX_TOKEN,
+    install_guard,
+    message_action,
+    message_ref,
+    message_state_id,
+    storage_problem,
+    strict_json,
+)
 from remikit.server.hub import Hub, build_game, variant_client, variants_json
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
@@ -51,9 +63,12 @@ class SeatRequest(BaseModel):
     level: str | None = Field(default=None, max_length=40)
 
 
+OptionName = Annotated[str, StringConstraints(max_length=40)]
+
+
 class CreateTableRequest(BaseModel):
     variant: str = Field(max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[OptionName, Any] = Field(default_factory=dict, max_length=32)
     seats: list[SeatRequest] | None = Field(default=None, max_length=16)
     title: str | None = Field(default=None, max_length=200)
     settings: dict[str, Any] = Field(default_factory=dict)
@@ -63,13 +78,13 @@ class CreateTableRequest(BaseModel):
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
     seat: int | None = Field(default=None, ge=0, le=15, strict=True)  # not true, 1.0 or "1"
-    lang: str | None = Field(default=None, max_length=16)
-    token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{32,128}$")
+    lang: str | None = Field(default=None, max_length=40)
+    token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{32,100}$")
     """The seat's token, made by the client (so asking again after a lost answer gives
     the same seat); the server makes one when it is absent."""
 
 
-TOKEN = r"^[A-Za-z0-9_-]{16,128}$"
+TOKEN = r"^[A-Za-z0-9_-]{16,100}$"
 
 
 class TokenRequest(BaseModel):
@@ -130,6 +145,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+
+    install_guard(app, settings)  # inside the security headers: its refusals get them too
 
     @app.middleware("http")
     async def security_headers(
@@ -305,7 +322,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def list_games(
         request: Request,
         limit: Annotated[int, Query(ge=1, le=500)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
     ) -> dict[str, Any]:
         store = hub_of(request).store
         games = await asyncio.to_thread(store.finished, limit=limit, offset=offset)
@@ -342,8 +359,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def get_replay(
         request: Request,
         table_id: str,
-        step: Annotated[int, Query(ge=0)] = 0,
-        seat: Annotated[int | None, Query(ge=0)] = None,
+        step: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        seat: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
     ) -> dict[str, Any]:
         stored = await finished_game(request, table_id)
         steps = len(stored.actions)
@@ -371,10 +388,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = hub_of(websocket)
         try:
             conn = await greet(websocket, hub, table_id, lang)
-        except Problem as exc:
+        except (Problem, SQLAlchemyError) as exc:
+            problem = exc if isinstance(exc, Problem) else storage_problem()
             with contextlib.suppress(Exception):
-                await websocket.send_json({"type": "error", **exc.json(lang)})
-                await websocket.close(code=SOCKET_CLOSE.get(exc.code, 4400))
+                await websocket.send_json({"type": "error", **problem.json(lang)})
+                await websocket.close(code=SOCKET_CLOSE.get(problem.code, 4400))
             return
         except WebSocketDisconnect:
             return
@@ -414,7 +432,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         token = hello.get("token")
         seat = None
         if token is not None:
-            seat = table.seat_for_token(token) if isinstance(token, str) else None
+            usable = isinstance(token, str) and len(token) <= MAX_TOKEN
+            seat = table.seat_for_token(token) if usable else None
             if seat is None:
                 hub.table_idle(table)
                 raise Problem("bad_token", "server.bad_token", table=table.id)
@@ -439,6 +458,7 @@ SOCKET_CLOSE = {
     "bad_message": 4400,
     "broken_table": 4500,
     "too_many_spectators": 4429,
+    "storage": 4503,
 }
 """Close codes of a socket refused at its hello (docs/protocol.md)."""
 
@@ -457,11 +477,9 @@ def read_json(text: str | None) -> dict[str, Any]:
     """A client message: a JSON object, else the problem ``bad_json``/``bad_message``."""
     if text is None:
         raise Problem("bad_message", "server.not_text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        why = f"{exc.msg} at {exc.pos}"  # the parser's own words (JSON's, not the game's)
-        raise Problem("bad_json", "server.bad_json", why=why) from None
+    if len(text) > MAX_MESSAGE:
+        raise Problem("too_large", "server.message_too_large", max=MAX_MESSAGE)
+    data = strict_json(text)
     if not isinstance(data, dict):
         raise Problem("bad_message", "server.not_object")
     return data
@@ -470,9 +488,14 @@ def read_json(text: str | None) -> dict[str, Any]:
 async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
     """One message from a client: answer it on its connection."""
     ref: Any = None
+
+    def reply(problem: Problem) -> None:
+        message = {"type": "error", **problem.json(conn.lang)}
+        conn.send_json(message | {"state_id": table.state_id, "ref": ref})
+
     try:
         data = read_json(text)
-        ref = data.get("ref")
+        ref = message_ref(data.get("ref"))
         kind = data.get("type")
         if kind == "ping":
             conn.send_json({"type": "pong", "ref": ref})
@@ -486,12 +509,9 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             await table.come_back(conn.seat)
             return
         if kind != "action":
-            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind))
-        state_id, action_text = data.get("state_id"), data.get("action")
-        if not isinstance(state_id, int) or isinstance(state_id, bool):
-            raise Problem("bad_message", "server.need_state_id")
-        if not isinstance(action_text, str):
-            raise Problem("bad_message", "server.need_action")
+            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind)[:40])
+        state_id = message_state_id(data.get("state_id"))
+        action_text = message_action(data.get("action"))
         if conn.seat is None:
             raise Problem("spectator", "server.spectator", status=403)
         try:
@@ -510,9 +530,13 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             )
             table.send_state(conn.seat)  # call_window.my_call now shows the call
     except Problem as exc:
-        conn.send_json(
-            {"type": "error", **exc.json(conn.lang), "state_id": table.state_id, "ref": ref}
-        )
+        reply(exc)
+    except SQLAlchemyError:
+        log.exception("table %s: storage failed", table.id)
+        reply(storage_problem())
+    except Exception:  # answered all the same: the socket stays open
+        log.exception("table %s: a message failed", table.id)
+        reply(Problem("internal", "server.internal", status=500))
 
 
 def public_seats(stored: StoredTable) -> list[dict[str, Any]]:

@@ -57,6 +57,12 @@ class ManualClock:
     def now(self) -> float:
         return self.time
 
+    @property
+    def waiting(self) -> int:
+        """How many waits have yet to reach their time."""
+        with self._lock:
+            return len(self._waiters)
+
     def advance(self, seconds: float) -> None:
         """Move on by ``seconds``, ending every wait whose time has come."""
         with self._lock:

@@ -17,7 +17,6 @@ import random
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -29,8 +28,16 @@ from remikit.errors import IllegalAction
 from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
-from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
+from remikit.server.live import (
+    STORAGE_RETRY,
+    LiveTable,
+    SeatConfig,
+    game_result,
+    hash_token,
+    next_deck,
+)
 from remikit.server.option_help import option_help
+from remikit.server.pool import DaemonPool
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.table_settings import SettingRefused, TableSettings
@@ -196,12 +203,11 @@ class Hub:
         self.clock: Clock = clock or LoopClock()
         self.store = Store(settings.database_url)
         self.writer = Writer(self.store)
-        self.bot_pool = ThreadPoolExecutor(
-            max(1, settings.bot_threads), thread_name_prefix="remikit-bot"
-        )
+        self.bot_pool = DaemonPool(max(1, settings.bot_threads), name="remikit-bot")
         self.bot_delay = settings.bot_delay
         self.call_window = settings.call_window
         self.tables: dict[str, LiveTable] = {}
+        self.rebuilds: set[asyncio.Task[None]] = set()
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
@@ -243,6 +249,8 @@ class Hub:
 
     async def close(self) -> None:
         self.ready = False
+        for task in self.rebuilds:
+            task.cancel()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.writer.close)
@@ -284,9 +292,30 @@ class Hub:
         return make_bot(level or table.settings.stand_in, seed=seed, timed=True)
 
     def table_broken(self, table: LiveTable) -> None:
-        """A table whose engine failed leaves memory; the next use rebuilds it."""
+        """A table whose engine failed leaves memory; the next use rebuilds it, or else it
+        is rebuilt by itself a pause later (a table of bots has no next use; its deck may
+        only have missed a database that was down)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._rebuild_later(table.id)
+
+    def _rebuild_later(self, code: str) -> None:
+        if self.ready:
+            task = asyncio.get_running_loop().create_task(self._rebuild(code))
+            self.rebuilds.add(task)
+            task.add_done_callback(self.rebuilds.discard)
+
+    async def _rebuild(self, code: str) -> None:
+        await self.clock.wait(asyncio.Event(), until=self.clock.now() + STORAGE_RETRY)
+        if code in self.tables:  # opened again since
+            return
+        try:
+            await self.get(code)
+        except Problem as exc:  # broken again (and so rebuilt again later), or for good
+            log.warning("table %s is not rebuilt: %s", code, exc)
+        except Exception:
+            log.warning("table %s is not rebuilt yet: its storage failed", code)
+            self._rebuild_later(code)
 
     # -- tables -----------------------------------------------------------------------
 
@@ -298,8 +327,8 @@ class Hub:
         if live is not None:
             return live
         stored = await self.stored(table_id)
-        try:
-            live = self._live(stored)
+        try:  # a long game takes a while to replay: off the event loop
+            live = await asyncio.to_thread(self._live, stored)
         except Exception:
             log.exception("table %s cannot be rebuilt", code)
             raise Problem("broken_table", "server.broken_table", status=500, table=code) from None
@@ -310,6 +339,7 @@ class Hub:
             await self._deal_pending(live)
             if live.broken:
                 raise Problem("broken_table", "server.broken_table", status=500, table=code)
+            live.resume()  # its bots play on
         return kept
 
     async def stored(self, table_id: str) -> StoredTable:

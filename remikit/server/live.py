@@ -54,6 +54,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("remikit.server")
 
 Status = Literal["waiting", "playing", "finished"]
+STORAGE_RETRY = 2.0
+"""Seconds a bot waits before it plays again when its action could not be stored."""
 
 
 def hash_token(token: str) -> str:
@@ -783,6 +785,15 @@ class LiveTable:
                 await self._commit(seat, action)
             except Problem as exc:
                 log.warning("table %s: bot %s: %s", self.id, bot.name, exc)
+                if exc.code == "storage":  # the database may be back in a moment
+                    self.spawn(self._bots_again)
+
+    async def _bots_again(self) -> None:
+        """After a failed write: the bot whose turn it is plays again, a pause later."""
+        clock = self.host.clock
+        await clock.wait(asyncio.Event(), until=clock.now() + STORAGE_RETRY)
+        async with self.lock:
+            self.schedule()
 
     # -- absent players ------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ class Settings:
     max_open_tables: int = 10_000
     max_spectators: int = 100  # sockets watching one table
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
+    body_limit: int = 64 * 1024  # bytes of an HTTP request body
+    body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
