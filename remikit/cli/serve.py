@@ -14,11 +14,20 @@ import argparse
 import sys
 from typing import Any
 
-from remikit.i18n import default_lang, t
+from remikit.i18n import N_, default_lang, t
 from remikit.server.settings import Settings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+LIMITS = (
+    ("max_open_tables", N_("serve.help_max_open_tables")),
+    ("create_rate", N_("serve.help_create_rate")),
+    ("join_rate", N_("serve.help_join_rate")),
+    ("max_client_tables", N_("serve.help_max_client_tables")),
+    ("max_client_bot_tables", N_("serve.help_max_client_bot_tables")),
+    ("max_bot_tables", N_("serve.help_max_bot_tables")),
+)
+"""The whole-number limits of :class:`Settings` ``remi serve`` takes as options."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,6 +51,21 @@ def add_parser(subparsers: Any) -> None:
         metavar="SECONDS",
         help=t("serve.help_call_window", lang, default=defaults.call_window),
     )
+    p.add_argument(
+        "--waiting-expiry",
+        type=float,
+        default=defaults.waiting_expiry,
+        metavar="SECONDS",
+        help=t("serve.help_waiting_expiry", lang, default=defaults.waiting_expiry),
+    )
+    for name, key in LIMITS:
+        p.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=int,
+            default=getattr(defaults, name),
+            metavar="N",
+            help=t(key, lang, default=getattr(defaults, name)),
+        )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
     p.add_argument(
         "--log-level",
@@ -78,5 +102,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=max(0.0, args.bot_delay),
         call_window=max(0.0, args.call_window),
         bot_threads=max(1, args.bot_threads),
+        waiting_expiry=max(0.0, args.waiting_expiry),
+        **{name: max(0, getattr(args, name)) for name, _ in LIMITS},
     )
     return serve(settings, host=args.host, port=args.port, log_level=args.log_level)

@@ -29,7 +29,10 @@ from remikit.errors import IllegalAction
 from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
+from remikit.server.expiry import Expiry, expired
+from remikit.server.limits import Limits
 from remikit.server.live import LiveTable, SeatConfig, game_result, hash_token, next_deck
+from remikit.server.lobby import Lobby
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.table_settings import SettingRefused, TableSettings
@@ -180,6 +183,20 @@ def variants_json() -> list[dict[str, Any]]:
     return out
 
 
+def playable_variant(name: str) -> VariantSpec:
+    """The variant a request names (a name or an alias), else the problem ``bad_variant``."""
+    try:
+        return find_playable(name)
+    except ValueError as exc:
+        raise Problem(
+            "bad_variant",
+            "server.bad_variant",
+            detail=str(exc),
+            variant=name,
+            variants=", ".join(sorted(VARIANTS)),
+        ) from None
+
+
 def variant_client(variant: str) -> dict[str, Any]:
     """How a client draws a table of ``variant`` (as in :func:`variants_json`)."""
     return find_playable(variant).client_json()
@@ -199,6 +216,9 @@ class Hub:
         self.bot_delay = settings.bot_delay
         self.call_window = settings.call_window
         self.tables: dict[str, LiveTable] = {}
+        self.lobby = Lobby()
+        self.expiry = Expiry(self, settings.waiting_expiry)
+        self.limits = Limits(settings, self.clock)
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
@@ -217,8 +237,11 @@ class Hub:
                 await self._mark_finished(live)
             else:  # or between the action that ended a deal and the next deal's deck
                 await self._deal_pending(live)
+                self.lobby.add(live, table.client)
+                self.expiry.watch(live)
         for live in self.tables.values():
             live.resume()
+        self.expiry.start()
         self.ready = True
         log.info("remikit: %d tables resumed", len(stored))
 
@@ -240,6 +263,7 @@ class Hub:
 
     async def close(self) -> None:
         self.ready = False
+        await self.expiry.stop()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.writer.close)
@@ -274,11 +298,13 @@ class Hub:
         """A finished table nobody watches leaves memory (the database keeps it)."""
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
+            self.lobby.remove(table.id)
 
     def table_broken(self, table: LiveTable) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.lobby.remove(table.id)
 
     # -- tables -----------------------------------------------------------------------
 
@@ -290,6 +316,8 @@ class Hub:
         if live is not None:
             return live
         stored = await self.stored(table_id)
+        if stored.closed_at is not None and stored.finished_at is None:
+            raise expired(stored.id)
         try:
             live = self._live(stored)
         except Exception:
@@ -302,6 +330,8 @@ class Hub:
             await self._deal_pending(live)
             if live.broken:
                 raise Problem("broken_table", "server.broken_table", status=500, table=code)
+            self.lobby.add(live, stored.client)
+            self.expiry.watch(live)
         return kept
 
     async def stored(self, table_id: str) -> StoredTable:
@@ -312,12 +342,6 @@ class Hub:
         if stored is None:
             raise Problem("unknown_table", "server.unknown_table", status=404, table=table_id)
         return stored
-
-    def lobby(self) -> list[dict[str, Any]]:
-        """Unfinished tables, newest first."""
-        live = [t for t in self.tables.values() if t.status != "finished"]
-        live.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.info() for t in live]
 
     async def create(
         self,
@@ -337,22 +361,11 @@ class Hub:
         ``settings`` are its :class:`TableSettings`, ``lang`` its creator's language,
         ``owner_hash`` the hash of the token that lets its creator manage it, ``client``
         who made it (a hash of their address). ``seed`` fixes the deals (tests); a real
-        table draws it with :mod:`secrets`."""
-        if (
-            sum(1 for t in self.tables.values() if t.status != "finished")
-            >= self.settings.max_open_tables
-        ):
+        table draws it with :mod:`secrets`. Refused beyond the limits (:mod:`.limits`)."""
+        self.limits.create.check(client)
+        if 0 < self.settings.max_open_tables <= len(self.lobby):
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
-        try:
-            info = find_playable(variant)
-        except ValueError as exc:
-            raise Problem(
-                "bad_variant",
-                "server.bad_variant",
-                detail=str(exc),
-                variant=variant,
-                variants=", ".join(sorted(VARIANTS)),
-            ) from None
+        info = playable_variant(variant)
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
@@ -363,8 +376,10 @@ class Hub:
         game = info.game_class()(parsed, auto_deal=False)
         first_deck = [str(c) for c in next_deck(game, seed)]
         configs = self._seat_configs(info, game.players, seats)
+        bots_only = all(c.kind == "bot" for c in configs)
+        self.limits.check_tables(self.lobby, client, bots_only=bots_only)
         seat_draw = None
-        if info.seating is not None and all(c.taken for c in configs):  # bots only
+        if info.seating is not None and bots_only:
             configs, seat_draw = seat_by_draw(info, seed, configs)
         clean_title = " ".join((title or "").split())[:TITLE_MAX] or info.titles["en"]
         if not clean_title.isprintable():  # control characters, direction overrides
@@ -395,6 +410,8 @@ class Hub:
         stored = replace(stored, decks=(tuple(first_deck),))
         live = self._live(stored)
         self.tables[code] = live
+        self.lobby.add(live, client)
+        self.expiry.watch(live)
         live.schedule()  # a table of bots only starts at once
         return live
 
@@ -450,9 +467,10 @@ class Hub:
         return settings
 
     async def join(
-        self, table_id: str, *, name: str, seat: int | None, lang: str
+        self, table_id: str, *, name: str, seat: int | None, lang: str, client: str | None = None
     ) -> tuple[LiveTable, int, str]:
-        """Give a person a free seat: returns the table, the seat and its token.
+        """Give a person a free seat: returns the table, the seat and its token. ``client``
+        (who asks) may take only so many seats a minute (:mod:`.limits`).
 
         When that takes the last seat of a variant with a seat draw (R13-2), the
         draw moves everyone to the seat it gives them; the seat returned is the new one.
@@ -460,8 +478,11 @@ class Hub:
         clean = " ".join(name.split())
         if not 1 <= len(clean) <= NAME_MAX or not clean.isprintable():
             raise Problem("bad_name", "server.bad_name", max=NAME_MAX)
+        self.limits.join.check(client)
         table = await self.get(table_id)
         async with table.lock:
+            if table.stopped and not table.broken:  # it expired while this waited
+                raise expired(table.id)
             if table.status == "finished":
                 raise Problem.from_illegal(IllegalAction("game_over"))
             free = [i for i, s in enumerate(table.seats) if not s.taken]
@@ -492,6 +513,7 @@ class Hub:
             else:
                 table.reseat(seats, make_bots(table.seed, seats), seat_draw)
                 seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
+            self.lobby.update(table)
             table.broadcast()
             table.schedule()
         return table, seat, token
