@@ -53,6 +53,7 @@ class Expiry:
         self.seconds = seconds
         self._due: list[tuple[float, str]] = []  # a heap of (clock time, table code)
         self._wake = asyncio.Event()
+        self._closing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
     def watch(self, table: LiveTable) -> None:
@@ -66,7 +67,10 @@ class Expiry:
             self._wake.set()
         heapq.heappush(self._due, (at, table.id))
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Close the tables already due (the server was down when their time came), then
+        keep closing them as their time comes."""
+        await self.close_due()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -88,15 +92,18 @@ class Expiry:
                 log.exception("closing the tables that waited too long failed")
 
     async def close_due(self) -> list[str]:
-        """Close every table whose time has come and still waits; their codes."""
-        closed = []
-        moment = self.host.clock.now()
-        while self._due and self._due[0][0] <= moment:
-            _, table_id = heapq.heappop(self._due)
-            table = self.host.tables.get(table_id)
-            if table is not None and await self.close(table):
-                closed.append(table_id)
-        return closed
+        """Close every table whose time has come and still waits; their codes. Returns
+        after any round already under way has finished too."""
+        async with self._closing:
+            moment = self.host.clock.now()
+            due = []
+            while self._due and self._due[0][0] <= moment:
+                table = self.host.tables.get(heapq.heappop(self._due)[1])
+                if table is not None:
+                    due.append(table)
+            # together, so that the writer commits their marks in a few transactions
+            done = await asyncio.gather(*(self.close(table) for table in due))
+        return [table.id for table, closed in zip(due, done, strict=True) if closed]
 
     async def close(self, table: LiveTable) -> bool:
         """Close ``table`` if it still waits for a person; whether it did."""

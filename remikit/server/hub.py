@@ -241,7 +241,7 @@ class Hub:
                 self.expiry.watch(live)
         for live in self.tables.values():
             live.resume()
-        self.expiry.start()
+        await self.expiry.start()
         self.ready = True
         log.info("remikit: %d tables resumed", len(stored))
 

@@ -100,7 +100,7 @@ class RateLimit:
             return
         seconds = self.wait(client)
         if seconds > 0:
-            whole = max(1, math.ceil(seconds))
+            whole = max(1, math.ceil(seconds - 1e-6))  # not 11 for 10.000000001
             raise Problem(
                 "rate_limited",
                 self.key,
