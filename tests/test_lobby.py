@@ -83,7 +83,7 @@ class Server:
 
 
 @contextmanager
-def serving(db_url: str, clock: ManualClock | None = None, **settings: Any) -> Iterator[Server]:
+def serving(db_url: str, *, clock: ManualClock | None = None, **settings: Any) -> Iterator[Server]:
     """The app behind a proxy that is trusted to say who the client is."""
     clock = clock or ManualClock()
     app = create_app(
@@ -339,7 +339,7 @@ def test_a_client_may_hold_only_so_many_open_tables(db_url: str) -> None:
 
 
 def test_tables_of_bots_only_are_bounded_per_client_and_on_the_server(db_url: str) -> None:
-    limits = {"create_rate": 0, "max_client_bot_tables": 1, "max_bot_tables": 2}
+    limits: dict[str, Any] = {"create_rate": 0, "max_client_bot_tables": 1, "max_bot_tables": 2}
     with serving(db_url, **limits) as server:
         server.made(seats=BOTS)
         refused = server.create(seats=BOTS)
