@@ -276,7 +276,12 @@ def test_a_lobby_of_thousands_builds_only_the_page_it_shows() -> None:
     ]
     assert free["total"] == len(expected) and [t["id"] for t in free["tables"]] == expected[:100]
     assert lobby.client_tables("c0") == 600
-    tables[10].game.over = True  # a finished table is dropped when a page meets it
+    deep = lobby.page(limit=50, offset=5990)[1]
+    assert [t.id for t in deep] == [t.id for t in reversed(tables[:10])]
+    english = lobby.page(limit=50, offset=1190, lang="en")[1]  # merged from two lists
+    assert [t.id for t in english] == [t.id for t in reversed(tables[:50]) if t.lang == "en"]
+    tables[10].game.over = True
+    lobby.update(tables[10])
     assert lobby.page(limit=1, offset=0)[0] == 5999 and len(lobby) == 5999
     lobby.remove(tables[11].id)
     lobby.remove(tables[11].id)  # removing twice is harmless

@@ -300,6 +300,10 @@ class Hub:
             self.tables.pop(table.id, None)
             self.lobby.remove(table.id)
 
+    def table_finished(self, table: LiveTable) -> None:
+        """A finished table leaves the lobby (and memory once nobody watches it)."""
+        self.lobby.remove(table.id)
+
     def table_broken(self, table: LiveTable) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it."""
         if self.tables.get(table.id) is table:

@@ -195,6 +195,8 @@ class TableHost(Protocol):
 
     def table_broken(self, table: LiveTable) -> None: ...
 
+    def table_finished(self, table: LiveTable) -> None: ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
@@ -571,6 +573,7 @@ class LiveTable:
         except Exception:  # the actions are stored: a restart marks it finished
             log.exception("table %s: could not mark the game finished", self.id)
         self.finished_at = moment
+        self.host.table_finished(self)
 
     # -- bots ---------------------------------------------------------------------
 
