@@ -29,7 +29,14 @@ from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_ac
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
 from remikit.server.clock import Clock
-from remikit.server.hub import Hub, build_game, playable_variant, variant_client, variants_json
+from remikit.server.hub import (
+    Hub,
+    build_game,
+    collection_paused,
+    playable_variant,
+    variant_client,
+    variants_json,
+)
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import play_json, view_json
@@ -91,7 +98,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = Hub(settings, clock=clock)
         app.state.hub = hub
         try:
-            await hub.start()
+            with collection_paused():
+                await hub.start()
             yield
         finally:
             await hub.close()
