@@ -23,6 +23,7 @@ from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from remikit.cli.main import build_parser
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
 from remikit.server.hub import Hub
@@ -366,3 +367,15 @@ def test_an_address_is_known_by_a_keyed_hash_of_it() -> None:
     assert client_key("2001:db8:1:2::1", b"k") == client_key("2001:db8:1:2:ffff::9", b"k")
     assert client_key("2001:db8:1:2::1", b"k") != client_key("2001:db8:1:3::1", b"k")
     assert client_key(None, b"k") is None
+
+
+def test_remi_serve_takes_the_limits_as_options() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--waiting-expiry", "60", "--create-rate", "5", "--max-bot-tables", "0"]
+    )
+    assert (args.waiting_expiry, args.create_rate, args.max_bot_tables) == (60, 5, 0)
+    defaults = build_parser().parse_args(["serve"])
+    settings = Settings()
+    for name in ("waiting_expiry", "join_rate", "max_client_tables", "max_client_bot_tables"):
+        assert getattr(defaults, name) == getattr(settings, name)
+    assert defaults.max_open_tables == settings.max_open_tables
