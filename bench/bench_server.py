@@ -59,6 +59,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
+SOCKET: dict[str, Any] = {"proxy": None, "max_size": None, "open_timeout": 120}
+"""Thousands of sockets open at once: a busy machine may take a while to answer them."""
 UNLIMITED = ["--create-rate", "0", "--join-rate", "0", "--max-client-tables", "0"]
 """The per-client limits lifted: the bench is one client making every table."""
 
@@ -157,7 +159,7 @@ async def person(
     deadline: float,
     rng: random.Random,
 ) -> None:
-    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+    async with connect(f"{ws_url}ws/tables/{table_id}", **SOCKET) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_id = -1
@@ -200,7 +202,7 @@ async def person(
 
 
 async def spectator(ws_url: str, table_id: str, tally: Tally, stop: asyncio.Event) -> None:
-    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+    async with connect(f"{ws_url}ws/tables/{table_id}", **SOCKET) as ws:
         await ws.send(json.dumps({"type": "hello"}))
         while not stop.is_set():
             try:
