@@ -183,7 +183,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @app.get("/api/tables")
     async def list_tables(
         request: Request,
-        limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = 50,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = 20,
         offset: Annotated[int, Query(ge=0)] = 0,
         variant: Annotated[str | None, Query(max_length=40)] = None,
         free: Annotated[bool | None, Query(alias="open")] = None,
