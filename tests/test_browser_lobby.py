@@ -77,6 +77,9 @@ def test_the_lobby_pages_and_filters_its_tables(served: Served, browser: Browser
     page.select_option("#filter-variant", "rummy500")
     page.select_option("#filter-lang", "id")
     page.wait_for_selector("#table-page >> text=Tidak ada meja terbuka yang cocok")
+    assert (
+        page.inner_text("#table-page") == "Tidak ada meja terbuka yang cocok dengan saringan ini."
+    )
     missing = page.evaluate("import('/static/i18n.js').then(m => m.missingTranslations())")
     assert missing == []
     person.no_page_errors()

@@ -330,10 +330,10 @@ function renderTableList() {
         mine ? null : h("a", {class: "btn small", href: `/table/${table.id}`, dataset: {action: "watch"}}, t("lobby.watch"))));
   });
   const filtered = lobby.variant || lobby.lang || lobby.free;
-  $("#table-page").replaceChildren(
-    list.length ? h("ul", {class: "items", id: "table-list"}, list)
-      : h("p", {class: "muted"}, filtered ? t("lobby.no_match") : t("lobby.no_tables")),
-    pager());
+  const shown = list.length ? h("ul", {class: "items", id: "table-list"}, list)
+    : h("p", {class: "muted"}, filtered ? t("lobby.no_match") : t("lobby.no_tables"));
+  const pages = pager();
+  $("#table-page").replaceChildren(...(pages ? [shown, pages] : [shown]));
 }
 
 function renderGames() {
