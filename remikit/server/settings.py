@@ -21,7 +21,7 @@ class Settings:
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
-    waiting_expiry: float = 3600.0  # seconds a table waits for its players before it closes
+    waiting_expiry: float = 3600.0  # seconds a table waits for its players (0: for ever)
     create_rate: int = 20  # tables one client may create per minute
     join_rate: int = 60  # seats one client may take per minute
     max_client_tables: int = 50  # open (waiting or playing) tables one client has made
