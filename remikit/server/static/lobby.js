@@ -241,7 +241,7 @@ function renderJoin() {
 // their creator chose and by whether a seat is free (GET /api/tables).
 const LOBBY_PAGE = 20;
 const LANG_NAME = {id: N_("lobby.lang_id"), en: N_("lobby.lang_en")};
-const lobby = {tables: [], total: 0, offset: 0, variant: "", lang: "", free: false};
+const lobby = {tables: [], total: 0, offset: 0, variant: "", lang: "", free: false, asked: 0};
 let lastGames = [];
 
 function lobbyPath() {
@@ -253,12 +253,14 @@ function lobbyPath() {
 }
 
 async function refreshTables() {
+  const asked = ++lobby.asked; // only the latest request's answer is shown
   try {
     let page = await api(lobbyPath());
     if (!page.tables.length && page.total && lobby.offset) { // the page emptied: show the last one
       lobby.offset = Math.floor((page.total - 1) / LOBBY_PAGE) * LOBBY_PAGE;
       page = await api(lobbyPath());
     }
+    if (asked !== lobby.asked) return;
     lobby.tables = page.tables;
     lobby.total = page.total;
     renderTableList();
