@@ -18,7 +18,17 @@ Measured:
 The run stops by itself: after ``--actions`` person actions per table, or
 after ``--seconds``. Only loopback addresses are used.
 
-Run: ``python bench/bench_server.py [--tables 200] [--actions 20] [--seconds 120]``.
+With ``--lobby N`` the script measures a big lobby instead: the database is
+filled with N tables waiting for players before the server starts, and it
+reports how long the server takes to start (it rebuilds every table), the size
+and latency of ``GET /api/tables``, and the latency of ``GET /healthz`` alone
+and while ``--lobby-clients`` clients ask for the lobby over and over.
+
+The server's per-client limits are lifted (every request comes from one
+address); a server too old to have them is run as it is.
+
+Run: ``python bench/bench_server.py [--tables 200] [--actions 20] [--seconds 120]``
+or ``python bench/bench_server.py --lobby 10000``.
 Target on a 2-core machine: 200 tables with p99 below 100 ms.
 """
 
@@ -37,15 +47,22 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from websockets.asyncio.client import connect
 
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
+SOCKET: dict[str, Any] = {"proxy": None, "max_size": None, "open_timeout": 120}
+"""Thousands of sockets open at once: a busy machine may take a while to answer them."""
+UNLIMITED = ["--create-rate", "0", "--join-rate", "0", "--max-client-tables", "0"]
+"""The per-client limits lifted: the bench is one client making every table."""
 
 
 @dataclass
@@ -58,13 +75,17 @@ class Tally:
     finished: int = 0
 
 
-def start_server(folder: str, args: argparse.Namespace) -> tuple[subprocess.Popen[str], str]:
+def serve_command() -> list[str]:
+    return [sys.executable, "-m", "remikit", "serve"]
+
+
+def start_server(
+    folder: str, args: argparse.Namespace, wait: float = 60
+) -> tuple[subprocess.Popen[str], str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
+    usage = subprocess.run([*serve_command(), "--help"], capture_output=True, text=True, env=env)
     command = [
-        sys.executable,
-        "-m",
-        "remikit",
-        "serve",
+        *serve_command(),
         "--host",
         "127.0.0.1",
         "--port",
@@ -78,9 +99,11 @@ def start_server(folder: str, args: argparse.Namespace) -> tuple[subprocess.Pope
         "--bot-threads",
         str(args.bot_threads),
     ]
+    if UNLIMITED[0] in usage.stdout:
+        command += UNLIMITED
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert server.stdout is not None
-    ready, _, _ = select.select([server.stdout], [], [], 60)
+    ready, _, _ = select.select([server.stdout], [], [], wait)
     line = server.stdout.readline().strip() if ready else ""
     match = URL_LINE.match(line)
     if not match:
@@ -136,7 +159,7 @@ async def person(
     deadline: float,
     rng: random.Random,
 ) -> None:
-    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+    async with connect(f"{ws_url}ws/tables/{table_id}", **SOCKET) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_id = -1
@@ -179,7 +202,7 @@ async def person(
 
 
 async def spectator(ws_url: str, table_id: str, tally: Tally, stop: asyncio.Event) -> None:
-    async with connect(f"{ws_url}ws/tables/{table_id}", proxy=None, max_size=None) as ws:
+    async with connect(f"{ws_url}ws/tables/{table_id}", **SOCKET) as ws:
         await ws.send(json.dumps({"type": "hello"}))
         while not stop.is_set():
             try:
@@ -234,6 +257,113 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def fill_lobby(folder: str, count: int, variant: str) -> None:
+    """Store ``count`` tables of ``variant`` waiting for a person, as a server makes them
+    (seat 0 free, bots in the others, the first deal's deck), made in the last minutes."""
+    from sqlalchemy import insert
+
+    from remikit.server.live import next_deck
+    from remikit.storage import DealRow, Store, TableRow
+    from remikit.variants import find_playable
+
+    info = find_playable(variant)
+    store = Store(f"sqlite:///{folder}/bench.db")
+    game = info.game_class()(info.game_class().options_type.from_mapping({}), auto_deal=False)
+    seats = [{"kind": "person", "name": None, "level": None, "lang": "id", "token_hash": None}]
+    seats += [
+        {"kind": "bot", "name": f"Bot {i}", "level": "random", "lang": "id", "token_hash": None}
+        for i in range(1, game.players)
+    ]
+    start = datetime.now(UTC) - timedelta(minutes=10)
+    tables, deals = [], []
+    for number in range(count):
+        code = f"B{number:07d}".translate(str.maketrans("01", "XY"))
+        seed = str(random.Random(number).getrandbits(256))
+        moment = start + timedelta(milliseconds=number)
+        tables.append(
+            {
+                "id": code,
+                "variant": info.name,
+                "options": game.options.as_dict(),
+                "seed": seed,
+                "seats": seats,
+                "title": f"Meja {number}",
+                "created_at": moment,
+                "settings": {},
+                "lang": "id" if number % 3 else "en",
+            }
+        )
+        deck = " ".join(str(c) for c in next_deck(game, seed))
+        deals.append({"table_id": code, "number": 1, "deck": deck, "created_at": moment})
+    with store.transaction() as session:
+        session.execute(insert(TableRow), tables)
+        session.execute(insert(DealRow), deals)
+    store.close()
+
+
+def get(url: str) -> tuple[float, int]:
+    """Seconds to fetch ``url`` whole, and its size in bytes."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    began = time.perf_counter()
+    with opener.open(url, timeout=120) as response:
+        size = len(response.read())
+    return time.perf_counter() - began, size
+
+
+def quantiles(seconds: list[float]) -> str:
+    ms = [x * 1000 for x in seconds]
+    return (
+        f"p50 {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
+        f"max {max(ms):.1f} ms over {len(ms)}"
+    )
+
+
+def lobby_bench(args: argparse.Namespace) -> int:
+    """Start-up, the lobby's size and latency, and /healthz while the lobby is busy."""
+    with tempfile.TemporaryDirectory(prefix="remikit-bench-") as folder:
+        began = time.monotonic()
+        fill_lobby(folder, args.lobby, args.variant)
+        filled = time.monotonic() - began
+        began = time.monotonic()
+        server, base = start_server(folder, args, wait=600)
+        started = time.monotonic() - began
+        try:
+            alone = [get(base + "healthz")[0] for _ in range(50)]
+            lobby = [get(base + "api/tables") for _ in range(5)]
+            stop = threading.Event()
+            busy: list[float] = []
+
+            def ask_lobby() -> None:
+                while not stop.is_set():
+                    busy.append(get(base + "api/tables")[0])
+
+            health: list[float] = []
+            with ThreadPoolExecutor(args.lobby_clients) as pool:
+                askers = [pool.submit(ask_lobby) for _ in range(args.lobby_clients)]
+                time.sleep(0.5)
+                deadline = time.monotonic() + args.lobby_seconds
+                while time.monotonic() < deadline:
+                    health.append(get(base + "healthz")[0])
+                    time.sleep(0.05)
+                stop.set()
+                for asker in askers:
+                    asker.result()
+        finally:
+            server.send_signal(signal.SIGTERM)
+            status = server.wait(60)
+    print(
+        f"bench_server --lobby: {args.lobby} waiting {args.variant} tables stored "
+        f"(in {filled:.1f} s); the server started in {started:.1f} s"
+    )
+    print(f"  GET /api/tables: {lobby[0][1]} bytes, {quantiles([t for t, _ in lobby])}")
+    print(f"  GET /healthz alone: {quantiles(alone)}")
+    print(
+        f"  GET /healthz while {args.lobby_clients} clients ask for the lobby: "
+        f"{quantiles(health)}; lobby answers {quantiles(busy)}"
+    )
+    return 0 if status == 0 else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -252,7 +382,14 @@ def main() -> int:
     )
     parser.add_argument("--call-window", type=float, default=1.0)
     parser.add_argument("--bot-threads", type=int, default=4)
+    parser.add_argument(
+        "--lobby", type=int, default=0, metavar="N", help="measure a lobby of N stored tables"
+    )
+    parser.add_argument("--lobby-clients", type=int, default=20)
+    parser.add_argument("--lobby-seconds", type=float, default=10)
     args = parser.parse_args()
+    if args.lobby:
+        return lobby_bench(args)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, 8 * args.tables + 256))
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))

@@ -126,6 +126,7 @@ class Card:
     __slots__ = ("index",)
     index: int
     _all: ClassVar[list[Card]] = []
+    _by_text: ClassVar[dict[str, Card]] = {}  # the canonical texts: a stored deck's cards
 
     def __new__(cls, index: int) -> Card:
         if cls._all:
@@ -164,6 +165,9 @@ class Card:
     @staticmethod
     def parse(token: str) -> Card:
         """Read a card: ``As``, ``10h``, ``th``, ``K♣``, ``Jk``, ``JK`` or ``*``."""
+        card = Card._by_text.get(token)
+        if card is not None:
+            return card
         text = token.strip()
         low = text.lower()
         if low in ("jk", "*"):
@@ -208,6 +212,7 @@ class Card:
 
 
 Card._all = [Card(i) for i in range(53)]
+Card._by_text = {str(card): card for card in Card._all}
 JOKER = Card._all[JOKER_INDEX]
 NATURALS: tuple[Card, ...] = tuple(Card._all[:52])
 

@@ -703,6 +703,8 @@ class Game(ABC):
 def check_deck(deck: Sequence[Card], full: Sequence[Card]) -> None:
     """Raise ValueError naming every card that is missing or too many."""
     have, want = Counter(deck), Counter(full)
+    if have.items() == want.items():  # as dicts: Counter's own == is slow
+        return
     extra = [f"{have[c] - want[c]} × {c}" for c in sorted(have) if have[c] > want[c]]
     missing = [f"{want[c] - have[c]} × {c}" for c in sorted(want) if have[c] < want[c]]
     problems = ([f"too many: {', '.join(extra)}"] if extra else []) + (

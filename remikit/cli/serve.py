@@ -22,11 +22,20 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
-from remikit.i18n import default_lang, t
+from remikit.i18n import N_, default_lang, t
 from remikit.server.settings import Settings
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+LIMITS = (
+    ("max_open_tables", N_("serve.help_max_open_tables")),
+    ("create_rate", N_("serve.help_create_rate")),
+    ("join_rate", N_("serve.help_join_rate")),
+    ("max_client_tables", N_("serve.help_max_client_tables")),
+    ("max_client_bot_tables", N_("serve.help_max_client_bot_tables")),
+    ("max_bot_tables", N_("serve.help_max_bot_tables")),
+)
+"""The whole-number limits of :class:`Settings` ``remi serve`` takes as options."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -63,6 +72,21 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help=t("serve.help_forwarded_allow_ips", lang),
     )
+    p.add_argument(
+        "--waiting-expiry",
+        type=float,
+        default=defaults.waiting_expiry,
+        metavar="SECONDS",
+        help=t("serve.help_waiting_expiry", lang, default=defaults.waiting_expiry),
+    )
+    for name, key in LIMITS:
+        p.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=int,
+            default=getattr(defaults, name),
+            metavar="N",
+            help=t(key, lang, default=getattr(defaults, name)),
+        )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
     # tests: time stands still until POST /api/clock moves it (docs/protocol.md)
     p.add_argument("--manual-clock", action="store_true", help=argparse.SUPPRESS)
@@ -134,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         public_url=public,
         lan_hosts=lan_hosts(args.host),
         manual_clock=args.manual_clock,
+        waiting_expiry=max(0.0, args.waiting_expiry),
+        **{name: max(0, getattr(args, name)) for name, _ in LIMITS},
     )
     return serve(
         settings,

@@ -3,6 +3,9 @@
 * :mod:`remikit.server.app`: the HTTP API, the WebSocket endpoint, the pages;
 * :mod:`remikit.server.hub`: every table, created, joined and rebuilt;
 * :mod:`remikit.server.live`: one table in play (seats, sockets, bots, Rummy calls);
+* :mod:`remikit.server.lobby`: the lobby's index (pages, filters, counts per client);
+* :mod:`remikit.server.expiry`: tables that waited too long for their players close;
+* :mod:`remikit.server.limits`: per-client rates and bounds on open tables;
 * :mod:`remikit.server.serialize`: views as JSON;
 * :mod:`remikit.server.writer`: durable writes with group commit.
 

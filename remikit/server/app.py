@@ -44,7 +44,14 @@ from remikit.server.guard import (
     storage_problem,
     strict_json,
 )
-from remikit.server.hub import Hub, build_game, variant_client, variants_json
+from remikit.server.hub import (
+    Hub,
+    build_game,
+    collection_paused,
+    playable_variant,
+    variant_client,
+    variants_json,
+)
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.rules_page import router as rules_router
@@ -117,6 +124,10 @@ CONTENT_SECURITY_POLICY = (
 """Pages run only the server's own scripts and cannot be framed by another site."""
 
 
+LOBBY_PAGE_MAX = 100
+LANG_PATTERN = f"^({'|'.join(LANGUAGES)})$"
+
+
 def request_lang(request: Request) -> str:
     return pick_lang(request.query_params.get("lang") or request.headers.get("accept-language"))
 
@@ -133,7 +144,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = Hub(settings, clock=clock)
         app.state.hub = hub
         try:
-            await hub.start()
+            with collection_paused():
+                await hub.start()
             yield
         finally:
             await hub.close()
@@ -162,9 +174,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub: Hub = request.app.state.hub
         return hub
 
+    def client_of(request: Request) -> str | None:
+        """Who asks, for the per-client limits (behind a proxy: as its headers say)."""
+        return hub_of(request).limits.client(request.client.host if request.client else None)
+
     @app.exception_handler(Problem)
     async def problem_response(request: Request, exc: Problem) -> JSONResponse:
-        return JSONResponse({"error": exc.json(request_lang(request))}, status_code=exc.status)
+        return JSONResponse(
+            {"error": exc.json(request_lang(request))}, status_code=exc.status, headers=exc.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -221,8 +239,20 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         return {"variants": variants_json()}
 
     @app.get("/api/tables")
-    async def list_tables(request: Request) -> dict[str, Any]:
-        return {"tables": hub_of(request).lobby()}
+    async def list_tables(
+        request: Request,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = 20,
+        offset: Annotated[int, Query(ge=0)] = 0,
+        variant: Annotated[str | None, Query(max_length=40)] = None,
+        free: Annotated[bool | None, Query(alias="open")] = None,
+        table_lang: Annotated[str | None, Query(pattern=LANG_PATTERN)] = None,
+    ) -> Response:
+        """A page of the lobby, newest first, with how many tables match (§3.2)."""
+        name = None if variant is None else playable_variant(variant).name
+        page = hub_of(request).lobby.page_json(
+            limit=limit, offset=offset, variant=name, free=free, lang=table_lang
+        )
+        return Response(json.dumps(page, separators=(",", ":")), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(
@@ -238,6 +268,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             settings=body.settings,
             lang=pick_lang(body.lang) if body.lang else request_lang(request),
             owner_hash=hash_token(owner),
+            client=client_of(request),
         )
         links = table_links(request, settings, table.id)
         return {"table": table.info(), **links, "owner_token": owner}
@@ -260,7 +291,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     ) -> dict[str, Any]:
         lang = pick_lang(body.lang) if body.lang else request_lang(request)
         table, seat, token = await hub_of(request).join(
-            table_id, name=body.name, seat=body.seat, lang=lang, token=body.token
+            table_id,
+            name=body.name,
+            seat=body.seat,
+            lang=lang,
+            token=body.token,
+            client=client_of(request),
         )
         links = table_links(request, settings, table.id)
         return {"table": table.info(), "seat": seat, "token": token, **links}
@@ -451,6 +487,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
 SOCKET_CLOSE = {
     "unknown_table": 4404,
+    "expired": 4410,
     "bad_token": 4401,
     "bad_origin": 4403,
     "need_hello": 4400,

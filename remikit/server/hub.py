@@ -10,13 +10,15 @@ seat is taken) and rebuilt here on start-up from configuration + stored decks
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import hashlib
 import json
 import logging
 import random
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +30,8 @@ from remikit.errors import IllegalAction
 from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
+from remikit.server.expiry import Expiry, expired
+from remikit.server.limits import Limits
 from remikit.server.live import (
     STORAGE_RETRY,
     LiveTable,
@@ -36,6 +40,7 @@ from remikit.server.live import (
     hash_token,
     next_deck,
 )
+from remikit.server.lobby import Lobby
 from remikit.server.option_help import option_help
 from remikit.server.pool import DaemonPool
 from remikit.server.problems import Problem
@@ -190,9 +195,36 @@ def variants_json() -> list[dict[str, Any]]:
     return out
 
 
+def playable_variant(name: str) -> VariantSpec:
+    """The variant a request names (a name or an alias), else the problem ``bad_variant``."""
+    try:
+        return find_playable(name)
+    except ValueError as exc:
+        raise Problem(
+            "bad_variant",
+            "server.bad_variant",
+            detail=str(exc),
+            variant=name,
+            variants=", ".join(sorted(VARIANTS)),
+        ) from None
+
+
 def variant_client(variant: str) -> dict[str, Any]:
     """How a client draws a table of ``variant`` (as in :func:`variants_json`)."""
     return find_playable(variant).client_json()
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No garbage collection while it lasts: a start-up that rebuilds thousands of
+    long-lived tables spends half its time collecting otherwise."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Hub:
@@ -208,6 +240,9 @@ class Hub:
         self.call_window = settings.call_window
         self.tables: dict[str, LiveTable] = {}
         self.rebuilds: set[asyncio.Task[None]] = set()
+        self.lobby = Lobby()
+        self.expiry = Expiry(self, settings.waiting_expiry)
+        self.limits = Limits(settings, self.clock)
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
@@ -226,8 +261,11 @@ class Hub:
                 await self._mark_finished(live)
             else:  # or between the action that ended a deal and the next deal's deck
                 await self._deal_pending(live)
+                self.lobby.add(live, table.client)
+                self.expiry.watch(live)
         for live in self.tables.values():
             live.resume()
+        await self.expiry.start()
         self.ready = True
         log.info("remikit: %d tables resumed", len(stored))
 
@@ -251,6 +289,7 @@ class Hub:
         self.ready = False
         for task in self.rebuilds:
             task.cancel()
+        await self.expiry.stop()
         await asyncio.gather(*(t.stop() for t in self.tables.values()), return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.writer.close)
@@ -286,6 +325,11 @@ class Hub:
         """A finished table nobody watches leaves memory (the database keeps it)."""
         if table.status == "finished" and not table.connections:
             self.tables.pop(table.id, None)
+            self.lobby.remove(table.id)
+
+    def table_finished(self, table: LiveTable) -> None:
+        """A finished table leaves the lobby (and memory once nobody watches it)."""
+        self.lobby.remove(table.id)
 
     def stand_in(self, table: LiveTable, seat: int, level: str | None = None) -> Bot:
         seed = bot_seed(table.seed, seat, "stand-in" if level is None else "bot")
@@ -297,6 +341,7 @@ class Hub:
         only have missed a database that was down)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.lobby.remove(table.id)
             self._rebuild_later(table.id)
 
     def _rebuild_later(self, code: str) -> None:
@@ -327,6 +372,8 @@ class Hub:
         if live is not None:
             return live
         stored = await self.stored(table_id)
+        if stored.closed_at is not None and stored.finished_at is None:
+            raise expired(stored.id)
         try:  # a long game takes a while to replay: off the event loop
             live = await asyncio.to_thread(self._live, stored)
         except Exception:
@@ -339,6 +386,8 @@ class Hub:
             await self._deal_pending(live)
             if live.broken:
                 raise Problem("broken_table", "server.broken_table", status=500, table=code)
+            self.lobby.add(live, stored.client)
+            self.expiry.watch(live)
             live.resume()  # its bots play on
         return kept
 
@@ -350,12 +399,6 @@ class Hub:
         if stored is None:
             raise Problem("unknown_table", "server.unknown_table", status=404, table=table_id)
         return stored
-
-    def lobby(self) -> list[dict[str, Any]]:
-        """Unfinished tables, newest first."""
-        live = [t for t in self.tables.values() if t.status != "finished"]
-        live.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.info() for t in live]
 
     async def create(
         self,
@@ -375,22 +418,11 @@ class Hub:
         ``settings`` are its :class:`TableSettings`, ``lang`` its creator's language,
         ``owner_hash`` the hash of the token that lets its creator manage it, ``client``
         who made it (a hash of their address). ``seed`` fixes the deals (tests); a real
-        table draws it with :mod:`secrets`."""
-        if (
-            sum(1 for t in self.tables.values() if t.status != "finished")
-            >= self.settings.max_open_tables
-        ):
+        table draws it with :mod:`secrets`. Refused beyond the limits (:mod:`.limits`)."""
+        self.limits.create.check(client)
+        if 0 < self.settings.max_open_tables <= len(self.lobby):
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
-        try:
-            info = find_playable(variant)
-        except ValueError as exc:
-            raise Problem(
-                "bad_variant",
-                "server.bad_variant",
-                detail=str(exc),
-                variant=variant,
-                variants=", ".join(sorted(VARIANTS)),
-            ) from None
+        info = playable_variant(variant)
         try:
             parsed = info.game_class().options_type.from_mapping(options)
         except (OptionError, ValueError, TypeError) as exc:
@@ -401,8 +433,10 @@ class Hub:
         game = info.game_class()(parsed, auto_deal=False)
         first_deck = [str(c) for c in next_deck(game, seed)]
         configs = self._seat_configs(info, game.players, seats)
+        bots_only = all(c.kind == "bot" for c in configs)
+        self.limits.check_tables(self.lobby, client, bots_only=bots_only)
         seat_draw = None
-        if info.seating is not None and all(c.taken for c in configs):  # bots only
+        if info.seating is not None and bots_only:
             configs, seat_draw = seat_by_draw(info, seed, configs)
         clean_title = " ".join((title or "").split())[:TITLE_MAX] or info.titles["en"]
         if not clean_title.isprintable():  # control characters, direction overrides
@@ -433,6 +467,8 @@ class Hub:
         stored = replace(stored, decks=(tuple(first_deck),))
         live = self._live(stored)
         self.tables[code] = live
+        self.lobby.add(live, client)
+        self.expiry.watch(live)
         live.settle()  # a table of bots only starts at once
         return live
 
@@ -492,11 +528,19 @@ class Hub:
         return settings
 
     async def join(
-        self, table_id: str, *, name: str, seat: int | None, lang: str, token: str | None = None
+        self,
+        table_id: str,
+        *,
+        name: str,
+        seat: int | None,
+        lang: str,
+        token: str | None = None,
+        client: str | None = None,
     ) -> tuple[LiveTable, int, str]:
         """Give a person a free seat: returns the table, the seat and its token (``token``
         when the client made it; a token already seated gets its seat again, so a join
-        whose answer was lost is asked again safely).
+        whose answer was lost is asked again safely). ``client`` (who asks) may take only
+        so many seats a minute (:mod:`.limits`).
 
         When that takes the last seat of a variant with a seat draw (R13-2), the
         draw moves everyone to the seat it gives them; the seat returned is the new one.
@@ -504,10 +548,13 @@ class Hub:
         clean = " ".join(name.split())
         if not 1 <= len(clean) <= NAME_MAX or not clean.isprintable():
             raise Problem("bad_name", "server.bad_name", max=NAME_MAX)
+        self.limits.join.check(client)
         table = await self.get(table_id)
         async with table.lock:
             if token is not None and (again := table.seat_for_token(token)) is not None:
                 return table, again, token
+            if table.stopped and not table.broken:  # it expired while this waited
+                raise expired(table.id)
             if table.status == "finished":
                 raise Problem.from_illegal(IllegalAction("game_over"))
             free = [i for i, s in enumerate(table.seats) if not s.taken]
@@ -539,6 +586,7 @@ class Hub:
             else:
                 table.reseat(seats, make_bots(table.seed, seats), seat_draw)
                 seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
+            self.lobby.update(table)
             table.start_grace(seat)  # until their socket connects
             table.settle()
         return table, seat, token
@@ -585,6 +633,7 @@ class Hub:
             await self.writer.run(write)
             live = self._live(replace(stored, decks=(tuple(first_deck),)))
             self.tables[code] = live
+            self.lobby.add(live, None)
             old.rematch = code
             old.broadcast()
             for seat in range(len(live.seats)):

@@ -214,6 +214,8 @@ class TableHost(Protocol):
         stand-in level unless ``level`` is given)."""
         ...
 
+    def table_finished(self, table: LiveTable) -> None: ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
@@ -700,6 +702,7 @@ class LiveTable:
         except Exception:  # the actions are stored: a restart marks it finished
             log.exception("table %s: could not mark the game finished", self.id)
         self.finished_at = moment
+        self.host.table_finished(self)
 
     # -- bots ---------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ the messages count from 1, as the people at the table count them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from remikit.errors import IllegalAction, localized
@@ -26,6 +27,7 @@ class Problem(Exception):
         status: int = 400,
         illegal: IllegalAction | None = None,
         detail: str | None = None,
+        headers: Mapping[str, str] | None = None,
         **params: object,
     ) -> None:
         super().__init__(code)
@@ -34,6 +36,7 @@ class Problem(Exception):
         self.status = status
         self.illegal = illegal
         self.detail = detail
+        self.headers = dict(headers or {})  # of the HTTP answer (Retry-After)
         self.params = params
 
     @classmethod

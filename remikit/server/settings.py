@@ -7,7 +7,11 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Settings:
-    """``remi serve`` sets these from its options; tests set them directly."""
+    """``remi serve`` sets these from its options; tests set them directly.
+
+    The limits (docs/protocol.md §3.11) are per client: one network address (an IPv6
+    address by its /64 network), as ``request.client.host`` gives it. A rate of 0 and
+    a maximum of 0 mean no limit."""
 
     database_url: str | None = None  # None: remikit.storage.default_database_url()
     bot_delay: float = 0.8  # seconds a bot's move takes at least, so people can follow
@@ -18,6 +22,15 @@ class Settings:
     max_open_tables: int = 10_000
     max_spectators: int = 100  # sockets watching one table
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
+    waiting_expiry: float = 3600.0  # seconds a table waits for its players (0: for ever)
+    create_rate: int = 20  # tables one client may create per minute
+    join_rate: int = 60  # seats one client may take per minute
+    max_client_tables: int = 50  # open (waiting or playing) tables one client has made
+    max_client_bot_tables: int = 3  # open tables of bots only one client has made
+    max_bot_tables: int = 100  # open tables of bots only on the server
+    client_secret: str | None = None
+    """The key of the hash that stands for a client's address (tables.client); None: a
+    random key each start (a restart then forgets who made which table)."""
     body_limit: int = 64 * 1024  # bytes of an HTTP request body
     body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on

@@ -326,7 +326,7 @@ class Store:
             query = (
                 select(ActionRow.table_id, ActionRow.action)
                 .join(TableRow, TableRow.id == ActionRow.table_id)
-                .where(TableRow.finished_at.is_(None))
+                .where(TableRow.finished_at.is_(None), TableRow.closed_at.is_(None))
                 .order_by(ActionRow.table_id, ActionRow.index)
             )
             for table_id, text in session.execute(query):
@@ -336,7 +336,7 @@ class Store:
             deal_query = (
                 select(DealRow.table_id, DealRow.deck)
                 .join(TableRow, TableRow.id == DealRow.table_id)
-                .where(TableRow.finished_at.is_(None))
+                .where(TableRow.finished_at.is_(None), TableRow.closed_at.is_(None))
                 .order_by(DealRow.table_id, DealRow.number)
             )
             for table_id, deck in session.execute(deal_query):
@@ -346,7 +346,7 @@ class Store:
             call_query = (
                 select(CallRow.table_id, CallRow.state, CallRow.seat, CallRow.action)
                 .join(TableRow, TableRow.id == CallRow.table_id)
-                .where(TableRow.finished_at.is_(None))
+                .where(TableRow.finished_at.is_(None), TableRow.closed_at.is_(None))
             )
             for table_id, state, seat, text in session.execute(call_query):
                 if table_id in calls and state == len(by_table[table_id]):  # the open window's
@@ -359,20 +359,20 @@ class Store:
     def finished(self, *, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         """Finished tables, the most recently finished first (without their actions)."""
         with self.session() as session:
-            counts = (
-                select(ActionRow.table_id, func.count().label("n"))
-                .group_by(ActionRow.table_id)
-                .subquery()
-            )
-            query = (
-                select(TableRow, counts.c.n)
-                .outerjoin(counts, counts.c.table_id == TableRow.id)
+            rows = session.scalars(
+                select(TableRow)
                 .where(TableRow.finished_at.is_not(None))
                 .order_by(TableRow.finished_at.desc(), TableRow.id)
                 .limit(limit)
                 .offset(offset)
+            ).all()
+            counted = session.execute(  # the page's tables only, however many are stored
+                select(ActionRow.table_id, func.count())
+                .where(ActionRow.table_id.in_([row.id for row in rows]))
+                .group_by(ActionRow.table_id)
             )
-            return [_stored(row, count=n or 0) for row, n in session.execute(query)]
+            counts = {table_id: n for table_id, n in counted}
+            return [_stored(row, count=counts.get(row.id, 0)) for row in rows]
 
 
 def _make_engine(url: str) -> Engine:

@@ -178,6 +178,10 @@ function connect() {
       notice(t("table.no_table", {code}), "error");
       return;
     }
+    if (event.code === 4410) { // the table waited too long for its players and closed
+      notice(t("table.expired", {code}), "error");
+      return;
+    }
     notice(t("table.reconnecting"), "warn");
     page.noticeKey = "reconnecting";
     const wait = Math.min(5000, 300 * 2 ** page.retry++);
