@@ -116,6 +116,7 @@ def test_requests_get_503_while_the_database_is_down(
         hub: Hub = hub_of(client)
         live, away = create(client), create(client)
         del hub.tables[away]  # as after a restart: loaded from the database when asked
+        hub.lobby.remove(away)
         outage = Outage(hub.store, monkeypatch)
         outage.down = True
         storage_error(client.post("/api/tables", json={"variant": "remi13d"}))
