@@ -31,6 +31,7 @@ from tests.browser import (
     Person,
     Served,
     browser,
+    close_seat_draw,
     needs_chromium,
     open_person,
     server,
@@ -103,6 +104,7 @@ def sit_down(person: Person, server: Served, code: str, name: str) -> None:
     page.click("#join-submit")
     page.wait_for_function("() => window.remikit.me === 0")
     page.wait_for_selector("#board[data-my-turn='true']")
+    close_seat_draw(person)
 
 
 STILL = next(str(s) for s in range(10_000) if draw_seats(seat_rng(str(s)), 4).seats == (0, 1, 2, 3))
@@ -125,6 +127,7 @@ def test_remi13d_the_can_close_note_best_arrangement_and_the_close_announced(
         page = person.page
         watcher.page.goto(f"{served.url}/table/{code}")
         watcher.page.wait_for_selector("#board[data-state-id]")
+        close_seat_draw(watcher)
         assert watcher.page.locator("#advice-counter").count() == 0  # a spectator: no hints
         assert (
             page.inner_text("#advice-counter")
@@ -141,11 +144,11 @@ def test_remi13d_the_can_close_note_best_arrangement_and_the_close_announced(
         shot(page, "rules-can-close")
         click_cards(page, ["Ah"])
         page.click("#btn-close")
-        wait_text(watcher.page, "#announce-text", "Budi closed (tutup) with A♥!")
-        wait_text(page, "#announce-text", "You closed (tutup) with A♥!")
+        wait_text(watcher.page, "#going-out-text", "Budi closed (tutup) with A♥!")
+        wait_text(page, "#going-out-text", "You closed (tutup) with A♥!")
         watcher.page.click("#results-close")  # the end of the game's results first
-        watcher.page.click("#announce-close")
-        assert watcher.page.is_hidden("#announce")
+        watcher.page.click("#going-out-close")
+        assert watcher.page.is_hidden("#going-out")
         # the Rules button: this table's rules, its options listed and marked
         rules = page.get_attribute("#rules-button", "href")
         assert rules == f"/rules/remi13d?lang=en&table={code}"
@@ -191,6 +194,7 @@ def test_three_thirteen_the_go_out_note_and_going_out_announced(
         page = person.page
         watcher.page.goto(f"{served.url}/table/{code}")
         watcher.page.wait_for_selector("#board[data-state-id]")
+        close_seat_draw(watcher)
         assert page.inner_text("#advice-counter") == "Deadwood now: 28"  # R3-7
         person.act_and_wait(lambda: page.click('#discard .card[data-depth="1"]'))
         wait_text(page, "#advice-note", "You can go out: discard K♦.")  # R3-6
@@ -198,7 +202,7 @@ def test_three_thirteen_the_go_out_note_and_going_out_announced(
         click_cards(page, ["Kd"])
         person.act_and_wait(lambda: page.click("#btn-discard"))
         text = "Wayan went out: everyone else takes one last turn."
-        wait_text(watcher.page, "#announce-text", text)
+        wait_text(watcher.page, "#going-out-text", text)
         person.no_page_errors()
         watcher.no_page_errors()
     finally:

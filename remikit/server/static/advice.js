@@ -164,14 +164,14 @@ export function announcement(previous, message, nameOf) {
 /** Show `text` in the page's announcement line (made on first use), for everyone. */
 export function announce(text) {
   if (!text) return;
-  let line = $("#announce");
+  let line = $("#going-out");
   if (!line) {
-    line = h("div", {id: "announce", class: "notice announce row", role: "status", "aria-live": "assertive"},
-      h("span", {id: "announce-text"}),
-      h("button", {type: "button", class: "btn small ghost", id: "announce-close",
+    line = h("div", {id: "going-out", class: "notice going-out row", role: "status", "aria-live": "assertive"},
+      h("span", {id: "going-out-text"}),
+      h("button", {type: "button", class: "btn small ghost", id: "going-out-close",
         onclick: () => { line.hidden = true; }}, t("common.close")));
     $("#app").prepend(line);
   }
-  $("#announce-text").textContent = text;
+  $("#going-out-text").textContent = text;
   line.hidden = false;
 }
