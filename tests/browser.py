@@ -186,13 +186,14 @@ class Person:
             self.page.wait_for_timeout(20)
 
     def act_and_wait(self, click: Callable[[], None], timeout: float = 10_000) -> None:
-        """Click, then wait until the board shows another state or an error."""
-        before = self.board().get("stateId")
+        """Click, then wait until the board shows another state, a call window closed (an
+        answer to a window no call could take changes no state) or an error."""
+        before = [self.board().get("stateId"), self.board().get("callWindow")]
         click()
         self.page.wait_for_function(
-            "before => { const b = document.querySelector('#board');"
-            " return (b.dataset.stateId !== before && b.dataset.busy === 'false')"
-            " || !document.querySelector('#error').hidden; }",
+            "([state, window]) => { const b = document.querySelector('#board');"
+            " return ((b.dataset.stateId !== state || b.dataset.callWindow !== window)"
+            " && b.dataset.busy === 'false') || !document.querySelector('#error').hidden; }",
             arg=before,
             timeout=timeout,
         )

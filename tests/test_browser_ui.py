@@ -301,6 +301,8 @@ def test_phone_at_eight_seats_calls_and_the_results_breakdown(
         person = open_person(browser, viewport=PHONE, phone=True)
         page = person.page
         seated(person, served, "rummy500", name="Kurniawati", options={"players": 8})
+        # the hints' warning before a discard that can be laid off asks first: not here
+        page.evaluate("() => localStorage.setItem('remikit.warn_discard', 'off')")
         phone_layout_checks(page)
         shot(page, "ui_phone_8_seats")
         windows = 0
