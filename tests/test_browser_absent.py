@@ -111,3 +111,29 @@ def test_a_person_who_leaves_is_replaced_by_the_creator(served: Served, browser:
     wait_text(page, '#replace [data-seat="1"] .muted', "replaced from the next deal")
     shot(page, "absent-replaced")
     creator.no_page_errors()
+
+
+def test_the_settings_chosen_in_the_lobby_are_shown_at_the_table(
+    served: Served, browser: Browser
+) -> None:
+    person = open_person(browser)
+    page = person.page
+    page.goto(f"{served.url}/")
+    page.wait_for_selector("#create-form #variant")
+    page.select_option("#variant", "three-thirteen")
+    page.select_option("#set-turn-time", label="off")
+    page.select_option("#set-stand-in", label=page.inner_text("#set-stand-in option >> nth=0"))
+    page.select_option("#set-bot-speed", label="fast")
+    page.uncheck("#set-hints")
+    assert "stand-in bot plays" in page.inner_text("#help-set-turn-time")
+    page.fill("#create-name", "Sari")
+    page.click("#create-submit")
+    page.wait_for_selector("#table-settings")
+    code = page.url.rsplit("/", 1)[1]
+    settings = httpx.get(f"{served.url}/api/tables/{code}").json()["table"]["settings"]
+    assert settings["turn_time"] is None and settings["bot_speed"] == "fast"
+    assert settings["hints"] is False
+    assert page.inner_text("#table-settings").startswith("Turn time off")
+    assert page.evaluate(f"() => localStorage.getItem('remikit.owner.{code}')")
+    shot(page, "absent-settings")
+    person.no_page_errors()

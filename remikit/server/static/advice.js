@@ -5,6 +5,7 @@
 // table's hints are on. Closing and going out are announced to everyone at the table.
 
 import {t, tn} from "./i18n.js";
+import {url} from "./urls.js";
 import {$, h, showCard} from "./util.js";
 
 const WARN_KEY = "remikit.warn_discard";
@@ -118,7 +119,7 @@ function pendingBox() {
 export function advicePanel(message) {
   const table = message.table;
   const rules = h("a", {class: "btn small", id: "rules-button", target: "_blank", rel: "noopener",
-    href: `/rules/${table.variant}?lang=${document.documentElement.lang}&table=${table.id}`}, t("table.rules"));
+    href: url(`/rules/${table.variant}?lang=${document.documentElement.lang}&table=${table.id}`)}, t("table.rules"));
   const advice = message.advice;
   if (!advice) return h("section", {class: "advice", id: "advice"}, rules);
   if (state.pending && !(message.advice.warnings || []).some((w) => w.card === state.pending.card)) state.pending = null;

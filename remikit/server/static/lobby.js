@@ -5,6 +5,7 @@
 // labels are the messages OPTION_LABEL and CHOICE_LABEL below name.
 
 import {ownerKey} from "./absence.js";
+import {DEFAULT_SETTINGS, settingsFieldset} from "./table_settings.js";
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {url} from "./urls.js";
 import {$, api, h, joinTable, levelName, NAME_KEY, tokenKey} from "./util.js";
@@ -16,6 +17,7 @@ const form = {
   seats: {}, // per variant: [{kind, level}]
   title: "",
   name: localStorage.getItem(NAME_KEY) || "",
+  settings: {...DEFAULT_SETTINGS},
   creating: false,
 };
 
@@ -96,7 +98,7 @@ function optionHelp(option, id) {
   if (!option.help || !has(option.help)) return null;
   const lang = document.documentElement.lang;
   const rule = option.rule
-    ? h("a", {href: `/rules/${form.variant}?lang=${lang}#${option.rule}`, target: "_blank", rel: "noopener"}, option.rule)
+    ? h("a", {href: url(`/rules/${form.variant}?lang=${lang}#${option.rule}`), target: "_blank", rel: "noopener"}, option.rule)
     : null;
   return h("small", {class: "help", id: `help-${id}`}, t(option.help), rule ? " " : null, rule);
 }
@@ -162,12 +164,13 @@ function renderNewTable() {
   box.replaceChildren(h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); create(); }},
     h("h2", {}, t("lobby.new_table")),
     h("label", {for: "variant"}, h("span", {}, t("lobby.variant")), variant),
-    h("a", {class: "rules-link", id: "rules-link", href: `/rules/${info.name}?lang=${document.documentElement.lang}`,
+    h("a", {class: "rules-link", id: "rules-link", href: url(`/rules/${info.name}?lang=${document.documentElement.lang}`),
       target: "_blank", rel: "noopener"}, t("lobby.rules_of", {variant: variantTitle(info, document.documentElement.lang)})),
     h("fieldset", {class: "options"}, h("legend", {}, t("lobby.options")),
       info.options.map((option) => optionField(option, values))),
     h("fieldset", {class: "seats"}, h("legend", {}, t("lobby.seats")),
       seats.map((seat, index) => seatRow(info, seat, index))),
+    settingsFieldset(form.settings, info.bots),
     h("label", {for: "create-title"}, h("span", {}, t("lobby.title_field")), title),
     people ? h("label", {for: "create-name"}, h("span", {}, t("lobby.your_name")), name) : null,
     h("button", {type: "submit", class: "btn primary", id: "create-submit", disabled: form.creating},
@@ -192,6 +195,8 @@ async function create() {
       variant: info.name,
       options: optionValues(),
       seats: seats.map((s) => (s.kind === "person" ? {kind: "person"} : {kind: "bot", level: s.level})),
+      settings: form.settings,
+      lang: document.documentElement.lang,
     };
     if (form.title.trim()) body.title = form.title.trim();
     const created = await api("/api/tables", body);

@@ -13,6 +13,7 @@ import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
 import {onPrefChange, prefsControl, togglePanel} from "./prefs.js";
 import {scoreSection} from "./scores.js";
 import {SeatDrawShow} from "./seatdraw.js";
+import {settingsLine} from "./table_settings.js";
 import {shareControls} from "./share.js";
 import {socketUrl, url} from "./urls.js";
 import {$, api, h, joinTable, NAME_KEY, seatName, showCard, tokenKey} from "./util.js";
@@ -449,6 +450,7 @@ function render() {
       h("button", {type: "button", class: "btn ghost", onclick: () => { page.choice = null; render(); }}, t("table.cancel"))));
   }
   $("#side").replaceChildren(...[
+    settingsLine(message.table.settings),
     absencePanel(page, code, {send: sendMessage, show: (text) => notice(text, "info"), nameOf}),
     advicePanel(message),
     view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",

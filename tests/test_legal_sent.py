@@ -1,0 +1,108 @@
+"""The legal actions a seat is sent are what the server accepts at that state id, over
+random play at web tables of people only (every seat driven here): an action sent as
+legal is accepted, and every other candidate (what any seat may do now, what a seat may
+do in other phases, Rummy calls of every depth, cards that are not in the hand) is
+refused with the state unchanged. Rummy 500 covers the call window after every discard
+(R5-10), the real one and the one no call can take."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from remikit.actions import Action, CallRummy, Discard, Draw, Pass
+from remikit.cards import Card
+from remikit.server.clock import ManualClock
+from remikit.server.hub import Hub
+from remikit.server.live import LiveTable
+from remikit.server.problems import Problem
+from remikit.server.settings import Settings
+
+CASES = [
+    ("three-thirteen", {"players": 3}, 260),
+    ("rummy500", {"players": 3}, 320),
+    ("remi13d", {}, 220),
+]
+ALWAYS: list[Action] = [
+    Draw("stock"),
+    Draw("discard"),
+    Pass(),
+    *(CallRummy(k) for k in range(1, 6)),
+    Discard(Card.parse("Jk")),
+    Discard(Card.parse("As")),
+]
+
+
+async def settled(table: LiveTable) -> None:
+    """Until the table's own tasks are done with the last action (the writer is a thread)."""
+    for _ in range(500):
+        await asyncio.sleep(0.002)
+        window = table.window
+        if not table.lock.locked() and (window is None or not window.done.is_set()):
+            return
+    raise AssertionError("the table did not settle")
+
+
+def candidates(table: LiveTable, rng: random.Random) -> list[tuple[int, Action]]:
+    """Every seat's legal actions now, and the fixed ones, for every seat."""
+    seats = range(len(table.seats))
+    legal = {a for s in seats for a in table.view(s).legal_actions}
+    pool = sorted(legal | set(ALWAYS), key=str)
+    return [(s, a) for s in seats for a in rng.sample(pool, min(len(pool), 12))]
+
+
+async def play(folder: Path, variant: str, options: dict[str, object], steps: int) -> int:
+    hub = Hub(
+        Settings(database_url=f"sqlite:///{folder / 'remikit.db'}", bot_delay=0, call_window=600),
+        clock=ManualClock(),
+    )
+    await hub.start()
+    rng = random.Random(f"{variant}/legal")
+    checked = 0
+    try:
+        players = 4 if variant == "remi13d" else int(str(options["players"]))
+        table = await hub.create(
+            variant=variant,
+            options=options,
+            seats=[{"kind": "person"}] * players,
+            title=None,
+            settings={"turn_time": None},
+            seed="7",
+        )
+        for seat in range(players):
+            await hub.join(table.id, name=f"P{seat}", seat=seat, lang="en")
+        await settled(table)
+        for _ in range(steps):
+            if table.game.over:
+                break
+            state = table.state_id
+            sent = {s: table.view(s).legal_actions for s in range(players)}
+            assert any(sent.values()), f"nobody may act at state {state}"
+            for seat, action in candidates(table, rng):
+                if action in sent[seat]:
+                    continue
+                before = (table.state_id, table.game.to_play, table.window)
+                with pytest.raises(Problem):
+                    await table.submit(seat, state, action)
+                assert (table.state_id, table.game.to_play, table.window) == before
+                checked += 1
+            seat = rng.choice([s for s in range(players) if sent[s]])
+            action = rng.choice(sent[seat])
+            outcome = await table.submit(seat, state, action)
+            assert outcome in ("applied", "call_pending"), (seat, action)
+            checked += 1
+            await settled(table)
+    finally:
+        await hub.close()
+    return checked
+
+
+@pytest.mark.parametrize(("variant", "options", "steps"), CASES, ids=[c[0] for c in CASES])
+def test_the_legal_actions_sent_are_exactly_those_accepted(
+    tmp_path: Path, variant: str, options: dict[str, object], steps: int
+) -> None:
+    checked = asyncio.run(play(tmp_path, variant, options, steps))
+    assert checked > steps * 5
