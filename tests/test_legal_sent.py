@@ -22,10 +22,11 @@ from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 
 CASES = [
-    ("three-thirteen", {"players": 3}, 260),
-    ("rummy500", {"players": 3}, 320),
-    ("remi13d", {}, 220),
+    ("three-thirteen", {"players": 3}, 400),
+    ("rummy500", {"players": 3}, 400),
+    ("remi13d", {}, 400),
 ]
+SEEDS = ["7", "8", "9"]
 ALWAYS: list[Action] = [
     Draw("stock"),
     Draw("discard"),
@@ -54,7 +55,10 @@ def candidates(table: LiveTable, rng: random.Random) -> list[tuple[int, Action]]
     return [(s, a) for s in seats for a in rng.sample(pool, min(len(pool), 12))]
 
 
-async def play(folder: Path, variant: str, options: dict[str, object], steps: int) -> int:
+async def play(
+    folder: Path, variant: str, options: dict[str, object], steps: int, seed: str
+) -> tuple[int, dict[str, int]]:
+    """Random play: the candidates checked, and the call windows met (blank or real)."""
     hub = Hub(
         Settings(database_url=f"sqlite:///{folder / 'remikit.db'}", bot_delay=0, call_window=600),
         clock=ManualClock(),
@@ -62,6 +66,7 @@ async def play(folder: Path, variant: str, options: dict[str, object], steps: in
     await hub.start()
     rng = random.Random(f"{variant}/legal")
     checked = 0
+    windows = {"blank": 0, "real": 0}
     try:
         players = 4 if variant == "remi13d" else int(str(options["players"]))
         table = await hub.create(
@@ -70,7 +75,7 @@ async def play(folder: Path, variant: str, options: dict[str, object], steps: in
             seats=[{"kind": "person"}] * players,
             title=None,
             settings={"turn_time": None},
-            seed="7",
+            seed=seed,
         )
         for seat in range(players):
             await hub.join(table.id, name=f"P{seat}", seat=seat, lang="en")
@@ -89,6 +94,8 @@ async def play(folder: Path, variant: str, options: dict[str, object], steps: in
                     await table.submit(seat, state, action)
                 assert (table.state_id, table.game.to_play, table.window) == before
                 checked += 1
+            if table.window is not None:
+                windows["blank" if table.window.blank else "real"] += 1
             seat = rng.choice([s for s in range(players) if sent[s]])
             action = rng.choice(sent[seat])
             outcome = await table.submit(seat, state, action)
@@ -97,12 +104,15 @@ async def play(folder: Path, variant: str, options: dict[str, object], steps: in
             await settled(table)
     finally:
         await hub.close()
-    return checked
+    return checked, windows
 
 
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(("variant", "options", "steps"), CASES, ids=[c[0] for c in CASES])
 def test_the_legal_actions_sent_are_exactly_those_accepted(
-    tmp_path: Path, variant: str, options: dict[str, object], steps: int
+    tmp_path: Path, variant: str, options: dict[str, object], steps: int, seed: str
 ) -> None:
-    checked = asyncio.run(play(tmp_path, variant, options, steps))
+    checked, windows = asyncio.run(play(tmp_path, variant, options, steps, seed))
     assert checked > steps * 5
+    if variant == "rummy500":  # both kinds of call window were met
+        assert windows["blank"] > 0 and windows["real"] > 0, windows
