@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
@@ -30,6 +29,7 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import orjson
 from fastapi import WebSocket
 
 from remikit.actions import Action, CallRummy, Discard, Pass, Play
@@ -56,6 +56,12 @@ log = logging.getLogger("remikit.server")
 Status = Literal["waiting", "playing", "finished"]
 STORAGE_RETRY = 2.0
 """Seconds a bot waits before it plays again when its action could not be stored."""
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson: a long game's states are big, and every
+    action sends one to every socket)."""
+    return orjson.dumps(message).decode()
 
 
 def hash_token(token: str) -> str:
@@ -168,7 +174,7 @@ class Connection:
         self.queue.put_nowait(text)
 
     def send_json(self, message: dict[str, Any]) -> None:
-        self.send(json.dumps(message, separators=(",", ":")))
+        self.send(dumps(message))
 
     def close(self, *, slow: bool = False) -> None:
         if not self.closed:
@@ -425,7 +431,7 @@ class LiveTable:
         }
         if seat is not None and self.settings.hints:
             message["advice"] = state_advice(view)
-        return json.dumps(message, separators=(",", ":"))
+        return dumps(message)
 
     # -- sockets ------------------------------------------------------------------
 
@@ -457,7 +463,7 @@ class LiveTable:
             "seats": seats,
             "spectators": self.spectator_count(),
         }
-        return json.dumps(message, separators=(",", ":"))
+        return dumps(message)
 
     def send_presence(self, *, but: Connection | None = None) -> None:
         text = self.presence_message()

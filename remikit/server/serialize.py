@@ -17,6 +17,7 @@ form a client reads without parsing (``{"type": "discard", "card": "7h"}``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from remikit.actions import (
@@ -69,8 +70,10 @@ def action_json(action: Action) -> dict[str, Any]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def play_json(play: Play) -> dict[str, Any]:
-    """A log entry: the seat, the action's structured form, and the record line."""
+    """A log entry: the seat, the action's structured form, and the record line (made once
+    per entry: every state of a deal sends its whole log; do not change what it gives)."""
     return {"seat": play.seat, "action": action_json(play.action), "text": str(play)}
 
 
@@ -125,6 +128,7 @@ def table_meld_json(meld: TableMeld) -> dict[str, Any]:
 
 def view_json(view: PlayerView) -> dict[str, Any]:
     """Every field of the view, in JSON types (see docs/protocol.md)."""
+    plays = [play_json(play) for play in view.log]
     return {
         "variant": view.variant,
         "seat": view.seat,
@@ -139,8 +143,8 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "discard_pile": cards_json(view.discard_pile),
         "top_discard": card_json(view.top_discard),
-        "log": [str(play) for play in view.log],
-        "plays": [play_json(play) for play in view.log],
+        "log": [play["text"] for play in plays],
+        "plays": plays,
         "totals": list(view.totals),
         "finished_deals": [summary_json(s) for s in view.finished_deals],
         "legal_actions": [str(a) for a in view.legal_actions],
