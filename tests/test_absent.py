@@ -257,3 +257,28 @@ def test_R5_10_a_person_asked_after_every_discard_answers_and_play_goes_on(db_ur
                 if state["call_window"] is not None:
                     assert state["call_window"]["seats"] == [0]
                     assert "pass" in state["view"]["legal_actions"]
+
+
+def test_a_seat_opened_for_someone_new_is_listed_as_free_in_the_lobby(db_url: str) -> None:
+    with running(db_url, clock=ManualClock()) as client:
+        body = {
+            "variant": "three-thirteen",
+            "options": {"players": 2},
+            "seats": PERSON_AND_BOT,
+            "settings": {"grace": 0, "stand_in": "random"},
+        }
+        created = client.post("/api/tables", json=body).json()
+        table_id, owner = created["table"]["id"], created["owner_token"]
+        join(client, table_id)  # and never connects: away at once
+        eventually("the seat away", lambda: table_info(client, table_id)["seats"][0]["away"])
+        assert client.get("/api/tables?open=true").json()["tables"] == []
+        url = f"/api/tables/{table_id}/seats/0"
+        assert client.post(url, json={"owner_token": owner, "kind": "person"}).status_code == 200
+        live = hub_of(client).tables[table_id]
+        eventually("the next deal", lambda: len(live.game.deals) >= 2, 120)
+        listed = client.get("/api/tables?open=true").json()["tables"]
+        assert [t["id"] for t in listed] == [table_id] and listed[0]["free_seats"] == [0]
+        assert listed[0]["status"] == "playing"  # the stand-in plays the free seat
+        _, token = join(client, table_id, "Sari", seat=0)
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            assert hello(ws, token)["seat"] == 0

@@ -331,6 +331,10 @@ class Hub:
         """A finished table leaves the lobby (and memory once nobody watches it)."""
         self.lobby.remove(table.id)
 
+    def seats_changed(self, table: LiveTable) -> None:
+        """A seat was freed or taken during play: the lobby files the table again."""
+        self.lobby.update(table)
+
     def stand_in(self, table: LiveTable, seat: int, level: str | None = None) -> Bot:
         seed = bot_seed(table.seed, seat, "stand-in" if level is None else "bot")
         return make_bot(level or table.settings.stand_in, seed=seed, timed=True)

@@ -222,6 +222,8 @@ class TableHost(Protocol):
 
     def table_finished(self, table: LiveTable) -> None: ...
 
+    def seats_changed(self, table: LiveTable) -> None: ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
@@ -679,6 +681,7 @@ class LiveTable:
                 seats[index] = SeatConfig("person", away=True)
             self.stand_ins.pop(index, None)
         self.seats = seats
+        self.host.seats_changed(self)
         return [s.stored() for s in seats]
 
     def _break(self) -> Problem:

@@ -61,6 +61,7 @@ async def claim_move(table: LiveTable, code: str) -> tuple[int, str]:
                 conn.close()
         table.seats = seats
         table.stand_ins.pop(seat, None)
+        table.host.seats_changed(table)
         table.settle()
         return seat, token
 
