@@ -180,19 +180,28 @@ def test_a_seat_moves_to_another_device_with_a_one_time_link(client: TestClient)
     assert foreign.status_code == 403
 
 
+def away_table(
+    client: TestClient, variant: str = "three-thirteen", **options: object
+) -> tuple[str, str]:
+    """A two-seat table whose person joined and never connected (the grace is 0, so their
+    seat is away at once): its code and the creator's owner token."""
+    body = {
+        "variant": variant,
+        "options": {"players": 2, **options},
+        "seats": PERSON_AND_BOT,
+        "settings": {"grace": 0, "stand_in": "random"},
+    }
+    created = client.post("/api/tables", json=body).json()
+    table_id, owner = created["table"]["id"], created["owner_token"]
+    join(client, table_id)
+    eventually("the seat away", lambda: table_info(client, table_id)["seats"][0]["away"])
+    return table_id, owner
+
+
 def test_the_creator_replaces_an_away_seat_by_a_bot_from_the_next_deal(db_url: str) -> None:
     clock = ManualClock()
     with running(db_url, clock=clock) as client:
-        body = {
-            "variant": "three-thirteen",
-            "options": {"players": 2},
-            "seats": PERSON_AND_BOT,
-            "settings": {"grace": 0, "stand_in": "random"},
-        }
-        created = client.post("/api/tables", json=body).json()
-        table_id, owner = created["table"]["id"], created["owner_token"]
-        join(client, table_id)  # and never connects: away at once
-        eventually("the seat away", lambda: table_info(client, table_id)["seats"][0]["away"])
+        table_id, owner = away_table(client)
         url = f"/api/tables/{table_id}/seats/0"
         wrong = client.post(url, json={"owner_token": "D" * 43, "kind": "bot"})
         assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "not_owner"
@@ -261,16 +270,7 @@ def test_R5_10_a_person_asked_after_every_discard_answers_and_play_goes_on(db_ur
 
 def test_a_seat_opened_for_someone_new_is_listed_as_free_in_the_lobby(db_url: str) -> None:
     with running(db_url, clock=ManualClock()) as client:
-        body = {
-            "variant": "three-thirteen",
-            "options": {"players": 2},
-            "seats": PERSON_AND_BOT,
-            "settings": {"grace": 0, "stand_in": "random"},
-        }
-        created = client.post("/api/tables", json=body).json()
-        table_id, owner = created["table"]["id"], created["owner_token"]
-        join(client, table_id)  # and never connects: away at once
-        eventually("the seat away", lambda: table_info(client, table_id)["seats"][0]["away"])
+        table_id, owner = away_table(client, "rummy500", target=10_000)  # it lasts
         assert client.get("/api/tables?open=true").json()["tables"] == []
         url = f"/api/tables/{table_id}/seats/0"
         assert client.post(url, json={"owner_token": owner, "kind": "person"}).status_code == 200

@@ -24,6 +24,7 @@ from tests.browser import (
     Person,
     Served,
     browser,
+    my_turn_ready,
     needs_chromium,
     open_person,
     server,
@@ -108,13 +109,8 @@ def press(page: Page, *keys: str) -> None:
 
 
 def ready(person: Person) -> bool:
-    board = person.board()
-    return (
-        board.get("myTurn") == "true"
-        and board.get("busy") == "false"
-        and board.get("callWindow") == "closed"
-        and not person.page.is_visible("#results-close")
-    )
+    """Whether the person may act now (results left open: the test closes them itself)."""
+    return my_turn_ready(person, past_results=False)
 
 
 def focus_hand_card(page: Page, card: str, *, unselected: bool = False) -> None:
