@@ -142,17 +142,8 @@ def start_hand(game: Game, hand: object, number: int) -> list[str]:
         raise RecordError(
             f"{where}: the game is over" if game.over else f"{where}: the previous hand is not over"
         )
-    deck = _strings(hand.get("deck"), f"{where}: deck must be a list of card strings")
+    cards = read_deck(hand.get("deck"), where)
     actions = _strings(hand.get("actions", []), f"{where}: actions must be a list of strings")
-    cards = []
-    for position, text in enumerate(deck):
-        try:
-            cards.append(Card.parse(text))
-        except CardError:
-            raise RecordError(
-                f"{where}: deck card {position} is not a card: {brief(text)} "
-                "(write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
-            ) from None
     dealer = _seat(hand.get("dealer"), f"{where}: dealer", game.players)
     first = _seat(hand.get("first"), f"{where}: first", game.players)
     rule = game.next_dealer()
@@ -170,6 +161,22 @@ def start_hand(game: Game, hand: object, number: int) -> list[str]:
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from None
     return actions
+
+
+def read_deck(value: object, where: str) -> list[Card]:
+    """The cards of a hand's ``deck``; :class:`RecordError` naming a malformed one."""
+    cards = []
+    for position, text in enumerate(
+        _strings(value, f"{where}: deck must be a list of card strings")
+    ):
+        try:
+            cards.append(Card.parse(text))
+        except CardError:
+            raise RecordError(
+                f"{where}: deck card {position} is not a card: {brief(text)} "
+                "(write rank then suit, e.g. As, 10h, Td, 7c, or Jk)"
+            ) from None
+    return cards
 
 
 def _strings(value: object, message: str) -> list[str]:
