@@ -203,6 +203,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/verify", include_in_schema=False)
+    async def verify_page() -> FileResponse:
+        return FileResponse(STATIC / "verify.html")
+
     app.include_router(rules_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
