@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from remikit.bots import make_bot
 from remikit.engine import Game
-from remikit.fairness import commitment, deal_key, deck_seed, fair_deck
+from remikit.fairness import DealFairness, commitment, deal_key, deck_seed, fair_deck, verify_record
 from remikit.records import new_game
 from remikit.shuffle import ByteStream, shuffled
 from tests.browser import (
@@ -23,6 +24,7 @@ from tests.browser import (
     needs_chromium,
     open_person,
     server,
+    shot,
 )
 
 pytestmark = [needs_chromium]
@@ -166,3 +168,100 @@ def test_decks_and_deals_are_pythons(person: Person, variant: str, options: dict
         },
     )
     assert found == expected
+
+
+def fair_record(variant: str, options: dict[str, Any], table: str = "HTEAG5UY") -> dict[str, Any]:
+    """A game played to its end by greedy bots, every deck the fair deck of a secret and
+    contributions, and every hand's fairness data as a web table records it."""
+    game = game_of(variant, options)
+    rng = random.Random(7)
+    bots = [make_bot("greedy", seed=s) for s in range(game.players)]
+    fairness = []
+    while not game.over:
+        if game.needs_deal:
+            secret = rng.randbytes(32)
+            given = [rng.randbytes(32) if rng.random() < 0.6 else None for _ in bots]
+            game.start_deal(fair_deck(game.full_deck(), secret, given))
+            fairness.append(DealFairness.drawn(table, len(fairness) + 1, secret, given).as_json())
+        seat = game.to_play
+        assert seat is not None
+        game.apply(seat, bots[seat].choose(game.view(seat)))
+    record = game.record()
+    for hand, fair in zip(record["hands"], fairness, strict=True):
+        hand["fairness"] = fair
+    return record
+
+
+def verify_in_page(person: Person, record: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """Pick ``record`` as a file on the verify page; what the page found, per deal."""
+    page = person.page
+    page.set_input_files(
+        "#verify-file",
+        files=[
+            {"name": name, "mimeType": "application/json", "buffer": json.dumps(record).encode()}
+        ],
+    )
+    page.wait_for_function(
+        f"document.querySelector('#verify-results h2')?.textContent === {name!r}"
+    )
+    page.wait_for_selector("#verify-verdict")
+    results: list[dict[str, Any]] = page.evaluate("window.remikit.results")
+    return results
+
+
+def python_checks(record: dict[str, Any]) -> list[dict[str, Any]]:
+    return [check.as_json() for check in verify_record(record)]
+
+
+def test_the_verify_page_verifies_every_deal(person: Person) -> None:
+    record = fair_record("three-thirteen", {"players": 2, "jokers": 2})
+    assert all(check.verified for check in verify_record(record))
+    found = verify_in_page(person, record, "fair.json")
+    assert found == python_checks(record)
+    deals = person.page.eval_on_selector_all(
+        "#verify-deals > li", "items => items.map(i => i.dataset.verified)"
+    )
+    assert deals == ["true"] * len(record["hands"])
+    assert person.page.get_attribute("#verify-verdict", "data-failed") == "0"
+    shot(person.page, "fairness-verify-page")
+    person.no_page_errors()
+
+
+def test_the_verify_page_names_what_differs(person: Person) -> None:
+    record = fair_record("rummy500", {"players": 3, "target": 300})
+    assert len(record["hands"]) >= 4, "too few deals to tamper with"
+    hands = record["hands"]
+    deck = hands[1]["deck"]
+    deck[4], deck[9] = deck[9], deck[4]  # a card moved: deal 2
+    hands[2]["fairness"]["secret"] = "00" * 32  # another secret: deal 3
+    hands[3]["fairness"]["contributions"][0] = "11" * 32  # another contribution: deal 4
+    del hands[-1]["fairness"]  # an older record's hand
+    expected = python_checks(record)
+    assert [c["deal"] for c in expected if not c["verified"]] == [2, 3, 4, len(hands)]
+    assert found_codes(expected) == {2: ["deck"], 3: ["commitment", "deck"], 4: ["deck"]} | {
+        len(hands): ["no_fairness"]
+    }
+    found = verify_in_page(person, record, "tampered.json")
+    assert found == expected
+    page = person.page
+    assert page.get_attribute("#verify-verdict", "data-failed") == "4"
+    moved = page.text_content('#verify-deals > li[data-deal="2"] li[data-code="deck"]') or ""
+    assert "card 5 from the top" in moved and "2 places differ" in moved
+    assert page.is_visible('#verify-deals > li[data-deal="3"] li[data-code="commitment"]')
+    assert page.get_attribute('#verify-deals > li[data-deal="1"]', "data-verified") == "true"
+    shot(page, "fairness-verify-tampered", full_page=True)
+    person.no_page_errors()
+
+
+def found_codes(checks: list[dict[str, Any]]) -> dict[int, list[str]]:
+    return {c["deal"]: [p["code"] for p in c["problems"]] for c in checks if not c["verified"]}
+
+
+def test_the_verify_page_refuses_what_is_no_record(person: Person) -> None:
+    verify_in_page_error = person.page
+    verify_in_page_error.set_input_files(
+        "#verify-file",
+        files=[{"name": "x.json", "mimeType": "application/json", "buffer": b'{"variant": "x"}'}],
+    )
+    verify_in_page_error.wait_for_selector("#verify-error")
+    assert "unknown variant x" in (verify_in_page_error.text_content("#verify-error") or "")

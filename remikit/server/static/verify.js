@@ -45,11 +45,11 @@ function header() {
 function renderPick() {
   const input = h("input", {type: "file", id: "verify-file", accept: ".json,application/json",
     onchange: (event) => { if (event.target.files[0]) readFile(event.target.files[0]); }});
-  $("#verify-pick").replaceChildren(
+  $("#verify-pick").replaceChildren(...[
     h("h2", {}, t("fair.verify_title")),
     h("p", {class: "muted"}, t("fair.verify_intro")),
     canVerify() ? null : h("p", {class: "notice error", id: "verify-no-crypto"}, t("fair.no_crypto")),
-    h("label", {class: "verify-file"}, t("fair.pick_file"), " ", input));
+    h("label", {class: "verify-file"}, t("fair.pick_file"), " ", input)].filter(Boolean));
 }
 
 function renderResults() {
