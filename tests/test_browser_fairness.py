@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -26,6 +26,9 @@ from tests.browser import (
     server,
     shot,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import FilePayload
 
 pytestmark = [needs_chromium]
 __all__ = ["browser", "server"]  # the fixtures
@@ -176,7 +179,7 @@ def fair_record(variant: str, options: dict[str, Any], table: str = "HTEAG5UY") 
     game = game_of(variant, options)
     rng = random.Random(7)
     bots = [make_bot("greedy", seed=s) for s in range(game.players)]
-    fairness = []
+    fairness: list[dict[str, Any]] = []
     while not game.over:
         if game.needs_deal:
             secret = rng.randbytes(32)
@@ -192,17 +195,18 @@ def fair_record(variant: str, options: dict[str, Any], table: str = "HTEAG5UY") 
     return record
 
 
+def pick_file(person: Person, name: str, payload: bytes) -> None:
+    """Choose a file of ``payload`` on the verify page."""
+    file: FilePayload = {"name": name, "mimeType": "application/json", "buffer": payload}
+    person.page.set_input_files("#verify-file", files=[file])
+
+
 def verify_in_page(person: Person, record: dict[str, Any], name: str) -> list[dict[str, Any]]:
     """Pick ``record`` as a file on the verify page; what the page found, per deal."""
     page = person.page
-    page.set_input_files(
-        "#verify-file",
-        files=[
-            {"name": name, "mimeType": "application/json", "buffer": json.dumps(record).encode()}
-        ],
-    )
+    pick_file(person, name, json.dumps(record).encode())
     page.wait_for_function(
-        f"document.querySelector('#verify-results h2')?.textContent === {name!r}"
+        "(name) => document.querySelector('#verify-results h2')?.textContent === name", arg=name
     )
     page.wait_for_selector("#verify-verdict")
     results: list[dict[str, Any]] = page.evaluate("window.remikit.results")
@@ -258,10 +262,6 @@ def found_codes(checks: list[dict[str, Any]]) -> dict[int, list[str]]:
 
 
 def test_the_verify_page_refuses_what_is_no_record(person: Person) -> None:
-    verify_in_page_error = person.page
-    verify_in_page_error.set_input_files(
-        "#verify-file",
-        files=[{"name": "x.json", "mimeType": "application/json", "buffer": b'{"variant": "x"}'}],
-    )
-    verify_in_page_error.wait_for_selector("#verify-error")
-    assert "unknown variant x" in (verify_in_page_error.text_content("#verify-error") or "")
+    pick_file(person, "x.json", b'{"variant": "x", "options": {}, "hands": []}')
+    person.page.wait_for_selector("#verify-error")
+    assert "unknown variant x" in (person.page.text_content("#verify-error") or "")
