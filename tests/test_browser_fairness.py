@@ -1,31 +1,45 @@
 """Fair deals in a real browser: static/fairness.js in Chromium gives exactly what
-remikit.fairness and remikit.shuffle give, and the record verifier page (/verify) says
-which deals of a record verify and what differs in the others."""
+remikit.fairness and remikit.shuffle give; the record verifier page (/verify) says which
+deals of a record verify and what differs in the others; at a table the page shows the
+commitment before the deal, contributes to the next deal and verifies an ended one, and a
+deck stacked in the database fails the browser's own check."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from sqlalchemy import update
 
 from remikit.bots import make_bot
 from remikit.engine import Game
 from remikit.fairness import DealFairness, commitment, deal_key, deck_seed, fair_deck, verify_record
 from remikit.records import new_game
+from remikit.server.hub import Hub
+from remikit.server.settings import Settings
 from remikit.shuffle import ByteStream, shuffled
+from remikit.storage.models import DealRow
 from tests.browser import (
     Browser,
     Person,
     Served,
     browser,
+    close_results,
+    my_turn_ready,
     needs_chromium,
     open_person,
     server,
     shot,
+    take_simple_turn,
 )
+from tests.stacked import stack_deck
 
 if TYPE_CHECKING:
     from playwright.sync_api import FilePayload
@@ -43,6 +57,7 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("three-thirteen", {"players": 3, "jokers": 2}),
     ("three-thirteen", {"players": 8, "jokers": 4}),
 ]
+SEATS = [{"kind": "person"}, {"kind": "bot", "level": "greedy"}]
 BELOW = [1, 2, 3, 129, 129, 129, 200, 256, 257, 1000, 65537, 2**40 + 3]
 
 
@@ -265,3 +280,148 @@ def test_the_verify_page_refuses_what_is_no_record(person: Person) -> None:
     pick_file(person, "x.json", b'{"variant": "x", "options": {}, "hands": []}')
     person.page.wait_for_selector("#verify-error")
     assert "unknown variant x" in (person.page.text_content("#verify-error") or "")
+
+
+# -- at the table -----------------------------------------------------------------------------
+
+
+def table_in_db(folder: Path, hand: str | None = None, **deck: str) -> str:
+    """A two-seat Three-Thirteen table (seat 0 a person, seat 1 a greedy bot) in the
+    database of ``folder``; with ``hand``, its first deck is rewritten to deal seat 0 that
+    hand, then the cards ``deck`` names (``up``, ``stock``): a deck the deal's key does
+    not give. Its code."""
+
+    async def make() -> str:
+        hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
+        await hub.start()
+        try:
+            table = await hub.create(
+                variant="three-thirteen", options={"players": 2}, seats=SEATS, title=None
+            )
+            if hand is not None:
+                cards = stack_deck(
+                    table.game.full_deck(), {0: hand}, dealer=1, players=2, size=3, **deck
+                )
+                text = " ".join(str(c) for c in cards)
+                await hub.writer.run(
+                    lambda s: s.execute(
+                        update(DealRow)
+                        .where(DealRow.table_id == table.id, DealRow.number == 1)
+                        .values(deck=text)
+                    )
+                )
+            return table.id
+        finally:
+            await hub.close()
+
+    with ThreadPoolExecutor(1) as thread:  # Playwright's loop runs in this thread
+        return thread.submit(asyncio.run, make()).result()
+
+
+def sit_down(person: Person, server: Served, code: str) -> None:
+    page = person.page
+    page.goto(f"{server.url}/table/{code}")
+    page.wait_for_selector("#join-form")
+    page.wait_for_selector("#fair-commitment")  # the table waits: no card is dealt yet
+    page.fill("#join-name", "Wayan")
+    page.click("#join-submit")
+    page.wait_for_function("() => window.remikit.me === 0")
+
+
+def play_deal(person: Person, deal: int, pick: Callable[[list[str]], str] | None = None) -> None:
+    """Take simple turns (``pick`` choosing the discard) until the results of deal
+    ``deal`` are shown."""
+    results = f'#results .results-box[data-deal="{deal}"]'
+    deadline = time.monotonic() + 120
+    while not person.page.is_visible(results):
+        assert time.monotonic() < deadline, f"deal {deal} did not end"
+        if my_turn_ready(person, past_results=False):
+            take_simple_turn(person, pick=pick)
+        else:
+            person.page.wait_for_timeout(30)
+
+
+def verify_from_results(person: Person, deal: int) -> dict[str, bool]:
+    """Open the verify view of ``deal`` from its results: each check's verdict."""
+    page = person.page
+    page.click("#fair-verify-button")
+    page.wait_for_selector(f'#fair-verify .results-box[data-deal="{deal}"] #fair-verdict')
+    checks: dict[str, bool] = page.eval_on_selector_all(
+        "#fair-checks li",
+        "items => Object.fromEntries(items.map(i => [i.dataset.check, i.dataset.ok === 'true']))",
+    )
+    return checks
+
+
+def seen(person: Person, code: str, deal: int) -> dict[str, Any]:
+    found: dict[str, Any] = person.page.evaluate(
+        "(key) => JSON.parse(sessionStorage.getItem(key))", f"remikit.fair.{code}.{deal}"
+    )
+    return found
+
+
+def ended(person: Person, deal: int) -> dict[str, Any]:
+    """The fairness data of ``deal`` as the state that ended it gave it."""
+    for frame in reversed(person.states()):
+        data = (frame.get("fairness") or {}).get("ended")
+        if data and data["deal"] == deal:
+            return dict(data)
+    raise AssertionError(f"no state ended deal {deal}")
+
+
+def test_a_deal_at_the_table_verifies_in_the_browser(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("browser-fair")
+    code = table_in_db(folder)
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        sit_down(person, served, code)
+        page = person.page
+        before = page.get_attribute("#fair-commitment", "data-full")
+        shot(page, "fairness-commitment-line")
+        play_deal(person, 1)
+        first = ended(person, 1)
+        assert before == first["commitment"] == seen(person, code, 1)["commitment"]
+        checks = verify_from_results(person, 1)
+        assert checks.get("secret") and checks.get("commitment_seen") and checks.get("hand")
+        assert all(checks.values()), checks
+        page.click("#fair-close")
+        close_results(person)
+        play_deal(person, 2)
+        second = ended(person, 2)
+        sent = seen(person, code, 2)["contribution"]
+        assert second["contributions"][0] == sent and len(sent) == 64
+        checks = verify_from_results(person, 2)
+        assert set(checks) == {"secret", "commitment_seen", "contribution", "hand", "upcard"}
+        assert all(checks.values()), checks
+        assert page.get_attribute("#fair-verdict", "data-ok") == "true"
+        mine = page.text_content('#fair-contributions li[data-seat="0"]') or ""
+        assert sent in mine
+        shot(page, "fairness-verify-view", full_page=True)
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
+
+
+def test_a_stacked_deck_fails_the_browsers_check(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("browser-unfair")
+    code = table_in_db(folder, "4h 5h 6h", up="Kd", stock="9c")
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        sit_down(person, served, code)
+        play_deal(person, 1, pick=lambda cards: "9c" if "9c" in cards else cards[0])  # out at once
+        checks = verify_from_results(person, 1)
+        assert checks["secret"] and not checks["hand"], checks
+        page = person.page
+        assert page.get_attribute("#fair-verdict", "data-ok") == "false"
+        shot(page, "fairness-verify-stacked", full_page=True)
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
