@@ -640,10 +640,10 @@ class Game(ABC):
     def view(self, seat: int | None) -> PlayerView:
         """The view of ``seat`` (None: a spectator)."""
         deal = self.deal
-        if deal is None:
-            raise ValueError("no deal has started")
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat}")
+        if deal is None:
+            return self._view_before_dealing(seat)
         return PlayerView(
             variant=self.name,
             seat=seat,
@@ -665,6 +665,26 @@ class Game(ABC):
             winner=self.winner,
             taken_from_discard=tuple(deal.taken),
             **self.view_extra(deal),
+        )
+
+    def _view_before_dealing(self, seat: int | None) -> PlayerView:
+        """The view while the first deal waits to be dealt: every card in the stock."""
+        return PlayerView(
+            variant=self.name,
+            seat=seat,
+            players=self.players,
+            options=self.options,
+            deal_number=1,
+            dealer=self.next_dealer(),
+            to_play=None,
+            phase=Phase.DRAW,
+            hand=(),
+            hand_sizes=(0,) * self.players,
+            stock_size=len(self.full_deck()),
+            discard_pile=(),
+            log=(),
+            totals=tuple(self.totals),
+            finished_deals=(),
         )
 
     def view_extra(self, deal: Deal) -> dict[str, Any]:

@@ -20,16 +20,17 @@ from remikit.actions import CallRummy, parse_seat_action
 from remikit.bots import LEVELS, Bot
 from remikit.cards import Card
 from remikit.engine import Game
-from remikit.records import replay
+from remikit.fairness import verify_record
+from remikit.records import new_game, replay
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
+from remikit.server.fair_deals import FairDeal
 from remikit.server.hub import Hub, build_game, seat_rng
-from remikit.server.live import deal_seed, next_deck
+from remikit.server.live import next_deck
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
 from remikit.storage import Store
 from remikit.variants import find_variant, playable
-from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
@@ -1052,13 +1053,17 @@ def test_an_action_the_engine_fails_on_is_kept_and_applied_on_rebuild(
         assert any(a.startswith("discard") for a in again["view"]["legal_actions"])
 
 
-def stored_decks(url: str, table_id: str) -> tuple[str, list[list[str]]]:
-    """A table's seed and stored decks, read with a store of its own."""
+def stored_decks(url: str, table_id: str) -> tuple[list[list[str]], list[list[str]]]:
+    """A table's stored decks, and the decks its stored secrets and contributions give
+    (docs/fairness.md; one more: the next deal's secret is drawn when a deal starts),
+    read with a store of its own."""
     store = Store(url)
     try:
         stored = store.load(table_id)
         assert stored is not None
-        return stored.seed, [list(deck) for deck in stored.decks]
+        full = new_game({"variant": stored.variant, "options": stored.options}).full_deck()
+        fair = [FairDeal.from_stored(f).deck(full) for f in stored.fair]
+        return [list(deck) for deck in stored.decks], [[str(c) for c in d] for d in fair]
     finally:
         store.close()
 
@@ -1070,14 +1075,13 @@ def test_each_deal_is_stored_when_it_starts_and_the_record_carries_those_decks(
         table_id = create(
             client, options={"games": 2}, seats=[{"kind": "bot", "level": "random"}] * 4
         )
-        seed, decks = stored_decks(database_url, table_id)
-        game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
-        assert decks[0] == [str(c) for c in game.new_deck(deal_seed(seed, 1))]  # when created
+        decks, fair = stored_decks(database_url, table_id)
+        assert decks[0] == fair[0]  # dealt at once: the table is full
         record = finished_record(client, table_id)
-    seed, decks = stored_decks(database_url, table_id)
-    assert len(decks) == 2 == len(record["hands"])
-    assert [hand["deck"] for hand in record["hands"]] == decks
-    assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
+    decks, fair = stored_decks(database_url, table_id)
+    assert len(decks) == 2 == len(record["hands"]) == len(fair) - 1
+    assert [hand["deck"] for hand in record["hands"]] == decks == fair[:2]
+    assert all(check.verified for check in verify_record(record))
     assert replay(record).ok
 
 
@@ -1104,7 +1108,7 @@ def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
             time.sleep(0.05)
         assert live.broken and len(live.game.deals) == 1 and live.game.needs_deal
         log = action_log(client, table_id)  # the action that ended the deal is kept
-        assert len(stored_decks(database_url, table_id)[1]) == 1
+        assert len(stored_decks(database_url, table_id)[0]) == 1
         # rebuilt on the next connection, the table tries again: refused again, still broken
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
             ws.send_json({"type": "hello", "lang": "en"})
@@ -1116,10 +1120,8 @@ def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(
     with running(database_url) as client:  # a restart deals it: stored, then played on
         record = finished_record(client, table_id)
     assert action_log_of(record)[: len(log)] == log
-    seed, decks = stored_decks(database_url, table_id)
-    assert [hand["deck"] for hand in record["hands"]] == decks and len(decks) == 2
-    game = Remi13DGame(Remi13DOptions(games=2), auto_deal=False)
-    assert decks[1] == [str(c) for c in game.new_deck(deal_seed(seed, 2))]
+    decks, fair = stored_decks(database_url, table_id)
+    assert [hand["deck"] for hand in record["hands"]] == decks == fair[:2]
 
 
 def finished_record(client: TestClient, table_id: str, seconds: float = 60) -> Message:

@@ -177,7 +177,15 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
         conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
         conn.execute(sql("DROP INDEX ix_tables_closed_at"))
-        for column in ("settings", "lang", "owner_hash", "client", "closed_at", "rematch"):
+        for column in (
+            "settings",
+            "lang",
+            "owner_hash",
+            "client",
+            "closed_at",
+            "rematch",
+            "fixed_seed",
+        ):
             conn.execute(sql(f"ALTER TABLE tables DROP COLUMN {column}"))
     older.close()
     store = Store(database_url)

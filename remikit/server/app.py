@@ -33,12 +33,14 @@ from remikit.i18n import LANGUAGES, messages_json
 from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock, ManualClock
+from remikit.server.fair_deals import read_entropy, record_with_fairness
 from remikit.server.guard import (
     MAX_INT,
     MAX_MESSAGE,
     MAX_TOKEN,
     install_guard,
     message_action,
+    message_deal,
     message_ref,
     message_state_id,
     storage_problem,
@@ -82,6 +84,10 @@ class CreateTableRequest(BaseModel):
     lang: str | None = Field(default=None, max_length=16)
 
 
+ENTROPY = r"^[0-9a-f]{64}$"
+"""A contribution to a deal: 32 bytes in lowercase hex."""
+
+
 class JoinRequest(BaseModel):
     name: str = Field(max_length=200)
     seat: int | None = Field(default=None, ge=0, le=15, strict=True)  # not true, 1.0 or "1"
@@ -89,6 +95,8 @@ class JoinRequest(BaseModel):
     token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{32,100}$")
     """The seat's token, made by the client (so asking again after a lost answer gives
     the same seat); the server makes one when it is absent."""
+    entropy: str | None = Field(default=None, pattern=ENTROPY)
+    """The person's contribution to the next deal (docs/fairness.md)."""
 
 
 TOKEN = r"^[A-Za-z0-9_-]{16,100}$"
@@ -96,6 +104,11 @@ TOKEN = r"^[A-Za-z0-9_-]{16,100}$"
 
 class TokenRequest(BaseModel):
     token: str = Field(pattern=TOKEN)
+
+
+class RematchRequest(TokenRequest):
+    entropy: str | None = Field(default=None, pattern=ENTROPY)
+    """The contribution of the person who asks to the rematch's first deal."""
 
 
 class ClaimRequest(BaseModel):
@@ -301,6 +314,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             lang=lang,
             token=body.token,
             client=client_of(request),
+            entropy=bytes.fromhex(body.entropy) if body.entropy else None,
         )
         links = table_links(request, settings, table.id)
         return {"table": table.info(), "seat": seat, "token": token, **links}
@@ -349,11 +363,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(
-        request: Request, table_id: str, body: Annotated[TokenRequest, Body()]
+        request: Request, table_id: str, body: Annotated[RematchRequest, Body()]
     ) -> dict[str, Any]:
         """The same seats and options again, at a new table (made once; asked again, the
         same one): every person's token works there too."""
-        table = await hub_of(request).rematch(table_id, body.token)
+        entropy = bytes.fromhex(body.entropy) if body.entropy else None
+        table = await hub_of(request).rematch(table_id, body.token, entropy)
         return {"table": table.info(), **table_links(request, settings, table.id)}
 
     # -- finished games -----------------------------------------------------------------
@@ -387,7 +402,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def get_record(request: Request, table_id: str) -> Response:
         stored = await finished_game(request, table_id)
         game = await asyncio.to_thread(build_game, stored)
-        text = json.dumps(game.record(), indent=1)
+        text = json.dumps(record_with_fairness(game.record(), stored), indent=1)
         filename = f"remikit-{stored.variant}-{stored.id}.record.json"
         return Response(
             text,
@@ -543,6 +558,13 @@ async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
             return
         if kind == "advice":
             conn.send_json(await advice_message(table, conn.seat, ref))
+            return
+        if kind == "contribute":  # to the next deal (docs/fairness.md)
+            if conn.seat is None:
+                raise Problem("spectator", "server.spectator", status=403)
+            deal = message_deal(data.get("deal"))
+            await table.contribute(conn.seat, deal, read_entropy(data.get("entropy")))
+            conn.send_json({"type": "contributed", "deal": deal, "ref": ref})
             return
         if kind == "back":  # a person whose seat a bot plays is back
             if conn.seat is None:

@@ -232,6 +232,13 @@ def message_state_id(value: Any) -> int:
     raise Problem("bad_message", "server.need_state_id")
 
 
+def message_deal(value: Any) -> int:
+    """A contribution's ``deal``: a plain whole number from 1."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_INT:
+        return value
+    raise Problem("bad_message", "server.need_deal")
+
+
 def message_action(value: Any) -> str:
     """An action's text, at most :data:`MAX_ACTION` characters."""
     if not isinstance(value, str):

@@ -31,6 +31,7 @@ from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.clock import Clock, LoopClock
 from remikit.server.expiry import Expiry, expired
+from remikit.server.fair_deals import FairDeal
 from remikit.server.limits import Limits
 from remikit.server.live import (
     STORAGE_RETRY,
@@ -38,7 +39,6 @@ from remikit.server.live import (
     SeatConfig,
     game_result,
     hash_token,
-    next_deck,
 )
 from remikit.server.lobby import Lobby
 from remikit.server.option_help import option_help
@@ -105,8 +105,9 @@ def build_game(stored: StoredTable, steps: int | None = None) -> Game:
     """The game of a stored table after its first ``steps`` actions (all by default), as
     a record is replayed (:mod:`remikit.records`): each stored deck is dealt when the deal
     before it is over, the actions are applied in turn. The seed plays no part. A deal
-    whose deck is stored starts even after the last action (as it did at the table);
-    ValueError for a table that does not replay."""
+    whose deck is stored starts even after the last action (as it did at the table); a
+    table still waiting for its players may have none. ValueError for a table that does
+    not replay."""
     try:
         game = new_game({"variant": stored.variant, "options": stored.options})
     except RecordError as exc:
@@ -122,7 +123,7 @@ def build_game(stored: StoredTable, steps: int | None = None) -> Game:
             raise ValueError(f"table {stored.id}: {exc}") from None
         return True
 
-    if not deal_next():
+    if not deal_next() and stored.actions:
         raise ValueError(f"table {stored.id}: no deck is stored for its first deal")
     actions = stored.actions if steps is None else stored.actions[:steps]
     for index, text in enumerate(actions):
@@ -319,6 +320,8 @@ class Hub:
             owner_hash=stored.owner_hash,
             rematch=stored.rematch,
             calls={seat: parse_action(text) for seat, text in stored.calls.items()},
+            fair=[FairDeal.from_stored(f) for f in stored.fair],
+            fixed_seed=stored.fixed_seed,
         )
 
     def table_idle(self, table: LiveTable) -> None:
@@ -433,10 +436,10 @@ class Hub:
             why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
             raise Problem("bad_option", "server.bad_option", why=why) from None
         table_settings = self._table_settings(info, settings or {})
+        fixed_seed = seed is not None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
-        game = info.game_class()(parsed, auto_deal=False)
-        first_deck = [str(c) for c in next_deck(game, seed)]
-        configs = self._seat_configs(info, game.players, seats)
+        players = parsed.players
+        configs = self._seat_configs(info, players, seats)
         bots_only = all(c.kind == "bot" for c in configs)
         self.limits.check_tables(self.lobby, client, bots_only=bots_only)
         seat_draw = None
@@ -461,19 +464,21 @@ class Hub:
             lang=lang,
             owner_hash=owner_hash,
             client=client,
+            fixed_seed=fixed_seed,
         )
+        first = FairDeal.draw(code, 1, players, seed if fixed_seed else None).stored()
 
         def write(session: Any) -> None:
             Store.add_table(session, stored)
-            Store.add_deal(session, code, 1, first_deck)
+            Store.add_fairness(session, code, first)
 
         await self.writer.run(write)
-        stored = replace(stored, decks=(tuple(first_deck),))
-        live = self._live(stored)
+        live = self._live(replace(stored, fair=(first,)))
         self.tables[code] = live
         self.lobby.add(live, client)
         self.expiry.watch(live)
-        live.settle()  # a table of bots only starts at once
+        await self._deal_pending(live)  # a table of bots only starts at once
+        live.settle()
         return live
 
     def _seat_configs(
@@ -540,14 +545,17 @@ class Hub:
         lang: str,
         token: str | None = None,
         client: str | None = None,
+        entropy: bytes | None = None,
     ) -> tuple[LiveTable, int, str]:
         """Give a person a free seat: returns the table, the seat and its token (``token``
         when the client made it; a token already seated gets its seat again, so a join
         whose answer was lost is asked again safely). ``client`` (who asks) may take only
         so many seats a minute (:mod:`.limits`).
 
+        ``entropy`` is the person's contribution to the next deal (docs/fairness.md).
         When that takes the last seat of a variant with a seat draw (R13-2), the
         draw moves everyone to the seat it gives them; the seat returned is the new one.
+        A table whose last seat is taken deals its first deal.
         """
         clean = " ".join(name.split())
         if not 1 <= len(clean) <= NAME_MAX or not clean.isprintable():
@@ -578,12 +586,29 @@ class Hub:
             token = token or secrets.token_urlsafe(32)
             seats = list(table.seats)
             seats[seat] = SeatConfig("person", name=clean, lang=lang, token_hash=hash_token(token))
+            contribution = None  # a contribution the table does not take is left out
+            if entropy is not None and table.takes_contribution(seat, seats[seat]):
+                contribution = table.contribution(seat, entropy, seats[seat])
             seat_draw = None
             if table.variant.seating is not None and all(s.taken for s in seats):
                 seats, seat_draw = seat_by_draw(table.variant, table.seed, seats)
+                if contribution is not None:  # each contribution moves with its person
+                    number, given_by_seat = contribution
+                    moved = [given_by_seat[d["joined"]] for d in seat_draw]
+                    contribution = number, moved
             stored_seats = [s.stored() for s in seats]
             table_code = table.id
-            await self.writer.run(lambda s: Store.set_seats(s, table_code, stored_seats, seat_draw))
+
+            def write(session: Any) -> None:
+                Store.set_seats(session, table_code, stored_seats, seat_draw)
+                if contribution is not None:
+                    number, given_by_seat = contribution
+                    texts = [c.hex() if c else None for c in given_by_seat]
+                    Store.set_contributions(session, table_code, number, texts)
+
+            await self.writer.run(write)
+            if contribution is not None:
+                table.contributed(*contribution)
             if seat_draw is None:
                 table.seats = seats
                 table.stand_ins.pop(seat, None)  # a seat freed during play had a stand-in
@@ -592,13 +617,18 @@ class Hub:
                 seat = next(i for i, d in enumerate(seat_draw) if d["joined"] == seat)
             self.lobby.update(table)
             table.start_grace(seat)  # until their socket connects
+            try:
+                await table.deal_pending()  # the last seat taken: the first deal
+            except Problem:
+                log.warning("table %s: its first deal could not be stored", table.id)
             table.settle()
         return table, seat, token
 
-    async def rematch(self, table_id: str, token: str) -> LiveTable:
+    async def rematch(self, table_id: str, token: str, entropy: bytes | None = None) -> LiveTable:
         """A finished table's rematch for the person of ``token``: the same variant,
         options, settings and seats (each person's token works there too; the seat draw
-        stands), made once: asked again, the same table."""
+        stands), made once: asked again, the same table. Its first deal is dealt at once,
+        with ``entropy`` as the contribution of the person who asked."""
         old = await self.get(table_id)
         async with old.lock:
             if old.seat_for_token(token) is None:
@@ -607,9 +637,8 @@ class Hub:
                 raise Problem("not_finished", "server.not_finished", status=409, table=old.id)
             if old.rematch is not None:
                 return await self.get(old.rematch)
+            seat = old.seat_for_token(token)
             seed = str(secrets.randbits(256))
-            game = old.variant.game_class()(old.game.options, auto_deal=False)
-            first_deck = [str(c) for c in next_deck(game, seed)]
             code = new_table_code()
             while code in self.tables or await asyncio.to_thread(self.store.exists, code):
                 code = new_table_code()
@@ -627,20 +656,24 @@ class Hub:
                 lang=old.lang,
                 owner_hash=old.owner_hash,
             )
-            old_id = old.id
+            fair = FairDeal.draw(code, 1, len(seats), None)
+            if entropy is not None and seat is not None:
+                fair.contributions[seat] = entropy
+            first, old_id = fair.stored(), old.id
 
             def write(session: Any) -> None:
                 Store.add_table(session, stored)
-                Store.add_deal(session, code, 1, first_deck)
+                Store.add_fairness(session, code, first)
                 Store.set_table(session, old_id, rematch=code)
 
             await self.writer.run(write)
-            live = self._live(replace(stored, decks=(tuple(first_deck),)))
+            live = self._live(replace(stored, fair=(first,)))
             self.tables[code] = live
             self.lobby.add(live, None)
             old.rematch = code
             old.broadcast()
-            for seat in range(len(live.seats)):
-                live.start_grace(seat)
+            for index in range(len(live.seats)):
+                live.start_grace(index)
+            await self._deal_pending(live)
             live.settle()
             return live

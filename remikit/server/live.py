@@ -37,9 +37,11 @@ from remikit.bots import Bot
 from remikit.cards import Card
 from remikit.engine import Game, Phase
 from remikit.errors import IllegalAction
+from remikit.fairness import fair_deck
 from remikit.i18n import N_, t
 from remikit.server.advice import state_advice
 from remikit.server.clock import Clock, Timer
+from remikit.server.fair_deals import FairDeal, fixed_secret
 from remikit.server.problems import Problem
 from remikit.server.serialize import PROTOCOL, action_json, view_json
 from remikit.server.table_settings import TableSettings
@@ -68,16 +70,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def deal_seed(seed: str, number: int) -> bytes:
-    """The shuffle seed (:mod:`remikit.shuffle`) of deal ``number`` (from 1) of the table
-    of ``seed``: SHA-256 of ``"{seed}/deal/{number}"``."""
-    return hashlib.sha256(f"{seed}/deal/{number}".encode()).digest()
-
-
 def next_deck(game: Game, seed: str) -> list[Card]:
-    """The deck of the next deal of ``game``, a table's game of ``seed``. A restart deals
-    the same deck, but the stored deck, not this, is what a table is rebuilt from."""
-    return game.new_deck(deal_seed(seed, len(game.deals) + 1))
+    """The deck of the next deal of ``game``, the game of a table made with ``seed``
+    (:func:`remikit.server.fair_deals.fixed_secret`, no contributions)."""
+    number = len(game.deals) + 1
+    return fair_deck(game.full_deck(), fixed_secret(seed, number), [None] * game.players)
 
 
 @dataclass
@@ -248,6 +245,8 @@ class LiveTable:
         owner_hash: str | None = None,
         rematch: str | None = None,
         calls: dict[int, Action] | None = None,
+        fair: list[FairDeal] | None = None,
+        fixed_seed: bool = False,
     ) -> None:
         self.host = host
         self.id = table_id
@@ -265,6 +264,8 @@ class LiveTable:
         self.lang = lang
         self.owner_hash = owner_hash
         self.rematch = rematch  # the table that plays this one again
+        self.fair = {f.number: f for f in fair or ()}  # deal number: its secret and more
+        self.fixed_seed = fixed_seed  # its secrets come from the seed; no contributions
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.window: CallWindow | None = None
@@ -430,10 +431,109 @@ class LiveTable:
             "table": self.info(),
             "call_window": self.window_json(seat),
             "view": view_json(view),
+            "fairness": self.fairness_json(seat),
         }
         if seat is not None and self.settings.hints:
             message["advice"] = state_advice(view)
         return dumps(message)
+
+    # -- fair deals (docs/fairness.md) ---------------------------------------------
+
+    @property
+    def next_deal(self) -> int | None:
+        """The number of the deal after the one in play (1 before any), if the game goes
+        on."""
+        return None if self.game.over else len(self.game.deals) + 1
+
+    def fairness_json(self, seat: int | None) -> dict[str, Any]:
+        """What a state shows of the fair deals: the deal in play (no secret), the last
+        deal over (its secret revealed) and, for the next deal, its commitment and whether
+        ``seat`` may contribute to it."""
+        deals = self.game.deals
+        playing = deals[-1].number if deals and not deals[-1].is_over else None
+        ended = next((d.number for d in reversed(deals) if d.is_over), None)
+        shown: dict[str, Any] = {"version": 1, "deal": None, "ended": None, "next": None}
+        if playing in self.fair:
+            shown["deal"] = self.fair[playing].public(self.id, revealed=False)
+        if ended in self.fair:
+            shown["ended"] = self.fair[ended].public(self.id, revealed=True)
+        number = self.next_deal
+        if number in self.fair:
+            fair = self.fair[number]
+            mine = fair.contributions[seat] if seat is not None else None
+            shown["next"] = {
+                "deal": number,
+                "commitment": fair.commitment.hex(),
+                "open": self.takes_contribution(seat),
+                "mine": mine.hex() if mine is not None else None,
+            }
+        return shown
+
+    def takes_contribution(self, seat: int | None, config: SeatConfig | None = None) -> bool:
+        """Whether ``seat`` (who sits there: ``config``, by default the seat's own) may
+        contribute to the next deal now: a person's seat that has not yet, at a table not
+        made with a fixed seed."""
+        number = self.next_deal
+        if seat is None or self.fixed_seed or number not in self.fair:
+            return False
+        config = config or self.seats[seat]
+        return (
+            config.kind == "person"
+            and config.token_hash is not None
+            and self.fair[number].contributions[seat] is None
+        )
+
+    def contribution(
+        self, seat: int, entropy: bytes, config: SeatConfig | None = None
+    ) -> tuple[int, list[bytes | None]] | None:
+        """The next deal and its contributions with ``entropy`` added as ``seat``'s (its
+        person: ``config``, by default the seat's own; the lock is held; nothing changes
+        until the caller has stored them and calls :meth:`contributed`); None when that
+        one is already in; :class:`Problem` when the seat may not contribute
+        (``contribution_closed``, ``contributed_already``)."""
+        number = self.next_deal
+        fair = self.fair.get(number) if number is not None else None
+        if fair is None or number is None:
+            raise Problem("contribution_closed", "server.contribution_closed", status=409)
+        given = fair.contributions[seat]
+        if given is not None:
+            if given == entropy:
+                return None
+            raise Problem("contributed_already", "server.contributed_already", status=409)
+        if not self.takes_contribution(seat, config):
+            raise Problem("contribution_closed", "server.contribution_closed", status=409)
+        contributions = list(fair.contributions)
+        contributions[seat] = entropy
+        return number, contributions
+
+    def contributed(self, number: int, contributions: list[bytes | None]) -> None:
+        self.fair[number].contributions = contributions
+
+    async def contribute(self, seat: int, deal: int, entropy: bytes) -> None:
+        """Take ``seat``'s contribution to deal ``deal`` (the next one), stored before it
+        is acknowledged; :class:`Problem` if refused."""
+        async with self.lock:
+            if deal != self.next_deal:
+                raise Problem("contribution_closed", "server.contribution_closed", status=409)
+            change = self.contribution(seat, entropy)
+            if change is None:
+                return
+            number, contributions = change
+            table_id, texts = self.id, [c.hex() if c else None for c in contributions]
+            try:
+                await self.host.writer.run(
+                    lambda s: Store.set_contributions(s, table_id, number, texts)
+                )
+            except Exception:
+                log.exception("table %s: could not store a contribution", self.id)
+                raise Problem("storage", "server.storage", status=503) from None
+            self.contributed(number, contributions)
+            self.send_state(seat)
+
+    def draw_fair(self, number: int) -> FairDeal:
+        """A new secret for deal ``number`` (not yet stored)."""
+        seed = self.seed if self.fixed_seed else None
+        return FairDeal.draw(self.id, number, self.game.players, seed)
 
     # -- sockets ------------------------------------------------------------------
 
@@ -642,13 +742,20 @@ class LiveTable:
         lock is held), so the deck is on disk before anyone sees the deal. A table whose
         deck cannot be stored breaks (:meth:`_break`): rebuilt, it deals again."""
         game = self.game
-        if not game.needs_deal:
+        if not game.needs_deal or not (game.deals or all(s.taken for s in self.seats)):
             return
-        number, deck = len(game.deals) + 1, next_deck(game, self.seed)
+        number = len(game.deals) + 1
+        # the next deal's secret is drawn now, so that people can contribute to it during
+        # this one; this deal's was drawn before it, unless the table dates from before
+        new = [self.draw_fair(n) for n in (number, number + 1) if n not in self.fair]
+        fair = self.fair.get(number) or new[0]
+        deck = fair.deck(game.full_deck())
         texts, table_id = [str(c) for c in deck], self.id
         seats = self._seat_replacements()
 
         def write(session: Any) -> None:
+            for f in new:
+                Store.add_fairness(session, table_id, f.stored())
             Store.add_deal(session, table_id, number, texts)
             if seats is not None:
                 Store.set_seats(session, table_id, seats)
@@ -658,6 +765,7 @@ class LiveTable:
         except Exception:
             log.exception("table %s: could not store the deck of deal %d", self.id, number)
             raise self._break() from None
+        self.fair.update({f.number: f for f in new})
         try:
             game.start_deal(deck)
         except Exception:

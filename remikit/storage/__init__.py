@@ -24,6 +24,7 @@ from remikit.storage.models import ActionRow, Base, CallRow, DealRow, TableRow
 from remikit.storage.store import (
     DEFAULT_DB_NAME,
     Store,
+    StoredFairness,
     StoredTable,
     default_database_url,
     normalize_url,
@@ -37,6 +38,7 @@ __all__ = [
     "DealRow",
     "NewerDatabase",
     "Store",
+    "StoredFairness",
     "StoredTable",
     "TableRow",
     "default_database_url",

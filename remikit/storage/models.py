@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -52,6 +61,7 @@ class TableRow(Base):
     client: Mapped[str | None] = mapped_column(String(64))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     rematch: Mapped[str | None] = mapped_column(String(16))
+    fixed_seed: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class ActionRow(Base):
@@ -69,8 +79,11 @@ class ActionRow(Base):
 
 
 class DealRow(Base):
-    """The deck of one deal of a table (numbered from 1), written before anyone is told
-    the deal has started: the cards' record text, top first, separated by spaces."""
+    """One deal of a table (numbered from 1): from when its secret is drawn, its
+    fairness data (docs/fairness.md: the scheme's version, the secret and commitment in
+    hex, one contribution per seat, hex or null); once dealt, its deck, written before
+    anyone is told the deal has started: the cards' record text, top first, separated
+    by spaces. A deal dealt before fair deals has a deck and no fairness data."""
 
     __tablename__ = "deals"
     __table_args__ = (UniqueConstraint("table_id", "number", name="uq_deals_table_number"),)
@@ -78,7 +91,11 @@ class DealRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    deck: Mapped[str] = mapped_column(Text)  # "7h Ks ... Jk"
+    deck: Mapped[str | None] = mapped_column(Text)  # "7h Ks ... Jk"
+    fairness: Mapped[int | None] = mapped_column(Integer)
+    secret: Mapped[str | None] = mapped_column(String(64))
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    contributions: Mapped[list[str | None] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -69,6 +69,18 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 
 @dataclass(frozen=True)
+class StoredFairness:
+    """A deal's fairness data as stored (docs/fairness.md): hex texts, one contribution
+    per seat (None where the seat gave none)."""
+
+    number: int
+    version: int
+    secret: str
+    commitment: str
+    contributions: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
 class StoredTable:
     """A table as stored: its configuration, seed and (when loaded) its actions and the
     deck of each deal started so far (``decks[0]`` the first deal's, card texts top
@@ -93,6 +105,9 @@ class StoredTable:
     actions: tuple[str, ...] = field(default=())
     action_count: int = 0
     decks: tuple[tuple[str, ...], ...] = field(default=())
+    fair: tuple[StoredFairness, ...] = field(default=())
+    """The fairness data of every deal whose secret is drawn (dealt or not), in order."""
+    fixed_seed: bool = False
     calls: dict[int, str] = field(default_factory=dict)
     """The answers held in the call window open now (none after its last action), by
     seat: what people answered before a restart (record text without the seat)."""
@@ -102,7 +117,7 @@ def _stored(
     row: TableRow,
     actions: Sequence[str] = (),
     count: int | None = None,
-    decks: Sequence[Sequence[str]] = (),
+    deals: Sequence[DealRow] = (),
     calls: dict[int, str] | None = None,
 ) -> StoredTable:
     created = _aware(row.created_at)
@@ -126,8 +141,17 @@ def _stored(
         rematch=row.rematch,
         actions=tuple(actions),
         action_count=len(actions) if count is None else count,
-        decks=tuple(tuple(deck) for deck in decks),
+        decks=tuple(tuple(d.deck.split()) for d in deals if d.deck is not None),
+        fair=tuple(_fairness(d) for d in deals if d.fairness is not None),
+        fixed_seed=row.fixed_seed,
         calls=dict(calls or {}),
+    )
+
+
+def _fairness(row: DealRow) -> StoredFairness:
+    assert row.fairness is not None and row.secret is not None and row.commitment is not None
+    return StoredFairness(
+        row.number, row.fairness, row.secret, row.commitment, tuple(row.contributions or ())
     )
 
 
@@ -184,6 +208,7 @@ class Store:
                 client=table.client,
                 closed_at=table.closed_at,
                 rematch=table.rematch,
+                fixed_seed=table.fixed_seed,
             )
         )
         session.flush()  # before any deal or action of the table in the same transaction
@@ -196,9 +221,41 @@ class Store:
 
     @staticmethod
     def add_deal(session: Session, table_id: str, number: int, deck: Sequence[str]) -> None:
-        """The deck of deal ``number`` (from 1) of a table: card texts, top first."""
+        """The deck of deal ``number`` (from 1) of a table: card texts, top first (on the
+        row of its fairness data, when it has one); a deal is dealt once."""
+        text = " ".join(deck)
+        done = session.execute(
+            update(DealRow)
+            .where(DealRow.table_id == table_id, DealRow.number == number, DealRow.deck.is_(None))
+            .values(deck=text)
+        )
+        if not getattr(done, "rowcount", 0):
+            session.add(DealRow(table_id=table_id, number=number, deck=text, created_at=now()))
+
+    @staticmethod
+    def add_fairness(session: Session, table_id: str, fair: StoredFairness) -> None:
+        """The fairness data of a deal not dealt yet (its secret just drawn)."""
         session.add(
-            DealRow(table_id=table_id, number=number, deck=" ".join(deck), created_at=now())
+            DealRow(
+                table_id=table_id,
+                number=fair.number,
+                fairness=fair.version,
+                secret=fair.secret,
+                commitment=fair.commitment,
+                contributions=list(fair.contributions),
+                created_at=now(),
+            )
+        )
+
+    @staticmethod
+    def set_contributions(
+        session: Session, table_id: str, number: int, contributions: Sequence[str | None]
+    ) -> None:
+        """The contributions to deal ``number``, one per seat in seat order."""
+        session.execute(
+            update(DealRow)
+            .where(DealRow.table_id == table_id, DealRow.number == number)
+            .values(contributions=list(contributions))
         )
 
     @staticmethod
@@ -275,10 +332,12 @@ class Store:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
-            decks = self._decks(session, table_id)
+            deals = session.scalars(
+                select(DealRow).where(DealRow.table_id == table_id).order_by(DealRow.number)
+            ).all()
             actions = self._actions(session, table_id)
             calls = self._calls(session, table_id, len(actions))
-            return _stored(row, actions, decks=decks, calls=calls)
+            return _stored(row, actions, deals=deals, calls=calls)
 
     def actions(self, table_id: str) -> list[str]:
         """The table's actions in order (record text)."""
@@ -293,9 +352,11 @@ class Store:
     @staticmethod
     def _decks(session: Session, table_id: str) -> list[list[str]]:
         rows = session.scalars(
-            select(DealRow.deck).where(DealRow.table_id == table_id).order_by(DealRow.number)
+            select(DealRow.deck)
+            .where(DealRow.table_id == table_id, DealRow.deck.is_not(None))
+            .order_by(DealRow.number)
         )
-        return [deck.split() for deck in rows]
+        return [deck.split() for deck in rows if deck is not None]
 
     @staticmethod
     def _calls(session: Session, table_id: str, state: int) -> dict[int, str]:
@@ -332,16 +393,16 @@ class Store:
             for table_id, text in session.execute(query):
                 if table_id in by_table:
                     by_table[table_id].append(text)
-            decks: dict[str, list[list[str]]] = {row.id: [] for row in rows}
+            deals: dict[str, list[DealRow]] = {row.id: [] for row in rows}
             deal_query = (
-                select(DealRow.table_id, DealRow.deck)
+                select(DealRow)
                 .join(TableRow, TableRow.id == DealRow.table_id)
                 .where(TableRow.finished_at.is_(None), TableRow.closed_at.is_(None))
                 .order_by(DealRow.table_id, DealRow.number)
             )
-            for table_id, deck in session.execute(deal_query):
-                if table_id in decks:
-                    decks[table_id].append(deck.split())
+            for deal in session.scalars(deal_query):
+                if deal.table_id in deals:
+                    deals[deal.table_id].append(deal)
             calls: dict[str, dict[int, str]] = {row.id: {} for row in rows}
             call_query = (
                 select(CallRow.table_id, CallRow.state, CallRow.seat, CallRow.action)
@@ -352,7 +413,7 @@ class Store:
                 if table_id in calls and state == len(by_table[table_id]):  # the open window's
                     calls[table_id][seat] = text
             return [
-                _stored(row, by_table[row.id], decks=decks[row.id], calls=calls[row.id])
+                _stored(row, by_table[row.id], deals=deals[row.id], calls=calls[row.id])
                 for row in rows
             ]
 
