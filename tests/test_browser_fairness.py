@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import create_engine, select, update
 
 from remikit.bots import make_bot
 from remikit.engine import Game
@@ -38,6 +38,7 @@ from tests.browser import (
     server,
     shot,
     take_simple_turn,
+    wait_text,
 )
 from tests.stacked import stack_deck
 
@@ -57,6 +58,7 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("three-thirteen", {"players": 3, "jokers": 2}),
     ("three-thirteen", {"players": 8, "jokers": 4}),
 ]
+TOKEN = "T" * 43
 SEATS = [{"kind": "person"}, {"kind": "bot", "level": "greedy"}]
 BELOW = [1, 2, 3, 129, 129, 129, 200, 256, 257, 1000, 65537, 2**40 + 3]
 
@@ -287,9 +289,10 @@ def test_the_verify_page_refuses_what_is_no_record(person: Person) -> None:
 
 def table_in_db(folder: Path, hand: str | None = None, **deck: str) -> str:
     """A two-seat Three-Thirteen table (seat 0 a person, seat 1 a greedy bot) in the
-    database of ``folder``; with ``hand``, its first deck is rewritten to deal seat 0 that
-    hand, then the cards ``deck`` names (``up``, ``stock``): a deck the deal's key does
-    not give. Its code."""
+    database of ``folder``. With ``hand``, the person of :data:`TOKEN` sits down (which
+    deals the first deal) and that deal's deck is rewritten to deal seat 0 ``hand``, then
+    the cards ``deck`` names (``up``, ``stock``): a deck the deal's key does not give.
+    Its code."""
 
     async def make() -> str:
         hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
@@ -299,6 +302,7 @@ def table_in_db(folder: Path, hand: str | None = None, **deck: str) -> str:
                 variant="three-thirteen", options={"players": 2}, seats=SEATS, title=None
             )
             if hand is not None:
+                await hub.join(table.id, name="Wayan", seat=0, lang="en", token=TOKEN)
                 cards = stack_deck(
                     table.game.full_deck(), {0: hand}, dealer=1, players=2, size=3, **deck
                 )
@@ -319,13 +323,28 @@ def table_in_db(folder: Path, hand: str | None = None, **deck: str) -> str:
 
 
 def sit_down(person: Person, server: Served, code: str) -> None:
+    """Watch the waiting table (its first deal's commitment shown, no card dealt), then
+    take seat 0, which deals the first deal."""
     page = person.page
     page.goto(f"{server.url}/table/{code}")
     page.wait_for_selector("#join-form")
-    page.wait_for_selector("#fair-commitment")  # the table waits: no card is dealt yet
+    page.wait_for_selector("#fair-commitment")
     page.fill("#join-name", "Wayan")
     page.click("#join-submit")
     page.wait_for_function("() => window.remikit.me === 0")
+
+
+def stored_contributions(folder: Path, code: str) -> dict[int, list[str | None]]:
+    """Each deal's contributions as the table's database holds them (its record's)."""
+    engine = create_engine(f"sqlite:///{folder / 'remikit.db'}")
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                select(DealRow.number, DealRow.contributions).where(DealRow.table_id == code)
+            )
+            return {number: list(given or []) for number, given in rows}
+    finally:
+        engine.dispose()
 
 
 def play_deal(person: Person, deal: int, pick: Callable[[list[str]], str] | None = None) -> None:
@@ -377,29 +396,34 @@ def test_a_deal_at_the_table_verifies_in_the_browser(
     served = Served(folder)
     person = open_person(browser)
     try:
-        sit_down(person, served, code)
         page = person.page
+        sit_down(person, served, code)
         before = page.get_attribute("#fair-commitment", "data-full")
-        shot(page, "fairness-commitment-line")
+        waiting = person.states()[0]["fairness"]  # a spectator's, before any card was dealt
+        assert waiting["deal"] is None and waiting["next"]["commitment"] == before
         play_deal(person, 1)
         first = ended(person, 1)
-        assert before == first["commitment"] == seen(person, code, 1)["commitment"]
+        joined = seen(person, code, 1)
+        assert before == first["commitment"] == joined["commitment"]
+        assert first["contributions"][0] == joined["contribution"]  # sent with the join
         checks = verify_from_results(person, 1)
-        assert checks.get("secret") and checks.get("commitment_seen") and checks.get("hand")
+        assert set(checks) == {"secret", "commitment_seen", "contribution", "hand", "upcard"}
         assert all(checks.values()), checks
         page.click("#fair-close")
         close_results(person)
+        wait_text(page, "#fair-line [data-deal]", "", start=True)
+        shot(page, "fairness-commitment-line")
         play_deal(person, 2)
-        second = ended(person, 2)
-        sent = seen(person, code, 2)["contribution"]
-        assert second["contributions"][0] == sent and len(sent) == 64
+        sent = seen(person, code, 2)["contribution"]  # sent over the socket during deal 1
+        assert ended(person, 2)["contributions"][0] == sent and len(sent) == 64
         checks = verify_from_results(person, 2)
         assert set(checks) == {"secret", "commitment_seen", "contribution", "hand", "upcard"}
         assert all(checks.values()), checks
         assert page.get_attribute("#fair-verdict", "data-ok") == "true"
-        mine = page.text_content('#fair-contributions li[data-seat="0"]') or ""
-        assert sent in mine
+        assert sent in (page.text_content('#fair-contributions li[data-seat="0"]') or "")
         shot(page, "fairness-verify-view", full_page=True)
+        stored = stored_contributions(folder, code)
+        assert stored[1][0] == joined["contribution"] and stored[2][0] == sent
         person.no_page_errors()
     finally:
         person.page.context.close()
@@ -414,11 +438,16 @@ def test_a_stacked_deck_fails_the_browsers_check(
     served = Served(folder)
     person = open_person(browser)
     try:
-        sit_down(person, served, code)
+        page = person.page
+        page.goto(served.url + "/")
+        page.evaluate(
+            "([key, token]) => localStorage.setItem(key, token)", [f"remikit.token.{code}", TOKEN]
+        )
+        page.goto(f"{served.url}/table/{code}")
+        page.wait_for_function("() => window.remikit.me === 0")
         play_deal(person, 1, pick=lambda cards: "9c" if "9c" in cards else cards[0])  # out at once
         checks = verify_from_results(person, 1)
         assert checks["secret"] and not checks["hand"], checks
-        page = person.page
         assert page.get_attribute("#fair-verdict", "data-ok") == "false"
         shot(page, "fairness-verify-stacked", full_page=True)
         person.no_page_errors()

@@ -8,7 +8,7 @@
 import {cardElement} from "./cards.js";
 import {canVerify, dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
 import {N_, t} from "./i18n.js";
-import {h} from "./util.js";
+import {h, joinEntropyKey} from "./util.js";
 
 const SHORT = 12; // hex digits of a commitment shown on the line
 
@@ -86,12 +86,22 @@ export class FairDeals {
     sessionStorage.setItem(this.key(deal), JSON.stringify({...this.seen(deal), ...facts}));
   }
 
-  /** Take in a state: the next deal's commitment, the hand dealt at a deal's first state, and
-   * this seat's contribution sent on `socket` when the next deal takes one. */
+  /** Take in a state: the next deal's commitment, the contribution a join sent once the
+   * state shows it taken, the hand dealt at a deal's first state, and this seat's
+   * contribution sent on `socket` when the next deal takes one. */
   observe(message, me, socket) {
     const fair = message.fairness;
     if (!fair) return;
     const next = fair.next;
+    const joined = sessionStorage.getItem(joinEntropyKey(this.code));
+    if (joined && me !== null) {
+      for (const [deal, given] of [[fair.deal?.deal, fair.deal?.contributions[me]], [next?.deal, next?.mine]]) {
+        if (deal && given === joined) {
+          this.remember(deal, {contribution: joined, seat: me});
+          sessionStorage.removeItem(joinEntropyKey(this.code));
+        }
+      }
+    }
     if (next) {
       const seen = this.seen(next.deal);
       if (!seen.commitment) this.remember(next.deal, {commitment: next.commitment});

@@ -512,6 +512,7 @@ function renderResults() {
     over ? h("a", {class: "btn", href: url(`/api/games/${code}/record`), download: ""}, t("lobby.download")) : null,
     over ? rematchButton(page, code, showError) : null,
     fair.button(page.message, summary.number),
+    over ? h("a", {class: "btn", href: url(`/verify?game=${code}`), id: "verify-link"}, t("fair.verify_link")) : null,
     over ? h("a", {class: "btn", href: url("/")}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));

@@ -1,6 +1,7 @@
 // Small helpers shared by the pages: building elements, the JSON API, what a log line says.
 
 import {cardText, parseCard, rankLabel, setCardNamer} from "./cards.js";
+import {newContribution} from "./fairness.js";
 import {N_, lang, t, tn} from "./i18n.js";
 import {url as serverUrl} from "./urls.js";
 
@@ -58,6 +59,9 @@ export async function api(path, body) {
 
 export const tokenKey = (code) => `remikit.token.${code}`;
 
+/** Where a join or a rematch keeps the contribution it sent with it (fairdeal.js). */
+export const joinEntropyKey = (code) => `remikit.fair.${code}.joined`;
+
 /** 32 random bytes, base64url: a seat token made in the browser. */
 function newToken() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -66,14 +70,17 @@ function newToken() {
 
 /** Join table ``code`` ({name, seat, lang}) with a token made here and kept before the
  * request goes out: when the answer is lost, asking again with the same token gives the
- * same seat, so a seat the server gave is never lost. */
+ * same seat, so a seat the server gave is never lost. The join carries this person's
+ * contribution to the next deal, which the join may start. */
 export async function joinTable(code, body) {
   const key = tokenKey(code);
   const token = newToken();
+  const entropy = newContribution();
   localStorage.setItem(key, token);
+  sessionStorage.setItem(joinEntropyKey(code), entropy);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token});
+      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token, entropy});
     } catch (error) {
       if (error instanceof ApiError) localStorage.removeItem(key);  // refused: no seat
       if (error instanceof ApiError || attempt >= 3) throw error;
