@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, select, update
 
@@ -38,6 +39,7 @@ from tests.browser import (
     server,
     shot,
     take_simple_turn,
+    wait,
     wait_text,
 )
 from tests.stacked import stack_deck
@@ -454,3 +456,22 @@ def test_a_stacked_deck_fails_the_browsers_check(
     finally:
         person.page.context.close()
         served.stop()
+
+
+def test_the_replay_links_the_verifier_of_its_game(person: Person, server: Served) -> None:
+    bot = {"kind": "bot", "level": "greedy"}
+    body = {"variant": "three-thirteen", "options": {"players": 2}, "seats": [bot, bot]}
+    code = httpx.post(server.url + "/api/tables", json=body).json()["table"]["id"]
+    record_url = f"{server.url}/api/games/{code}/record"
+    wait(person, lambda: httpx.get(record_url).status_code == 200, 120, "the bots' game to end")
+    record = httpx.get(record_url).json()
+    expected = python_checks(record)
+    assert len(expected) == 11 and all(c["verified"] for c in expected)
+    page = person.page
+    page.goto(f"{server.url}/static/replay.html?game={code}")
+    page.click("#replay-verify")
+    page.wait_for_url(f"**/verify?game={code}")
+    page.wait_for_selector("#verify-verdict")
+    assert page.evaluate("window.remikit.results") == expected
+    assert page.get_attribute("#verify-verdict", "data-failed") == "0"
+    person.no_page_errors()

@@ -11,6 +11,11 @@ import {N_, t} from "./i18n.js";
 import {h, joinEntropyKey} from "./util.js";
 
 const SHORT = 12; // hex digits of a commitment shown on the line
+const REF = "contribute-"; // the ref of a contribution sent here, then its deal
+
+/** Whether an answer is to a contribution sent here: a refusal (the deal moved on
+ * meanwhile) is nothing the player can act on, and the next state says what is in. */
+export const answersContribution = (message) => String(message.ref ?? "").startsWith(REF);
 
 const CHECKS = {
   malformed: N_("fair.check.malformed"),
@@ -109,7 +114,7 @@ export class FairDeals {
           && socket?.readyState === WebSocket.OPEN) {
         const entropy = this.seen(next.deal).contribution || newContribution();
         this.remember(next.deal, {contribution: entropy, seat: me});
-        socket.send(JSON.stringify({type: "contribute", deal: next.deal, entropy, ref: `contribute-${next.deal}`}));
+        socket.send(JSON.stringify({type: "contribute", deal: next.deal, entropy, ref: `${REF}${next.deal}`}));
         this.sentOn.set(next.deal, socket);
       }
     }

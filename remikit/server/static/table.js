@@ -7,7 +7,7 @@ import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvi
 import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
-import {FairDeals} from "./fairdeal.js";
+import {answersContribution, FairDeals} from "./fairdeal.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
@@ -238,6 +238,7 @@ function receive(message) {
       page.noticeKey = "absence";
       break;
     case "error":
+      if (answersContribution(message)) break;
       if (message.code === "moved") { // the seat went to another device: watch from here
         localStorage.removeItem(tokenKey(code));
         page.token = null;
