@@ -247,6 +247,11 @@ def test_the_verify_page_verifies_every_deal(person: Person) -> None:
     assert deals == ["true"] * len(record["hands"])
     assert person.page.get_attribute("#verify-verdict", "data-failed") == "0"
     shot(person.page, "fairness-verify-page")
+    person.page.click("#lang-toggle")
+    wait_text(person.page, "#verify-verdict", "Semua", start=True)
+    shot(person.page, "fairness-verify-page-id")
+    person.page.click("#lang-toggle")
+    wait_text(person.page, "#verify-verdict", str(len(record["hands"])), start=True)
     person.no_page_errors()
 
 
@@ -411,7 +416,9 @@ def test_a_deal_at_the_table_verifies_in_the_browser(
         checks = verify_from_results(person, 1)
         assert set(checks) == {"secret", "commitment_seen", "contribution", "hand", "upcard"}
         assert all(checks.values()), checks
-        page.click("#fair-close")
+        page.keyboard.press("Escape")  # closes the verify view, not the results under it
+        page.wait_for_selector("#fair-verify", state="hidden")
+        assert page.is_visible('#results .results-box[data-deal="1"]')
         close_results(person)
         wait_text(page, "#fair-line [data-deal]", "", start=True)
         shot(page, "fairness-commitment-line")

@@ -7,7 +7,7 @@
 
 import {cardElement} from "./cards.js";
 import {canVerify, dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
-import {N_, t} from "./i18n.js";
+import {N_, onLangChange, t} from "./i18n.js";
 import {h, joinEntropyKey} from "./util.js";
 
 const SHORT = 12; // hex digits of a commitment shown on the line
@@ -71,7 +71,14 @@ export class FairDeals {
     this.sentOn = new Map(); // deal → the socket its contribution went out on
     this.dialog = null; // {deal, checks, deck, entry, seen} of the verify view, or {deal} while checking
     this.box = h("div", {class: "results fair-verify", id: "fair-verify", hidden: true});
+    window.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !this.isOpen) return;
+      event.preventDefault();
+      event.stopPropagation(); // not the table's Escape, which would close the results below
+      this.close();
+    }, true);
     document.body.append(this.box);
+    onLangChange(() => this.render());
   }
 
   key(deal) {
@@ -155,6 +162,7 @@ export class FairDeals {
     const entry = message.fairness.ended;
     const view = message.view;
     const seen = this.seen(entry.deal);
+    this.opener = document.activeElement; // the focus goes back there when the view closes
     this.dialog = {deal: entry.deal};
     this.render();
     const context = {variant: view.variant, options: view.options, players: view.players, seen};
@@ -180,6 +188,7 @@ export class FairDeals {
   close() {
     this.dialog = null;
     this.render();
+    if (this.opener?.isConnected) this.opener.focus({preventScroll: true});
   }
 
   /** Draw the verify view (or hide it). */
@@ -191,14 +200,14 @@ export class FairDeals {
       box.replaceChildren();
       return;
     }
-    const opening = box.hidden;
+    const focus = box.hidden || box.contains(document.activeElement);
     box.hidden = false;
     const close = h("button", {type: "button", class: "btn primary", id: "fair-close", onclick: () => this.close()}, t("common.close"));
     const body = d.checks ? this.report(d) : [h("p", {class: "muted"}, t("fair.checking"))];
     box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
       "aria-label": t("fair.verify_title_deal", {n: d.deal}), dataset: {deal: String(d.deal)}},
     h("h2", {}, t("fair.verify_title_deal", {n: d.deal})), ...body, h("div", {class: "row end-links"}, close)));
-    if (opening) close.focus({preventScroll: true});
+    if (focus) close.focus({preventScroll: true});
   }
 
   report(d) {
