@@ -312,6 +312,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("no version", lambda f: f.pop("version"), "version null is not one remikit knows"),
     ("version true", lambda f: f.update(version=True), "is not one remikit knows"),
     ("no table", lambda f: f.update(table=""), "table must be the table's id"),
+    ("table not UTF-8", lambda f: f.update(table="\ud800"), "table must be the table's id"),
     ("deal 0", lambda f: f.update(deal=0), "deal must be a deal number from 1"),
     ("contributions not a list", lambda f: f.update(contributions="00"), "must be a list"),
 ]
