@@ -125,8 +125,8 @@ def test_the_text_output_in_each_language(
         ),
         (
             lambda r: r["hands"][1]["fairness"].update(secret=None),
-            "the secret of this deal was never revealed",
-            "rahasia babak ini tidak pernah dibuka",
+            "the secret of this deal is not revealed (a deal reveals it when it ends)",
+            "rahasia babak ini belum dibuka",
         ),
         (
             lambda r: r["hands"][1]["fairness"].update(table="K7QM2XWD"),
