@@ -151,7 +151,7 @@ class DealFairness:
         if version != VERSION or isinstance(version, bool):
             raise FairnessError(f"fairness version {brief(version)} is not one remikit knows (1)")
         table = data.get("table")
-        if not isinstance(table, str) or not table:
+        if not isinstance(table, str) or not table or not _is_utf8(table):
             raise FairnessError("fairness table must be the table's id")
         deal = data.get("deal")
         if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal < 2**32:
@@ -171,6 +171,15 @@ class DealFairness:
             if data.get("secret") is None
             else _bytes(data.get("secret"), "secret", SECRET_BYTES),
         )
+
+
+def _is_utf8(text: str) -> bool:
+    """Whether ``text`` has a UTF-8 form (JSON may hold a lone surrogate, which has none)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _bytes(value: object, name: str, size: int) -> bytes:

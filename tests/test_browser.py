@@ -422,13 +422,15 @@ def early_call() -> tuple[str, int]:
     played by :func:`person_opening` and the bots as the server runs them, opens a call
     window that asks seat 0 (R5-10); the seed and the state id of that window."""
     configs = [SeatConfig(**seat) for seat in RUMMY_SEATS]  # type: ignore[arg-type]
-    for number in range(500):
+    for number in range(5000):
         seed = str(number)
         game = new_game({"variant": "rummy500", "options": {"players": 3}})
         start_hand(game, {"deck": [str(c) for c in next_deck(game, seed)]}, 1)
         bots = make_bots(seed, configs)
         for state_id in range(12):
-            deal = game.current()
+            deal = game.current() if not game.needs_deal else None
+            if deal is None:  # the round is over before any window asked seat 0
+                break
             if deal.phase is Phase.CALL and 0 in deal.awaiting():
                 return seed, state_id
             seat = game.to_play

@@ -1,0 +1,100 @@
+"""``remi verify RECORD [--json]``: check the fairness data of a game record (docs/fairness.md).
+
+Every deal's revealed secret must match the commitment published before the deal, and
+the key of the secret and the contributions must give the deck the record holds; each
+:class:`~remikit.fairness.Mismatch` is told in the user's language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from remikit.fairness import DealCheck, Mismatch, verify_record
+from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
+from remikit.records import RecordError, load_record
+
+MESSAGES = {
+    "no_fairness": N_("verify.no_fairness"),
+    "malformed": N_("verify.malformed"),
+    "table": N_("verify.table"),
+    "deal_number": N_("verify.deal_number"),
+    "seats": N_("verify.seats"),
+    "no_secret": N_("verify.no_secret"),
+    "commitment": N_("verify.commitment"),
+}
+"""The message of each :class:`Mismatch` code but ``deck``, its fields filled in."""
+
+
+def add_parser(subparsers: Any) -> None:
+    lang = default_lang()
+    p = subparsers.add_parser("verify", help=t("verify.help", lang))
+    p.add_argument("record", metavar="RECORD", help="FILE.json")
+    p.add_argument("--json", action="store_true", help=t("verify.help_json", lang))
+    p.add_argument("--lang", choices=LANGUAGES, default=None)
+    p.set_defaults(func=run)
+
+
+def problem_text(problem: Mismatch, lang: str) -> str:
+    """What does not match, as a sentence in ``lang``."""
+    if problem.code != "deck":
+        return t(MESSAGES[problem.code], lang, **problem.fields)
+    fields = problem.fields
+    differ = int(fields["differ"])
+    if fields["found"] is None:
+        return tn("verify.deck_short", differ, lang, **fields)
+    if fields["expected"] is None:
+        return tn("verify.deck_long", differ, lang, **fields)
+    return tn("verify.deck", differ, lang, **fields)
+
+
+def check_json(check: DealCheck, lang: str) -> dict[str, Any]:
+    """:meth:`DealCheck.as_json` with each problem's message in ``lang``."""
+    out = check.as_json()
+    if check.problems:
+        out["problems"] = [
+            {**p.as_json(), "message": problem_text(p, lang)} for p in check.problems
+        ]
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = args.lang or default_lang()
+    try:
+        checks = verify_record(load_record(args.record))
+    except RecordError as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "reason": str(exc)}))
+        else:
+            print(t("verify.failed", lang, reason=str(exc)), file=sys.stderr)
+        return 1
+    ok = all(check.verified for check in checks)
+    if args.json:
+        print(json.dumps({"ok": ok, "deals": [check_json(c, lang) for c in checks]}))
+        return 0 if ok else 1
+    table = Table(title=t("verify.title", lang))
+    table.add_column(t("common.deal", lang), justify="right")
+    table.add_column(t("verify.result", lang))
+    for check in checks:
+        if check.verified:
+            table.add_row(str(check.deal), t("verify.verified", lang), style="green")
+        else:
+            table.add_row(str(check.deal), t("verify.not_verified", lang), style="bold red")
+    console = Console(highlight=False)
+    console.print(table)
+    for check in checks:
+        for problem in check.problems:
+            line = t("verify.problem", lang, deal=check.deal, problem=problem_text(problem, lang))
+            console.print(line, markup=False, soft_wrap=True)
+    failed = sum(not check.verified for check in checks)
+    if ok:
+        console.print(tn("verify.all_verified", len(checks), lang), style="bold green")
+    else:
+        summary = tn("verify.some_failed", failed, lang, total=len(checks))
+        console.print(summary, style="bold red")
+    return 0 if ok else 1
