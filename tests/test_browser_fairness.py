@@ -7,6 +7,7 @@ deck stacked in the database fails the browser's own check."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import time
@@ -152,6 +153,18 @@ def test_the_byte_stream_is_pythons(person: Person) -> None:
     }
 
 
+def test_sha256_without_web_crypto_is_hashlibs(person: Person) -> None:
+    """A page over plain http on a local network has no Web Crypto: fairness.js hashes
+    by itself there (every padding case: one block, two, the length in the next)."""
+    sizes = [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000]
+    messages = [bytes((7 * i + n) % 256 for i in range(n)) for n in sizes]
+    found = run(
+        person, "return arg.map((m) => f.toHex(f.sha256Here(f.fromHex(m, m.length / 2))));",
+        [m.hex() for m in messages],
+    )  # fmt: skip
+    assert found == [hashlib.sha256(m).hexdigest() for m in messages]
+
+
 @pytest.mark.parametrize(("variant", "options"), OPTION_SETS, ids=lambda o: json.dumps(o))
 def test_decks_and_deals_are_pythons(person: Person, variant: str, options: dict[str, Any]) -> None:
     game = game_of(variant, options)
@@ -253,6 +266,22 @@ def test_the_verify_page_verifies_every_deal(person: Person) -> None:
     person.page.click("#lang-toggle")
     wait_text(person.page, "#verify-verdict", str(len(record["hands"])), start=True)
     person.no_page_errors()
+
+
+def test_the_verify_page_verifies_without_web_crypto(browser: Browser, server: Served) -> None:
+    plain = open_person(browser)
+    try:
+        plain.page.add_init_script(
+            "Object.defineProperty(globalThis.crypto, 'subtle', {value: undefined})"
+        )
+        plain.page.goto(server.url + "/verify")
+        assert plain.page.evaluate("globalThis.crypto.subtle") is None
+        record = fair_record("remi13d", {"games": 1})
+        assert verify_in_page(plain, record, "plain.json") == python_checks(record)
+        assert plain.page.get_attribute("#verify-verdict", "data-failed") == "0"
+        plain.no_page_errors()
+    finally:
+        plain.page.context.close()
 
 
 def test_the_verify_page_names_what_differs(person: Person) -> None:

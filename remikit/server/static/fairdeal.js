@@ -6,7 +6,7 @@
 // all in this browser (fairness.js).
 
 import {cardElement} from "./cards.js";
-import {canVerify, dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
+import {dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
 import {N_, onLangChange, t} from "./i18n.js";
 import {h, joinEntropyKey} from "./util.js";
 
@@ -168,8 +168,7 @@ export class FairDeals {
     const context = {variant: view.variant, options: view.options, players: view.players, seen};
     let checks;
     let deck = null;
-    if (!canVerify()) checks = [{ok: false, key: "malformed", fields: {reason: t("fair.no_crypto")}}];
-    else if (!knowsVariant(view.variant)) checks = [{ok: false, key: "malformed", fields: {reason: view.variant}}];
+    if (!knowsVariant(view.variant)) checks = [{ok: false, key: "malformed", fields: {reason: view.variant}}];
     else {
       checks = await verifyDeal(entry, context);
       if (checks[0].key !== "malformed") deck = await fairDeck(unshuffledDeck(view.variant, view.options), entry.secret, entry.contributions);

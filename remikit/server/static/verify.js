@@ -2,7 +2,7 @@
 // this browser (fairness.js): its secret against its commitment, its deck against the key
 // of the secret and the contributions. A record file picked here never leaves the browser.
 
-import {canVerify, verifyRecord} from "./fairness.js";
+import {verifyRecord} from "./fairness.js";
 import {N_, langButton, onLangChange, t, tn} from "./i18n.js";
 import {url} from "./urls.js";
 import {$, h, showCard} from "./util.js";
@@ -48,7 +48,6 @@ function renderPick() {
   $("#verify-pick").replaceChildren(...[
     h("h2", {}, t("fair.verify_title")),
     h("p", {class: "muted"}, t("fair.verify_intro")),
-    canVerify() ? null : h("p", {class: "notice error", id: "verify-no-crypto"}, t("fair.no_crypto")),
     h("label", {class: "verify-file"}, t("fair.pick_file"), " ", input)].filter(Boolean));
 }
 
