@@ -365,6 +365,7 @@ def sit_down(person: Person, server: Served, code: str) -> None:
     page.goto(f"{server.url}/table/{code}")
     page.wait_for_selector("#join-form")
     page.wait_for_selector("#fair-commitment")
+    shot(page, "fairness-commitment-waiting")
     page.fill("#join-name", "Wayan")
     page.click("#join-submit")
     page.wait_for_function("() => window.remikit.me === 0")
@@ -449,7 +450,9 @@ def test_a_deal_at_the_table_verifies_in_the_browser(
         page.wait_for_selector("#fair-verify", state="hidden")
         assert page.is_visible('#results .results-box[data-deal="1"]')
         close_results(person)
-        wait_text(page, "#fair-line [data-deal]", "", start=True)
+        page.wait_for_selector('#fair-line [data-deal="2"]')
+        page.click("#fair-help")
+        assert "commitment" in (page.text_content("#fair-help-text") or "")
         shot(page, "fairness-commitment-line")
         play_deal(person, 2)
         sent = seen(person, code, 2)["contribution"]  # sent over the socket during deal 1

@@ -70,6 +70,7 @@ export class FairDeals {
     this.nameOf = nameOf;
     this.sentOn = new Map(); // deal → the socket its contribution went out on
     this.dialog = null; // {deal, checks, deck, entry, seen} of the verify view, or {deal} while checking
+    this.helpOpen = false; // the line's explanation shown
     this.box = h("div", {class: "results fair-verify", id: "fair-verify", hidden: true});
     window.addEventListener("keydown", (event) => {
       if (event.key !== "Escape" || !this.isOpen) return;
@@ -137,14 +138,22 @@ export class FairDeals {
   line(message, me) {
     const fair = message.fairness;
     if (!fair) return null;
-    const shown = fair.deal || (fair.next && !fair.ended ? {deal: fair.next.deal, commitment: fair.next.commitment} : null);
+    const shown = fair.deal || (fair.next ? {deal: fair.next.deal, commitment: fair.next.commitment} : null);
+    const help = () => {
+      this.helpOpen = !this.helpOpen;
+      const text = document.getElementById("fair-help-text");
+      if (text) text.hidden = !this.helpOpen;
+      document.getElementById("fair-help")?.setAttribute("aria-expanded", String(this.helpOpen));
+    };
     const mine = me !== null && fair.deal && fair.deal.contributions[me];
     return h("section", {class: "fair-line", id: "fair-line"},
       shown ? h("div", {dataset: {deal: String(shown.deal)}},
         h("span", {class: "fair-label", title: t("fair.help")}, t("fair.commitment", {n: shown.deal}), " "),
         hexCode(shown.commitment, "fair-commitment"),
         " ",
-        h("span", {class: "fair-help", title: t("fair.help"), tabindex: "0", "aria-label": t("fair.help")}, "?"),
+        h("button", {type: "button", class: "fair-help", id: "fair-help", title: t("fair.help"),
+          "aria-expanded": String(this.helpOpen), "aria-controls": "fair-help-text", onclick: help}, "?"),
+        h("p", {class: "muted fair-note", id: "fair-help-text", hidden: !this.helpOpen}, t("fair.help")),
         mine ? h("div", {class: "muted fair-note", id: "fair-mine"}, t("fair.mine_in")) : null) : null,
       fair.ended ? this.button(message, fair.ended.deal, "fair-verify-last") : null);
   }
