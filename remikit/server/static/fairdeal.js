@@ -99,31 +99,29 @@ export class FairDeals {
     sessionStorage.setItem(this.key(deal), JSON.stringify({...this.seen(deal), ...facts}));
   }
 
-  /** Take in a state: the next deal's commitment, the contribution a join sent once the
-   * state shows it taken, the hand dealt at a deal's first state, and this seat's
-   * contribution sent on `socket` when the next deal takes one. */
+  /** Take in a state: the next deal's commitment; this seat's contribution to the next
+   * deal, sent on `socket` when it takes one; a contribution sent (over the socket, or with
+   * the join) once a state shows the server took it; the hand dealt at a deal's first state. */
   observe(message, me, socket) {
     const fair = message.fairness;
     if (!fair) return;
     const next = fair.next;
-    const joined = sessionStorage.getItem(joinEntropyKey(this.code));
-    if (joined && me !== null) {
-      for (const [deal, given] of [[fair.deal?.deal, fair.deal?.contributions[me]], [next?.deal, next?.mine]]) {
-        if (deal && given === joined) {
-          this.remember(deal, {contribution: joined, seat: me});
-          sessionStorage.removeItem(joinEntropyKey(this.code));
-        }
-      }
-    }
     if (next) {
-      const seen = this.seen(next.deal);
-      if (!seen.commitment) this.remember(next.deal, {commitment: next.commitment});
+      if (!this.seen(next.deal).commitment) this.remember(next.deal, {commitment: next.commitment});
       if (next.open && me !== null && !next.mine && this.sentOn.get(next.deal) !== socket
           && socket?.readyState === WebSocket.OPEN) {
-        const entropy = this.seen(next.deal).contribution || newContribution();
-        this.remember(next.deal, {contribution: entropy, seat: me});
+        const entropy = this.seen(next.deal).offered || newContribution();
+        this.remember(next.deal, {offered: entropy, seat: me});
         socket.send(JSON.stringify({type: "contribute", deal: next.deal, entropy, ref: `${REF}${next.deal}`}));
         this.sentOn.set(next.deal, socket);
+      }
+    }
+    const joined = sessionStorage.getItem(joinEntropyKey(this.code));
+    if (me !== null) {
+      for (const [deal, taken] of [[fair.deal?.deal, fair.deal?.contributions[me]], [next?.deal, next?.mine]]) {
+        if (!deal || !taken || this.seen(deal).contribution) continue;
+        if (taken === joined) sessionStorage.removeItem(joinEntropyKey(this.code));
+        if (taken === joined || taken === this.seen(deal).offered) this.remember(deal, {contribution: taken, seat: me});
       }
     }
     const view = message.view;
@@ -230,6 +228,7 @@ export class FairDeals {
       h("p", {class: `verdict ${ok ? "ok" : "bad"}`, id: "fair-verdict", dataset: {ok: String(ok)}},
         ok ? t("fair.all_passed") : t("fair.some_failed_deal")),
       d.seen.hand ? null : h("p", {class: "muted"}, t("fair.not_seen")),
+      d.seen.offered && !d.seen.contribution ? h("p", {class: "muted", id: "fair-not-taken"}, t("fair.not_taken")) : null,
       h("ul", {class: "fair-checks", id: "fair-checks"}, d.checks.map((c) =>
         h("li", {class: c.ok ? "ok" : "bad", dataset: {check: c.key, ok: String(c.ok)}},
           `${c.ok ? "✔" : "✘"} ${t(CHECKS[c.key], c.fields)} `,
