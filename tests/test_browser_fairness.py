@@ -451,6 +451,15 @@ def test_a_deal_at_the_table_verifies_in_the_browser(
         assert page.is_visible('#results .results-box[data-deal="1"]')
         close_results(person)
         page.wait_for_selector('#fair-line [data-deal="2"]')
+        page.wait_for_function(  # the contribution to deal 3, sent during deal 2, taken
+            "(key) => JSON.parse(sessionStorage.getItem(key) || '{}').contribution",
+            arg=f"remikit.fair.{code}.3",
+        )
+        offered = seen(person, code, 3)["contribution"]
+        page.reload()  # keeps what it sent, and sends nothing new
+        page.wait_for_selector('#fair-line [data-deal="2"]')
+        assert seen(person, code, 3)["contribution"] == offered
+        assert person.states()[-1]["fairness"]["next"]["mine"] == offered
         page.click("#fair-help")
         assert "commitment" in (page.text_content("#fair-help-text") or "")
         shot(page, "fairness-commitment-line")
