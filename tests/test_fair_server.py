@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from remikit.fairness import commitment, fair_deck, verify_record
 from remikit.records import new_game
 from remikit.server.fair_deals import FairDeal
+from tests.hidden import check_no_early_secret
 from tests.test_server import (
     Message,
     create,
@@ -42,22 +43,6 @@ def secrets_of(client: TestClient, table_id: str) -> dict[int, str]:
     stored = hub_of(client).store.load(table_id)
     assert stored is not None
     return {f.number: f.secret for f in stored.fair}
-
-
-def check_no_secret_early(client: TestClient, table_id: str, messages: list[Message]) -> int:
-    """No message holds the secret of a deal that was not over when it was sent (the
-    state messages say which deals were; a message without a state id is judged by the
-    state before it). Returns how many messages were checked."""
-    table_secrets = secrets_of(client, table_id)
-    over = 0  # deals over, from the states seen so far
-    for message in messages:
-        if message["type"] == "state":
-            over = len(message["view"]["finished_deals"])
-        text = json.dumps(message)
-        for number, secret in table_secrets.items():
-            if number > over:
-                assert secret not in text, f"the secret of deal {number} left the server early"
-    return len(messages)
 
 
 def play_until(ws: Any, wanted: Any, seen: list[Message]) -> Message:
@@ -149,8 +134,10 @@ def test_a_person_contributes_and_every_deal_is_committed_before_and_revealed_af
                 assert stored is not None and list(stored.decks[0]) == deck
                 spectator.send_json({"type": "ping"})
                 receive_until(spectator, lambda m: m["type"] == "pong", watched)
-        assert check_no_secret_early(client, table_id, seen) > 20
-        assert check_no_secret_early(client, table_id, watched) > 2
+        table_secrets = secrets_of(client, table_id)
+        assert len(table_secrets) == 3  # deal 3's drawn when deal 2 started
+        assert check_no_early_secret(table_secrets, seen) > 20
+        assert check_no_early_secret(table_secrets, watched) > 2
 
 
 def test_the_seat_draw_moves_each_contribution_with_its_person_and_a_restart_keeps_them(
