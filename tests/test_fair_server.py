@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from remikit.fairness import commitment, fair_deck, verify_record
 from remikit.records import new_game
 from remikit.server.fair_deals import FairDeal
+from remikit.storage import Store, StoredTable
+from remikit.storage.store import now
 from tests.hidden import check_no_early_secret
 from tests.test_server import (
     Message,
@@ -234,3 +236,29 @@ def test_the_downloaded_record_carries_what_a_verifier_needs(db_url: str, tmp_pa
     deck[3], deck[40] = deck[40], deck[3]
     problems = verify_record(tampered)[0].problems
     assert [p.code for p in problems] == ["deck"] and problems[0].fields["position"] == 4
+
+
+def test_a_table_dealt_before_fair_deals_goes_on_with_them(db_url: str) -> None:
+    game = new_game({"variant": "remi13d", "options": {"games": 2}})
+    old_deck = [str(c) for c in game.new_deck(b"dealt before fair deals")]
+    store = Store(db_url)
+    try:
+        store.create_table(
+            StoredTable(
+                id="PASTDEAL",
+                variant="remi13d",
+                options={"games": 2},
+                seed="1",
+                seats=[{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)],
+                title="Remi 13 D",
+                created_at=now(),
+            )
+        )
+        store.append_deal("PASTDEAL", 1, old_deck)  # as stored before fair deals
+    finally:
+        store.close()
+    with running(db_url) as client:
+        record = finished_record(client, "PASTDEAL")
+    assert record["hands"][0]["deck"] == old_deck and "fairness" not in record["hands"][0]
+    first, second = verify_record(record)
+    assert [p.code for p in first.problems] == ["no_fairness"] and second.verified
