@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from remikit.cards import Card
 from remikit.engine import Game
@@ -28,3 +30,19 @@ def blind_view(game: Game, seat: int | None, *, shown: Iterable[int | None] = ()
         for hand, cards in zip(deal.hands, hands, strict=True):
             hand[:] = cards
         deal.stock[:] = stock
+
+
+def check_no_early_secret(secrets: Mapping[int, str], messages: Iterable[dict[str, Any]]) -> int:
+    """No message holds the secret (hex) of a deal that was not over when it was sent
+    (docs/fairness.md): the state messages say how many deals were over; a message
+    without a view is judged by the state before it. Returns how many were checked."""
+    over = checked = 0
+    for message in messages:
+        view = message.get("view") if message.get("type") == "state" else None
+        if isinstance(view, dict):
+            over = len(view["finished_deals"])
+        text = json.dumps(message)
+        for number, secret in secrets.items():
+            assert number <= over or secret not in text, f"deal {number}'s secret left early"
+        checked += 1
+    return checked

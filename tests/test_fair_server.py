@@ -15,6 +15,9 @@ from fastapi.testclient import TestClient
 from remikit.fairness import commitment, fair_deck, verify_record
 from remikit.records import new_game
 from remikit.server.fair_deals import FairDeal
+from remikit.storage import Store, StoredTable
+from remikit.storage.store import now
+from tests.hidden import check_no_early_secret
 from tests.test_server import (
     Message,
     create,
@@ -42,22 +45,6 @@ def secrets_of(client: TestClient, table_id: str) -> dict[int, str]:
     stored = hub_of(client).store.load(table_id)
     assert stored is not None
     return {f.number: f.secret for f in stored.fair}
-
-
-def check_no_secret_early(client: TestClient, table_id: str, messages: list[Message]) -> int:
-    """No message holds the secret of a deal that was not over when it was sent (the
-    state messages say which deals were; a message without a state id is judged by the
-    state before it). Returns how many messages were checked."""
-    table_secrets = secrets_of(client, table_id)
-    over = 0  # deals over, from the states seen so far
-    for message in messages:
-        if message["type"] == "state":
-            over = len(message["view"]["finished_deals"])
-        text = json.dumps(message)
-        for number, secret in table_secrets.items():
-            if number > over:
-                assert secret not in text, f"the secret of deal {number} left the server early"
-    return len(messages)
 
 
 def play_until(ws: Any, wanted: Any, seen: list[Message]) -> Message:
@@ -149,8 +136,10 @@ def test_a_person_contributes_and_every_deal_is_committed_before_and_revealed_af
                 assert stored is not None and list(stored.decks[0]) == deck
                 spectator.send_json({"type": "ping"})
                 receive_until(spectator, lambda m: m["type"] == "pong", watched)
-        assert check_no_secret_early(client, table_id, seen) > 20
-        assert check_no_secret_early(client, table_id, watched) > 2
+        table_secrets = secrets_of(client, table_id)
+        assert len(table_secrets) == 3  # deal 3's drawn when deal 2 started
+        assert check_no_early_secret(table_secrets, seen) > 20
+        assert check_no_early_secret(table_secrets, watched) > 2
 
 
 def test_the_seat_draw_moves_each_contribution_with_its_person_and_a_restart_keeps_them(
@@ -247,3 +236,29 @@ def test_the_downloaded_record_carries_what_a_verifier_needs(db_url: str, tmp_pa
     deck[3], deck[40] = deck[40], deck[3]
     problems = verify_record(tampered)[0].problems
     assert [p.code for p in problems] == ["deck"] and problems[0].fields["position"] == 4
+
+
+def test_a_table_dealt_before_fair_deals_goes_on_with_them(db_url: str) -> None:
+    game = new_game({"variant": "remi13d", "options": {"games": 2}})
+    old_deck = [str(c) for c in game.new_deck(b"dealt before fair deals")]
+    store = Store(db_url)
+    try:
+        store.create_table(
+            StoredTable(
+                id="PASTDEAL",
+                variant="remi13d",
+                options={"games": 2},
+                seed="1",
+                seats=[{"kind": "bot", "level": "random", "name": f"Bot {i}"} for i in range(4)],
+                title="Remi 13 D",
+                created_at=now(),
+            )
+        )
+        store.append_deal("PASTDEAL", 1, old_deck)  # as stored before fair deals
+    finally:
+        store.close()
+    with running(db_url) as client:
+        record = finished_record(client, "PASTDEAL")
+    assert record["hands"][0]["deck"] == old_deck and "fairness" not in record["hands"][0]
+    first, second = verify_record(record)
+    assert [p.code for p in first.problems] == ["no_fairness"] and second.verified

@@ -34,6 +34,7 @@ from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
+from tests.hidden import check_no_early_secret
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -188,7 +189,8 @@ def card_lists(data: Any) -> Iterator[list[str]]:
 
 def check_only_own_view(client: TestClient, table_id: str, messages: list[Message]) -> int:
     """Every state message is exactly its seat's engine view at its state id (legal actions:
-    a subset), and holds no other seat's hand. Returns how many were checked."""
+        a subset), and holds no other seat's hand; no message holds a secret of a deal that
+    was not over (docs/fairness.md). Returns how many states were checked."""
     stored = hub_of(client).store.load(table_id)
     assert stored is not None
     games: dict[int, Game] = {}
@@ -216,6 +218,7 @@ def check_only_own_view(client: TestClient, table_id: str, messages: list[Messag
             if other != seat and len(hand) >= 3:
                 assert sorted(str(c) for c in hand) not in lists, f"seat {other}'s hand leaked"
         checked += 1
+    check_no_early_secret({f.number: f.secret for f in stored.fair}, messages)
     return checked
 
 

@@ -5,8 +5,8 @@ check the action against the state id and the rules, commit it to the
 database, apply it to the game; when that ended a deal and the game goes on,
 shuffle the next deal's deck with its key (docs/fairness.md), store it, deal
 it; then tell every socket (each its own seat's view; spectators the public
-one). Bots think in a
-thread pool, off the event loop, and act through the same path.
+one). Bots think in a thread pool, off the event loop, and act through the
+same path.
 
 Rummy 500 calls (R5-10): the engine's call window (phase ``call``) asks the
 seats after the discarder in turn, nearest first, to call or pass. The table
