@@ -523,3 +523,42 @@ def test_the_replay_links_the_verifier_of_its_game(person: Person, server: Serve
     assert page.evaluate("window.remikit.results") == expected
     assert page.get_attribute("#verify-verdict", "data-failed") == "0"
     person.no_page_errors()
+
+
+def test_a_join_from_the_lobby_sees_the_commitment_of_the_deal_it_starts(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("browser-fair-lobby")
+    code = table_in_db(folder)
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        page = person.page
+        page.goto(f"{served.url}/")
+        seen_there = page.evaluate(
+            """async (code) => {
+                const util = await import("./static/util.js");
+                await util.joinTable(code, {name: "Wayan", seat: 0, lang: "en"});
+                return JSON.parse(sessionStorage.getItem(`remikit.fair.${code}.1`));
+            }""",
+            code,
+        )
+        rows = stored_fairness(folder, code)
+        assert seen_there["commitment"] == rows[1]  # seen before the join dealt deal 1
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
+
+
+def stored_fairness(folder: Path, code: str) -> dict[int, str]:
+    """Each deal's commitment as the table's database holds it."""
+    engine = create_engine(f"sqlite:///{folder / 'remikit.db'}")
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(DealRow.number, DealRow.commitment).where(DealRow.table_id == code)
+            )
+            return {number: str(value) for number, value in rows}
+    finally:
+        engine.dispose()

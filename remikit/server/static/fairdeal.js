@@ -8,7 +8,7 @@
 import {cardElement} from "./cards.js";
 import {dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
 import {N_, onLangChange, t} from "./i18n.js";
-import {h, joinEntropyKey} from "./util.js";
+import {fairSeenKey, h, joinEntropyKey} from "./util.js";
 
 const SHORT = 12; // hex digits of a commitment shown on the line
 const REF = "contribute-"; // the ref of a contribution sent here, then its deal
@@ -83,7 +83,7 @@ export class FairDeals {
   }
 
   key(deal) {
-    return `remikit.fair.${this.code}.${deal}`;
+    return fairSeenKey(this.code, deal);
   }
 
   /** What this browser saw of deal `deal`: {commitment, contribution, seat, dealer, hand, upcard}. */

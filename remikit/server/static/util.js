@@ -62,6 +62,21 @@ export const tokenKey = (code) => `remikit.token.${code}`;
 /** Where a join or a rematch keeps the contribution it sent with it (fairdeal.js). */
 export const joinEntropyKey = (code) => `remikit.fair.${code}.joined`;
 
+/** Where the table page keeps what this browser saw of deal ``deal`` (fairdeal.js). */
+export const fairSeenKey = (code, deal) => `remikit.fair.${code}.${deal}`;
+
+/** Remember the commitment of the table's next deal as seen now, before a join that may
+ * deal it (the lobby's joins never saw the table's state). */
+async function seeNextCommitment(code) {
+  const known = await api(`/api/tables/${encodeURIComponent(code)}`);
+  const next = known.fairness && known.fairness.next;
+  if (!next) return;
+  const key = fairSeenKey(code, next.deal);
+  let seen = {};
+  try { seen = JSON.parse(sessionStorage.getItem(key)) || {}; } catch { seen = {}; }
+  if (!seen.commitment) sessionStorage.setItem(key, JSON.stringify({...seen, commitment: next.commitment}));
+}
+
 /** 32 random bytes, base64url: a seat token made in the browser. */
 function newToken() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -78,6 +93,7 @@ export async function joinTable(code, body) {
   const entropy = newContribution();
   localStorage.setItem(key, token);
   sessionStorage.setItem(joinEntropyKey(code), entropy);
+  await seeNextCommitment(code);
   for (let attempt = 1; ; attempt++) {
     try {
       return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token, entropy});
