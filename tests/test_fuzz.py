@@ -65,7 +65,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         live = create(client, "rummy500", options={"players": 3})
         people = [{"kind": "person"}] * 3
-        quiet = create(client, "rummy500", options={"players": 3}, seats=people)
+        # Budi's seat stays his however long the fuzzing takes (no grace runs out)
+        quiet = create(
+            client, "rummy500", options={"players": 3}, seats=people, settings={"grace": 600}
+        )
         _, token = join(client, quiet, "Budi")
         bots = [{"kind": "bot", "level": "random"}] * 2
         finished = create(client, "rummy500", options={"players": 2, "target": 1}, seats=bots)
