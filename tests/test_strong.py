@@ -314,6 +314,7 @@ def _single_deals(variant: str, deals: int, sims: int, *, later: int = 1) -> int
     return decisions
 
 
+@pytest.mark.timeout(1500)  # 500 deals of strong play: minutes on a busy machine
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_strong_never_makes_an_illegal_move(variant: str) -> None:
     later = 11 if variant == "three-thirteen" else 1  # every round of Three-Thirteen
