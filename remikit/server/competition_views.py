@@ -5,6 +5,7 @@ and exports worked out from a stored :class:`~remikit.storage.competition.Snapsh
 from __future__ import annotations
 
 from collections import Counter
+from datetime import UTC
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
@@ -95,9 +96,10 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
 
 
 def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
+    """Audit rows as answered (SQLite gives their UTC times back without a zone)."""
     return [
         {
-            "at": row.at.isoformat(),
+            "at": (row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)).isoformat(),
             "who": row.who,
             "role": row.role,
             "what": row.what,
