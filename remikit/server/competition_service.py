@@ -653,6 +653,14 @@ class Competitions:
                 raise Problem(
                     "too_few_players", "competition.too_few_players", status=409, count=len(ids)
                 ) from None
+            beyond = [n for n in online if n > len(seating.tables)]
+            if beyond:
+                raise Problem(
+                    "bad_online_tables",
+                    "competition.bad_online_tables",
+                    table=beyond[0],
+                    tables=len(seating.tables),
+                )
             tables = bots_online([(t.number, list(t.seats)) for t in seating.tables], online)
             names = {p.id: p.name for p in snap.players.values()}
             rows = []

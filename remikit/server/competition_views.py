@@ -5,8 +5,8 @@ and exports worked out from a stored :class:`~remikit.storage.competition.Snapsh
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC
 from collections.abc import Iterable, Sequence
+from datetime import UTC
 from typing import Any, cast
 
 from remikit.competition.exports import ScoreLine
