@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
@@ -573,6 +573,20 @@ def test_an_online_tables_bot_game_feeds_the_standings(db_url: str) -> None:
         assert (row["total"], row["games"]) == (entry["points"][seat], 1)
         audit = event.ok(event.get("/audit", event.org))
         assert audit[-1]["what"] == "entry.web" and audit[-1]["who"] == f"web table {code}"
+    forget_entries(db_url)  # as if the server had stopped before it took them
+    with running(db_url) as client:
+        event.client = client
+        again = next(t for t in event.round(1)["tables"] if t["number"] == online["number"])
+        assert again["games"][0]["entry"]["points"] == entry["points"]
+
+
+def forget_entries(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        with store.transaction() as session:
+            session.execute(delete(EntryRow))
+    finally:
+        store.close()
 
 
 def until_confirmed(event: Event, clock: ManualClock, number: int) -> Json:

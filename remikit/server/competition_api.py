@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from remikit.bots import check_bot
 from remikit.competition.exports import scores_csv, standings_csv
@@ -106,10 +106,12 @@ class EntryRequest(BaseModel):
     """Cards (``hands`` in game-seat order, ``closer``, ``closing``) or ``points`` with a
     ``reason``; a correction has a reason either way."""
 
-    hands: list[list[Card]] | None = Field(default=None, max_length=8)
-    closer: int | list[int] | None = None
+    hands: list[Annotated[list[Card], Field(max_length=20)]] | None = Field(
+        default=None, max_length=8
+    )
+    closer: StrictInt | list[StrictInt] | None = Field(default=None)
     closing: Card | None = None
-    points: list[int] | None = Field(default=None, max_length=8)
+    points: list[StrictInt] | None = Field(default=None, max_length=8)
     reason: Reason | None = None
 
 

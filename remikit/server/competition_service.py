@@ -44,6 +44,7 @@ from remikit.storage.competition import (
     find_entry,
     load,
     online_tables,
+    unconfirmed_web_tables,
 )
 from remikit.storage.store import now
 
@@ -136,7 +137,7 @@ class Competitions:
         self.tasks: set[asyncio.Task[None]] = set()
 
     def lock(self, competition_id: str) -> asyncio.Lock:
-        return self.locks.setdefault(competition_id, asyncio.Lock())
+        return self.locks.setdefault(competition_id.upper(), asyncio.Lock())
 
     async def read(self, work: Callable[[Session], Any]) -> Any:
         def run() -> Any:
@@ -738,8 +739,8 @@ class Competitions:
 
     async def start(self) -> None:
         """Take the games of online tables that finished while the server was down."""
-        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s))
-        for code in {row.web_table for row in rows if row.web_table}:
+        codes: list[str] = await self.read(unconfirmed_web_tables)
+        for code in codes:
             await self.take_web_games(code)
 
     async def close(self) -> None:
