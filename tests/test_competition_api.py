@@ -291,8 +291,13 @@ def test_an_entry_is_scored_and_shows_who_deals_next(client: TestClient) -> None
     event.players(4)
     event.make_round()
     table = event.draw(1, 1)
-    entry = event.enter(1, 1, 1, {"hands": HANDS, "closer": 0, "closing": "Ah"})
+    body = {"hands": HANDS, "closer": 0, "closing": "Ah"}
+    preview = event.ok(event.post("/rounds/1/tables/1/games/1/preview", body, event.ref))
+    assert preview["entry"]["id"] is None and preview["entry"]["points"] == POINTS
+    assert event.round(1)["tables"][0]["games"][0]["status"] == "missing"  # nothing stored
+    entry = event.enter(1, 1, 1, body)
     assert entry["points"] == POINTS and entry["kind"] == "cards"
+    assert entry["arrangements"] == preview["entry"]["arrangements"]
     assert entry["arrangements"][0]["dead"] == [] and entry["confirmed_by"] is None
     assert entry["players"] == [s["player"] for s in table["seats"]]
     games = event.round(1)["tables"][0]["games"]
@@ -330,6 +335,7 @@ def test_every_refused_entry_is_refused_with_its_code_and_nothing_stored(
     event.draw(1, 1)
     before = stored_counts(db_url)
     for body, code in REFUSED:
+        error(event.post(f"{path}/preview", body, event.ref), 400, code)
         message = error(event.post(path, body, event.ref), 400, code)
         if code == "too_many_copies":
             assert "appears 3 times; two decks hold 2" in message

@@ -390,6 +390,24 @@ async def enter(
     return {"entry": entry_json(entry)}
 
 
+@router.post("/{cid}/rounds/{number}/tables/{table}/games/{game}/preview")
+async def preview(
+    request: Request,
+    cid: str,
+    number: int,
+    table: int,
+    game: int,
+    body: Annotated[EntryRequest, Body()],
+    authorization: Auth = None,
+) -> Any:
+    """The entry as it would be stored (the calculator's result), checked the same way;
+    nothing is stored."""
+    who = await need(request, cid, authorization)
+    fields = entry_body(body)
+    entry = await service(request).enter(cid, who, number, table, game, fields, store=False)
+    return {"entry": entry_json(entry)}
+
+
 @router.post("/{cid}/entries/{entry_id}/confirm")
 async def confirm(
     request: Request,

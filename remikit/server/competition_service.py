@@ -444,10 +444,13 @@ class Competitions:
         table: int,
         game: int,
         body: Mapping[str, Any],
+        *,
+        store: bool = True,
     ) -> EntryRow:
         """A game entered at a physical table: scored, stored, not yet counted. An
         entry not confirmed yet is replaced; a confirmed one is refused (``confirmed``:
-        correct it instead)."""
+        correct it instead). Without ``store``, the entry as it would be (a preview: no
+        id, nothing stored)."""
         async with self.lock(competition_id):
             snap = await self.snapshot(competition_id)
             row = self.game(snap, number, table, game)
@@ -461,6 +464,8 @@ class Competitions:
             result = self.result(body)
             entry = self.new_entry(snap, key, result, players, body, login.name, login.token_hash)
             entry.replaces = None if old is None else old.id
+            if not store:
+                return entry
             target = f"round:{number}/table:{table}/game:{game}"
             return await self._store_entry(snap, login, "entry.enter", target, entry, old)
 
