@@ -51,8 +51,10 @@ def db_url(tmp_path: Path) -> str:
 
 
 @contextmanager
-def running(db_url: str, clock: ManualClock | None = None) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=db_url, bot_delay=0.0), clock=clock or ManualClock())
+def running(db_url: str, clock: ManualClock | None = None, **settings: Any) -> Iterator[TestClient]:
+    app = create_app(
+        Settings(database_url=db_url, bot_delay=0.0, **settings), clock=clock or ManualClock()
+    )
     with TestClient(app) as client:
         yield client
 
@@ -217,6 +219,13 @@ def test_logins_and_roles(client: TestClient) -> None:
         "organiser_only",
     )
     assert message == "hanya penyelenggara yang boleh melakukan ini"
+
+
+def test_login_attempts_count_against_the_clients_join_rate(db_url: str) -> None:
+    with running(db_url, join_rate=3) as client:
+        event = Event(client)  # two logins
+        error(event.post("/login", {"role": "referee", "password": "x"}), 403, "bad_password")
+        error(event.post("/login", {"role": "referee", "password": "wasit"}), 429, "rate_limited")
 
 
 # -- players -----------------------------------------------------------------------------------

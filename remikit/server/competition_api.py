@@ -161,8 +161,17 @@ def entry_body(body: EntryRequest, *, correction: bool = False) -> dict[str, Any
 # -- competitions and logins ------------------------------------------------------------------
 
 
+def limited(request: Request, kind: Literal["create", "join"]) -> None:
+    """Spend one of the client's creations (a competition) or joins (a login attempt):
+    the web table's limits (docs/protocol.md §3.11), ``rate_limited`` beyond them."""
+    limits = service(request).hub.limits
+    client = limits.client(request.client.host if request.client else None)
+    (limits.create if kind == "create" else limits.join).check(client)
+
+
 @router.post("", status_code=201)
 async def create(request: Request, body: Annotated[CreateRequest, Body()]) -> dict[str, Any]:
+    limited(request, "create")
     data = body.model_dump()
     data["name"] = clean(body.name, 100, required=True)
     data["venue"] = clean(body.venue, 100) or ""
@@ -186,6 +195,7 @@ async def get(request: Request, cid: str) -> dict[str, Any]:
 async def login(
     request: Request, cid: str, body: Annotated[LoginRequest, Body()]
 ) -> dict[str, Any]:
+    limited(request, "join")
     name = clean(body.name, 40) or body.role
     token = await service(request).login(cid, body.role, body.password, name)
     return {"token": token, "role": body.role, "name": name}
