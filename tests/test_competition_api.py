@@ -616,7 +616,9 @@ def until_confirmed(event: Event, clock: ManualClock, number: int) -> Json:
     raise AssertionError("the online table did not finish")
 
 
-def test_a_restart_keeps_every_confirmed_entry(db_url: str) -> None:
+def test_a_restart_keeps_every_confirmed_entry(database_url: str) -> None:
+    """On SQLite and on PostgreSQL."""
+    db_url = database_url
     with running(db_url) as client:
         event = Event(client)
         event.players(8)
