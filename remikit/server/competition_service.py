@@ -754,13 +754,15 @@ class Competitions:
     async def take_web_games(self, code: str) -> None:
         """The games of a finished web table become its competition table's confirmed
         entries, by "web table CODE" (those confirmed already stay)."""
+        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s, code))
+        if not rows:  # a table of no competition
+            return
         try:
             stored = await self.hub.stored(code)
         except Problem:
             return
         if stored.finished_at is None:
             return
-        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s, code))
         for row in rows:
             try:
                 await self._take(row.competition_id, row.round, row.number, stored)
