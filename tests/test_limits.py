@@ -409,8 +409,8 @@ def test_every_error_code_of_the_server_is_documented() -> None:
     source = "".join(p.read_text() for p in (root / "remikit" / "server").glob("*.py"))
     codes = set(re.findall(r'Problem\(\s*"(\w+)"', source))
     codes |= {code for code, _ in HTTP_CODES.values()} | {"http_error"}
-    protocol = (root / "docs" / "protocol.md").read_text()
-    assert codes and not {c for c in codes if f"`{c}`" not in protocol}
+    docs = "".join((root / "docs" / name).read_text() for name in ("protocol.md", "competition.md"))
+    assert codes and not {c for c in codes if f"`{c}`" not in docs}
 
 
 def test_a_real_server_closes_a_socket_on_a_frame_over_64_kib(tmp_path: Path) -> None:
