@@ -638,3 +638,21 @@ def test_a_restart_keeps_every_confirmed_entry(database_url: str) -> None:
         games = event.round(2)["tables"][0]["games"]
         assert games[0]["status"] == "entered" and games[0]["entry"]["id"] == pending["id"]
         assert event.confirm(pending["id"])["confirmed_by"] == "Tono"  # the logins still work
+
+
+def test_an_online_table_waits_for_its_players_past_the_servers_expiry(db_url: str) -> None:
+    clock = ManualClock()
+    hour = 3600.0
+    with running(db_url, clock, waiting_expiry=hour) as client:
+        event = Event(client, fill="byes", bye_points="zero")
+        event.players(8)
+        made = event.make_round(online=[1])
+        code = next(t["web_table"] for t in made["tables"] if t["kind"] == "online")
+        other = client.post("/api/tables", json={"variant": "remi13d"}).json()["table"]["id"]
+        hub: Any = client.app.state.hub  # type: ignore[attr-defined]
+        clock.advance(hour + 1)
+        assert client.portal is not None
+        closed = client.portal.call(hub.expiry.close_due)
+        assert other in closed and code not in closed
+        assert client.get(f"/api/tables/{code}").json()["table"]["status"] == "waiting"
+        assert client.get(f"/api/tables/{other}").status_code == 410

@@ -135,6 +135,12 @@ class Competitions:
         self.timers: dict[tuple[str, int], float] = {}
         """The clock time each running round timer ends (a restart pauses them)."""
         self.tasks: set[asyncio.Task[None]] = set()
+        hub.waiting_kept.append(self.is_online_table)  # before the hub starts closing any
+
+    async def is_online_table(self, code: str) -> bool:
+        """Whether web table ``code`` is a competition's online table (it waits for its
+        players however long the round takes)."""
+        return bool(await self.read(lambda s: online_tables(s, code)))
 
     def lock(self, competition_id: str) -> asyncio.Lock:
         return self.locks.setdefault(competition_id.upper(), asyncio.Lock())

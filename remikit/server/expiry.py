@@ -44,6 +44,10 @@ class ExpiryHost(Protocol):
     @property
     def clock(self) -> Clock: ...
 
+    async def keeps_waiting(self, table_id: str) -> bool:
+        """Whether a table may wait for its players as long as it takes."""
+        ...
+
 
 class Expiry:
     """Closes the tables that have waited ``seconds`` since they were made (0: never)."""
@@ -109,6 +113,8 @@ class Expiry:
         """Close ``table`` if it still waits for a person; whether it did."""
         async with table.lock:
             if table.stopped or table.status != "waiting":
+                return False
+            if await self.host.keeps_waiting(table.id):  # a competition's round, say
                 return False
             moment, table_id = now(), table.id
 

@@ -18,7 +18,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -246,6 +246,9 @@ class Hub:
         self.limits = Limits(settings, self.clock)
         self.finish_hooks: list[Callable[[LiveTable], None]] = []
         """Told of each table whose game finishes (a competition takes its results)."""
+        self.waiting_kept: list[Callable[[str], Awaitable[bool]]] = []
+        """Asked before a table that waits too long closes: one that any of them keeps
+        (a competition's online table waits for its round) stays open."""
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
@@ -325,6 +328,12 @@ class Hub:
             fair=[FairDeal.from_stored(f) for f in stored.fair],
             fixed_seed=stored.fixed_seed,
         )
+
+    async def keeps_waiting(self, table_id: str) -> bool:
+        for kept in self.waiting_kept:
+            if await kept(table_id):
+                return True
+        return False
 
     def table_idle(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory (the database keeps it)."""
