@@ -19,6 +19,7 @@ from sqlalchemy import delete, func, select
 
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
+from remikit.server.competition_service import Competitions
 from remikit.server.settings import Settings
 from remikit.storage import Store
 from remikit.storage.competition import AuditRow, EntryRow
@@ -656,3 +657,32 @@ def test_an_online_table_waits_for_its_players_past_the_servers_expiry(db_url: s
         assert other in closed and code not in closed
         assert client.get(f"/api/tables/{code}").json()["table"]["status"] == "waiting"
         assert client.get(f"/api/tables/{other}").status_code == 410
+
+
+def test_an_online_table_feeds_each_game_as_it_ends(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    told: list[tuple[int, bool]] = []  # finished games, match over: each time it is told
+    real = Competitions._finished
+
+    def finished(self: Competitions, table: Any) -> None:
+        told.append((sum(d.is_over for d in table.game.deals), table.game.over))
+        real(self, table)
+
+    monkeypatch.setattr(Competitions, "_finished", finished)
+    clock = ManualClock()
+    with running(db_url, clock) as client:
+        event = Event(client, fill="bots", bot_level="random", rounds=1, games=2)
+        event.players(5)
+        made = event.make_round(online=[2])
+        online = next(t for t in made["tables"] if t["kind"] == "online")
+        person = next(i for i, s in enumerate(online["seats"]) if s["player"])
+        name = online["seats"][person]["name"]
+        client.post(f"/api/tables/{online['web_table']}/join", json={"name": name, "seat": person})
+        for _ in range(600):
+            table = next(t for t in event.round(1)["tables"] if t["number"] == online["number"])
+            if all(g["status"] == "confirmed" for g in table["games"]):
+                break
+            clock.advance(120)
+            time.sleep(0.02)
+    assert told == [(1, False), (2, True)]  # the first game entered before the match ended

@@ -740,7 +740,7 @@ class Competitions:
     # -- online tables -----------------------------------------------------------------------
 
     def watch(self) -> None:
-        """Take the games of every online table as it finishes."""
+        """Take the games of every online table as each of them ends."""
         self.hub.finish_hooks.append(self._finished)
 
     def _finished(self, table: LiveTable) -> None:
@@ -758,7 +758,7 @@ class Competitions:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def take_web_games(self, code: str) -> None:
-        """The games of a finished web table become its competition table's confirmed
+        """The finished games of a web table become its competition table's confirmed
         entries, by "web table CODE" (those confirmed already stay)."""
         rows: list[CompTableRow] = await self.read(lambda s: online_tables(s, code))
         if not rows:  # a table of no competition
@@ -766,8 +766,6 @@ class Competitions:
         try:
             stored = await self.hub.stored(code)
         except Problem:
-            return
-        if stored.finished_at is None:
             return
         for row in rows:
             try:

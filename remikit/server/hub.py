@@ -245,7 +245,8 @@ class Hub:
         self.expiry = Expiry(self, settings.waiting_expiry)
         self.limits = Limits(settings, self.clock)
         self.finish_hooks: list[Callable[[LiveTable], None]] = []
-        """Told of each table whose game finishes (a competition takes its results)."""
+        """Told of each table whose deal ends, the game's last included (a competition
+        takes each game's result as it ends)."""
         self.waiting_kept: list[Callable[[str], Awaitable[bool]]] = []
         """Asked before a table that waits too long closes: one that any of them keeps
         (a competition's online table waits for its round) stays open."""
@@ -344,6 +345,10 @@ class Hub:
     def table_finished(self, table: LiveTable) -> None:
         """A finished table leaves the lobby (and memory once nobody watches it)."""
         self.lobby.remove(table.id)
+        for hook in self.finish_hooks:
+            hook(table)
+
+    def deal_ended(self, table: LiveTable) -> None:
         for hook in self.finish_hooks:
             hook(table)
 

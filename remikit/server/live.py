@@ -222,6 +222,8 @@ class TableHost(Protocol):
 
     def seats_changed(self, table: LiveTable) -> None: ...
 
+    def deal_ended(self, table: LiveTable) -> None: ...
+
 
 class LiveTable:
     """One table: its game rebuilt from configuration + decks + actions, and who is at it."""
@@ -736,7 +738,10 @@ class LiveTable:
             log.exception("table %s: stored action %d (%s) failed to apply", self.id, index, text)
             raise self._break() from None
         self.actions.append(text)
+        ended = self.game.deals[-1].is_over
         await self.deal_pending()
+        if ended and not self.game.over:  # the last deal: table_finished says it
+            self.host.deal_ended(self)
 
     async def deal_pending(self) -> None:
         """When the game waits for its next deal: shuffle its deck, store it, deal it (the
