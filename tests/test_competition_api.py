@@ -557,6 +557,11 @@ def test_the_round_timer_runs_on_the_servers_clock(db_url: str) -> None:
         reset = event.ok(event.post(path, {"action": "reset"}, event.org))["timer"]
         assert reset == {"minutes": 90, "running": False, "left_ms": 5_400_000}
         error(event.post("/rounds/3/timer", {"action": "start"}, event.org), 404, "unknown_round")
+        event.ok(event.post(path, {"action": "start"}, event.org))
+    with running(db_url, ManualClock()) as client:  # a restart: it runs on, by the wall clock
+        event.client = client
+        timer = event.round(1)["timer"]
+        assert timer["running"] and 5_300_000 < timer["ends_in_ms"] <= 5_400_000
 
 
 # -- online tables, restarts -------------------------------------------------------------------

@@ -18,6 +18,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from sqlalchemy.orm import Session
@@ -44,6 +45,7 @@ from remikit.storage.competition import (
     find_entry,
     load,
     online_tables,
+    running_timers,
     unconfirmed_web_tables,
 )
 from remikit.storage.store import now
@@ -133,7 +135,8 @@ class Competitions:
         self.clock: Clock = hub.clock
         self.locks: dict[str, asyncio.Lock] = {}
         self.timers: dict[tuple[str, int], float] = {}
-        """The clock time each running round timer ends (a restart pauses them)."""
+        """The clock time each running round timer ends (a restart resumes them from
+        the wall-clock time stored as their end)."""
         self.tasks: set[asyncio.Task[None]] = set()
         hub.waiting_kept.append(self.is_online_table)  # before the hub starts closing any
 
@@ -615,6 +618,8 @@ class Competitions:
                 "left_ms": left,
                 "running": running,
                 "started": row.timer.get("started", False) or running,
+                # when it ends, on the wall clock: a restart resumes it from there
+                "ends_at": (now() + timedelta(milliseconds=left)).isoformat() if running else None,
             }
             key = (code, number)
 
@@ -749,7 +754,13 @@ class Competitions:
         task.add_done_callback(self.tasks.discard)
 
     async def start(self) -> None:
-        """Take the games of online tables that finished while the server was down."""
+        """Resume the round timers that were running; take the games of online tables
+        that ended while the server was down."""
+        running: list[tuple[str, int, str]] = await self.read(running_timers)
+        moment = now()
+        for competition_id, number, ends_at in running:
+            left = (datetime.fromisoformat(ends_at) - moment).total_seconds()
+            self.timers[(competition_id, number)] = self.clock.now() + max(0.0, left)
         codes: list[str] = await self.read(unconfirmed_web_tables)
         for code in codes:
             await self.take_web_games(code)

@@ -269,3 +269,13 @@ def unconfirmed_web_tables(session: Session) -> list[str]:
             and done.get((table.competition_id, table.round, table.number), 0) < games
         }
     )
+
+
+def running_timers(session: Session) -> list[tuple[str, int, str]]:
+    """The round timers that run: competition, round and when it ends (ISO wall time)."""
+    rows = session.scalars(select(RoundRow)).all()
+    return [
+        (r.competition_id, r.number, r.timer["ends_at"])
+        for r in rows
+        if r.timer.get("running") and r.timer.get("ends_at")
+    ]
