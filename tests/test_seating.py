@@ -168,6 +168,28 @@ def test_later_rounds_meet_the_exhaustive_minimum(size: int) -> None:
         assert quality.spread == pytest.approx(spread)
 
 
+def thirteen(seed: int) -> list[Entrant]:
+    """13 players after two rounds of three random tables (one player with the bots)."""
+    rng = random.Random(seed)
+    ids = [f"P{i}" for i in range(13)]
+    met: dict[str, set[str]] = {p: set() for p in ids}
+    for _ in range(2):
+        order = rng.sample(ids, 13)
+        for t in range(0, 12, 4):
+            for p in order[t : t + 4]:
+                met[p].update(q for q in order[t : t + 4] if q != p)
+    return [Entrant(p, total=float(rng.randint(-200, 300)), met=frozenset(met[p])) for p in ids]
+
+
+@pytest.mark.parametrize("seed", [35, 38, 40, 50])
+def test_thirteen_with_three_bots_meet_the_exhaustive_fewest_repeats(seed: int) -> None:
+    """Who sits alone with the bots decides the other three tables: every choice is tried
+    (these fields once kept an avoidable repeat meeting)."""
+    entrants = thirteen(seed)
+    fewest = min(exhaustive([e for e in entrants if e is not alone])[0] for alone in entrants)
+    assert seat_round(entrants, fill="bots").quality.repeat_meetings == fewest
+
+
 def test_no_history_seats_neighbours_in_the_standings() -> None:
     entrants = [Entrant(f"p{i:02}", total=float(100 - i)) for i in range(13)]
     seating = seat_round(entrants, fill="bots")

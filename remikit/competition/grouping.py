@@ -134,7 +134,9 @@ def _candidates(field: Field, tables: list[list[int]]) -> list[tuple[int, ...]]:
     """The sets of tables to re-split, in a fixed order: every two tables (in a field of
     more than :data:`ALL_PAIRS` tables, those near in the standings, and a table with a
     repeat meeting with any), then three tables: a table with a repeat meeting (or any, in
-    a field of up to :data:`ALL_TRIPLES` tables) with two of its near ones."""
+    a field of up to :data:`ALL_TRIPLES` tables) with two of its near ones; in a field of
+    13 (three full tables and one player with three bots) with a repeat meeting left, then
+    all four, so that it is seated with the fewest repeats there can be."""
     count = len(tables)
     order = sorted(range(count), key=lambda t: (sum(tables[t]) / len(tables[t]), t))
     near = {
@@ -149,7 +151,11 @@ def _candidates(field: Field, tables: list[list[int]]) -> list[tuple[int, ...]]:
         pairs.update(_together(t, u) for u in others if u != t)
         if repeats or count <= ALL_TRIPLES:
             triples.update(_together(t, u, v) for u, v in itertools.combinations(near[t], 2))
-    return sorted(pairs) + sorted(triples)
+    # who sits alone with three bots changes every other table: all four at once (75,075
+    # splits of 13 players; with two or three players at the bot table it is too many)
+    stuck = field.bots == 3 and count == 4 and any(field.repeats(t) for t in tables)
+    every = [tuple(range(count))] if stuck else []
+    return sorted(pairs) + sorted(triples) + every
 
 
 def _together(*tables: int) -> tuple[int, ...]:
