@@ -48,16 +48,20 @@ def secrets_of(client: TestClient, table_id: str) -> dict[int, str]:
 
 
 def play_until(ws: Any, wanted: Any, seen: list[Message]) -> Message:
-    """Play this seat's turns simply until a state ``wanted`` accepts; that state."""
+    """Play this seat's turns simply until a state ``wanted`` accepts; that state. The
+    latest state already in ``seen`` counts too (waiting for an answer may have read the
+    state that gave this seat its turn)."""
     acted = -1
+    message = next((m for m in reversed(seen) if m["type"] == "state"), None)
     for _ in range(2000):
+        if message is not None:
+            if wanted(message):
+                return message
+            view = message["view"]
+            if view["legal_actions"] and message["state_id"] > acted:
+                acted = message["state_id"]
+                ws.send_json({"type": "action", "state_id": acted, "action": simple_choice(view)})
         message = receive_until(ws, lambda m: m["type"] == "state", seen)
-        if wanted(message):
-            return message
-        view = message["view"]
-        if view["legal_actions"] and message["state_id"] > acted:
-            acted = message["state_id"]
-            ws.send_json({"type": "action", "state_id": acted, "action": simple_choice(view)})
     raise AssertionError("the wanted state did not come")
 
 
