@@ -56,6 +56,7 @@ from remikit.server.hub import (
 )
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
+from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
@@ -217,6 +218,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         return FileResponse(STATIC / "table.html")
 
     app.include_router(rules_router)
+    app.include_router(competition_pages_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     if isinstance(clock, ManualClock) and settings.manual_clock:
