@@ -19,6 +19,7 @@ Where the data lives:
 
 from __future__ import annotations
 
+from remikit.storage import competition as competition  # its tables, for the migrations
 from remikit.storage.migrations import NewerDatabase
 from remikit.storage.models import ActionRow, Base, CallRow, DealRow, TableRow
 from remikit.storage.store import (

@@ -1,0 +1,170 @@
+"""The standings of a competition from its confirmed games, byes and players.
+
+Per player: total points (Remi 13 D scores summed), games played, games won
+(the highest score of its table's game, shared when equal), closes with an Ace
+and with a Joker, the best game and the dead points (the magnitude of the
+negative scores summed). Rows are ranked by total, then by the declared
+tie-breaks; rows equal on all of them share a rank. A disqualified player comes
+last, without a rank; a dropped player keeps their results. A bot's results
+never count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+TieBreak = Literal["games_won", "ace_closes", "joker_closes", "best_game", "fewest_dead"]
+TIE_BREAKS: tuple[TieBreak, ...] = (
+    "games_won",
+    "ace_closes",
+    "joker_closes",
+    "best_game",
+    "fewest_dead",
+)
+NO_GAME = -(10**9)  # the best game of a player with none, below any score
+
+
+@dataclass(frozen=True)
+class Competitor:
+    """A player as the standings list them (status ``registered``, ``checked_in``,
+    ``dropped``, ``disqualified``; ``reason`` of a drop or disqualification)."""
+
+    id: str
+    name: str
+    club: str | None = None
+    status: str = "checked_in"
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A confirmed game: the player of each game seat (None: a bot), the points, who
+    closed with which card (``Ah``, ``Jk``)."""
+
+    round: int
+    table: int
+    game: int
+    players: tuple[str | None, ...]
+    points: tuple[int, ...]
+    closer: int | None = None
+    closing: str | None = None
+
+
+@dataclass(frozen=True)
+class Bye:
+    round: int
+    player: str
+
+
+@dataclass
+class Row:
+    player: str
+    name: str
+    club: str | None
+    status: str
+    reason: str | None
+    total: int = 0
+    games: int = 0
+    won: int = 0
+    ace_closes: int = 0
+    joker_closes: int = 0
+    best_game: int | None = None
+    dead: int = 0
+    byes: int = 0
+    scores: list[int] = field(default_factory=list)
+    rank: int | None = None
+
+    def key(self, tie_breaks: Sequence[TieBreak]) -> tuple[int, ...]:
+        """Larger is better: the total, then each tie-break."""
+        values = {
+            "games_won": self.won,
+            "ace_closes": self.ace_closes,
+            "joker_closes": self.joker_closes,
+            "best_game": self.best_game if self.best_game is not None else NO_GAME,
+            "fewest_dead": -self.dead,
+        }
+        return (self.total, *(values[name] for name in tie_breaks))
+
+    def json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "rank": self.rank,
+            "player": self.player,
+            "name": self.name,
+            "club": self.club,
+            "total": self.total,
+            "games": self.games,
+            "won": self.won,
+            "ace_closes": self.ace_closes,
+            "joker_closes": self.joker_closes,
+            "best_game": self.best_game,
+            "dead": self.dead,
+            "byes": self.byes,
+            "status": self.status,
+        }
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return out
+
+
+def bye_score(scores: Sequence[int], games: int, mode: str) -> int:
+    """What a bye scores: ``zero``, or ``average``: the player's average game score
+    over the games they played × the games of a round (0 before any), rounded to
+    the nearest point (halves up).
+
+    >>> bye_score([10, -5, 20], 4, "average"), bye_score([], 4, "average")
+    (33, 0)
+    """
+    if mode != "average" or not scores:
+        return 0
+    return math.floor(sum(scores) * games / len(scores) + 0.5)
+
+
+def standings(
+    players: Iterable[Competitor],
+    games: Iterable[Played],
+    byes: Iterable[Bye] = (),
+    *,
+    games_per_round: int,
+    bye_points: str = "zero",
+    tie_breaks: Sequence[TieBreak] = (),
+) -> list[Row]:
+    """Every player who has played, had a bye, or is checked in (or was), ranked."""
+    rows = {p.id: Row(p.id, p.name, p.club, p.status, p.reason) for p in players}
+    for game in games:
+        high = max(game.points)
+        for seat, player in enumerate(game.players):
+            row = rows.get(player) if player is not None else None
+            if row is None:
+                continue
+            points = game.points[seat]
+            row.scores.append(points)
+            row.total += points
+            row.games += 1
+            row.won += points == high
+            row.dead += -points if points < 0 else 0
+            row.best_game = points if row.best_game is None else max(row.best_game, points)
+            if seat == game.closer:
+                row.ace_closes += game.closing is not None and game.closing.startswith("A")
+                row.joker_closes += game.closing == "Jk"
+    for bye in byes:
+        if (row := rows.get(bye.player)) is not None:
+            row.byes += 1
+    for row in rows.values():
+        row.total += row.byes * bye_score(row.scores, games_per_round, bye_points)
+    shown = [r for r in rows.values() if r.games or r.byes or r.status != "registered"]
+    ranked = sorted(
+        (r for r in shown if r.status != "disqualified"),
+        key=lambda r: (tuple(-v for v in r.key(tie_breaks)), r.name.casefold(), r.player),
+    )
+    for index, row in enumerate(ranked):
+        before = ranked[index - 1] if index else None
+        same = before is not None and before.key(tie_breaks) == row.key(tie_breaks)
+        row.rank = before.rank if same and before is not None else index + 1
+    out = sorted(
+        (r for r in shown if r.status == "disqualified"),
+        key=lambda r: (r.name.casefold(), r.player),
+    )
+    return ranked + out

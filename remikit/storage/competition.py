@@ -1,0 +1,178 @@
+"""The competitions (docs/competition.md): each competition, its players, rounds,
+tables, game entries, audit log and login tokens.
+
+Passwords are kept as ``hashlib.scrypt`` hashes with a random salt, login tokens
+as SHA-256 hashes. Every entry and every correction of a game is a row of its
+own; the one that counts is marked ``current``. The schema is made by migration
+``0006``; a change here needs a new revision there.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from remikit.storage.models import Base
+
+
+class CompetitionRow(Base):
+    """A competition: what it is, how it is played and ranked, and its two password
+    hashes (``salt$hash`` in hex)."""
+
+    __tablename__ = "competitions"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    date: Mapped[str] = mapped_column(String(10))
+    venue: Mapped[str] = mapped_column(String(100), default="")
+    rounds: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    tie_breaks: Mapped[list[str]] = mapped_column(JSON)
+    fill: Mapped[str] = mapped_column(String(8))
+    bot_level: Mapped[str] = mapped_column(String(40))
+    bye_points: Mapped[str] = mapped_column(String(8))
+    clubs_apart: Mapped[bool] = mapped_column(Boolean)
+    publish: Mapped[str] = mapped_column(String(8))
+    organiser_password: Mapped[str] = mapped_column(String(200))
+    referee_password: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(16))
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerRow(Base):
+    """A registered player; ``number`` orders them as they registered. Their history is
+    the audit log's rows about them."""
+
+    __tablename__ = "competition_players"
+
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
+    )
+    id: Mapped[str] = mapped_column(String(8), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    club: Mapped[str | None] = mapped_column(String(60))
+    contact: Mapped[str | None] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(200))
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoundRow(Base):
+    """A round: its seating as made (``seating``: byes, quality, the draw's seed) and the
+    round timer (``timer``: minutes, running, time left)."""
+
+    __tablename__ = "competition_rounds"
+
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    seating: Mapped[dict[str, Any]] = mapped_column(JSON)
+    timer: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CompTableRow(Base):
+    """A table of a round: ``online`` (a web table, ``web_table``) or ``physical``;
+    ``seats`` per position A–D (``{"position", "player", "bot", "name"}``);
+    ``draws`` the seat draw as entered (R13-2), ``seat_draw`` its result."""
+
+    __tablename__ = "competition_tables"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["competition_id", "round"],
+            ["competition_rounds.competition_id", "competition_rounds.number"],
+            ondelete="CASCADE",
+        ),
+    )
+
+    competition_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    draws: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
+    seat_draw: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    web_table: Mapped[str | None] = mapped_column(String(16))
+
+
+class EntryRow(Base):
+    """One entry of one game, or a correction of it (``replaces``: the entry it
+    corrects). ``players`` is the player of each game seat (null: a bot); ``hands`` the
+    cards entered (null for scores entered directly); ``entered_by``/``confirmed_by``
+    who did it (a login's name, a player, or a web table)."""
+
+    __tablename__ = "competition_entries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), index=True
+    )
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    game: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    players: Mapped[list[str | None]] = mapped_column(JSON)
+    points: Mapped[list[int]] = mapped_column(JSON)
+    closer: Mapped[int | None] = mapped_column(Integer)
+    closing: Mapped[str | None] = mapped_column(String(4))
+    hands: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    arrangements: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    entered_by: Mapped[str] = mapped_column(String(100))
+    entered_login: Mapped[str | None] = mapped_column(String(64))
+    confirmed_by: Mapped[str | None] = mapped_column(String(100))
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reason: Mapped[str | None] = mapped_column(Text)
+    current: Mapped[bool] = mapped_column(Boolean, index=True)
+    replaces: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AuditRow(Base):
+    """One change of a competition: who (a login's name and role), what (``entry.confirm``),
+    on what (``player:P3``, ``entry:12``), the values before and after, why."""
+
+    __tablename__ = "competition_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    who: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(16))
+    what: Mapped[str] = mapped_column(String(40))
+    target: Mapped[str] = mapped_column(String(60))
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class LoginRow(Base):
+    """A login to one competition: the SHA-256 of its token, its role and name."""
+
+    __tablename__ = "competition_logins"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
