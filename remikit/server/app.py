@@ -33,6 +33,7 @@ from remikit.i18n import LANGUAGES, messages_json
 from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock, ManualClock
+from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.fair_deals import read_entropy, record_with_fairness
 from remikit.server.guard import (
     MAX_INT,
@@ -56,7 +57,6 @@ from remikit.server.hub import (
 )
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
-from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings

@@ -17,7 +17,6 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field, StringConstraints
 
 from remikit.competition.results import EntryRefused, score_cards
-
 from remikit.server.guard import http_problem
 from remikit.server.problems import Problem
 from remikit.server.share import qr_svg, root_path, share_base
@@ -101,7 +100,9 @@ async def preview(cid: CompetitionId, body: Annotated[PreviewRequest, Body()]) -
     try:
         result = score_cards(body.hands, closer=body.closer, closing=body.closing)
     except EntryRefused as exc:
-        raise Problem(exc.code, exc.key, **exc.params) from None
+        problem = Problem(exc.code, exc.key)
+        problem.params = exc.params
+        raise problem from None
     return {
         "points": list(result.points),
         "closer": result.closer,

@@ -61,6 +61,8 @@ function addPlayer() {
     h("button", {type: "submit", class: "btn primary", id: "player-add"}, t("comp.admin.add_player")));
 }
 
+const ACTION_WORD = {drop: N_("comp.admin.drop"), disqualify: N_("comp.admin.disqualify")};
+
 function reasonForm(player, action) {
   const id = `reason-${player.id}`;
   const submit = (event) => {
@@ -70,7 +72,7 @@ function reasonForm(player, action) {
   return h("form", {class: "row reason-form", onsubmit: submit},
     h("label", {class: "inline", for: id}, t("comp.reason"), h("input", {id, required: true, maxlength: 200})),
     h("button", {type: "submit", class: "btn small primary", dataset: {confirm: action}},
-      t(action === "drop" ? N_("comp.admin.drop") : N_("comp.admin.disqualify"))),
+      t(ACTION_WORD[action])),
     h("button", {type: "button", class: "btn small ghost", onclick: () => { state.acting = null; render(); }}, t("comp.cancel")));
 }
 

@@ -15,7 +15,8 @@ function ending(entry, seats) {
   }
   const name = seats[entry.closer]?.name || "?";
   const joker = (entry.closing || "").startsWith("Jk");
-  return t(joker ? N_("comp.entry.closed_joker") : N_("comp.entry.closed_ace"), {name});
+  const key = joker ? N_("comp.entry.closed_joker") : N_("comp.entry.closed_ace");
+  return t(key, {name});
 }
 
 /** The result's box: ``entry`` is an ENTRY or the calculator's answer. */

@@ -5,6 +5,8 @@ import {N_, t} from "../i18n.js";
 import {h} from "../util.js";
 import {base, call, errorLine, keepLogin} from "./common.js";
 
+const TITLE = {organiser: N_("comp.login.organiser"), referee: N_("comp.login.referee")};
+
 /** A form that logs in as ``role`` and then calls ``done``. */
 export function loginForm(role, done) {
   const error = errorLine();
@@ -21,7 +23,7 @@ export function loginForm(role, done) {
     }
   };
   return h("form", {id: "login-form", class: "card-box comp-form", onsubmit: submit},
-    h("h1", {}, t(role === "organiser" ? N_("comp.login.organiser") : N_("comp.login.referee"))),
+    h("h1", {}, t(TITLE[role])),
     h("label", {for: "login-name"}, t("comp.login.name"), name),
     h("label", {for: "login-password"}, t("comp.login.password"), password),
     error.element,

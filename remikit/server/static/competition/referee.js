@@ -50,6 +50,11 @@ const table = () => state.round?.tables.find((tb) => tb.number === state.table) 
 
 // -- the seat draw ------------------------------------------------------------------------------
 
+const DRAW_WORDS = {
+  false: {help: N_("comp.ref.seat_draw_help"), save: N_("comp.ref.draw_save")},
+  true: {help: N_("comp.ref.redraw_help"), save: N_("comp.ref.redraw_save")},
+};
+
 function seatDraw(tb, nameOf) {
   const drawn = gameSeats(tb, nameOf);
   if (drawn) {
@@ -81,9 +86,9 @@ function seatDraw(tb, nameOf) {
   };
   return h("form", {class: "card-box", id: "seat-draw", onsubmit: submit},
     h("h2", {}, t("comp.ref.seat_draw")),
-    h("p", {class: "muted"}, t(state.redraw ? N_("comp.ref.redraw_help") : N_("comp.ref.seat_draw_help"))),
+    h("p", {class: "muted"}, t(DRAW_WORDS[state.redraw].help)),
     h("div", {class: "draw-inputs"}, inputs),
-    h("button", {type: "submit", class: "btn primary", id: "draw-submit"}, t(state.redraw ? N_("comp.ref.redraw_save") : N_("comp.ref.draw_save"))));
+    h("button", {type: "submit", class: "btn primary", id: "draw-submit"}, t(DRAW_WORDS[state.redraw].save)));
 }
 
 // -- entering a game ----------------------------------------------------------------------------
@@ -102,6 +107,9 @@ function entryBody(d, correcting) {
   if (correcting) body.reason = d.reason.trim();
   return body;
 }
+
+const FORM_TITLE = {false: N_("comp.ref.enter_game"), true: N_("comp.ref.correct_game")};
+const CHECK = {cards: N_("comp.ref.calculate"), points: N_("comp.ref.save")};
 
 function entryForm(tb, game, seats, correcting) {
   const key = `${tb.number}/${game.number}`;
@@ -130,11 +138,11 @@ function entryForm(tb, game, seats, correcting) {
     render();
   };
   return h("form", {id: "entry-form", class: "entry-form", onsubmit: check},
-    h("h3", {}, t(correcting ? N_("comp.ref.correct_game") : N_("comp.ref.enter_game"), {n: game.number})),
+    h("h3", {}, t(FORM_TITLE[correcting], {n: game.number})),
     h("div", {class: "row wrap", role: "radiogroup"}, kinds),
     fields, reason,
     h("div", {class: "row wrap"},
-      h("button", {type: "submit", class: "btn primary", id: "entry-check"}, t(d.kind === "cards" ? N_("comp.ref.calculate") : N_("comp.ref.save"))),
+      h("button", {type: "submit", class: "btn primary", id: "entry-check"}, t(CHECK[d.kind])),
       h("button", {type: "button", class: "btn ghost", onclick: () => { state.editing = null; state.preview = null; render(); }}, t("comp.cancel"))),
     state.preview && d.kind === "cards" ? h("div", {class: "preview", id: "preview"},
       h("h3", {}, t("comp.ref.calculated")),

@@ -7,8 +7,10 @@ import {url} from "../urls.js";
 import {h} from "../util.js";
 import {gameSeats, gameStatus, positions, roundStatus, seatLabel} from "./common.js";
 
+const KIND = {online: N_("comp.table.online"), physical: N_("comp.table.physical")};
+
 export function kindName(kind) {
-  return t(kind === "online" ? N_("comp.table.online") : N_("comp.table.physical"));
+  return t(KIND[kind] || KIND.physical);
 }
 
 function tableBox(table, nameOf) {
