@@ -14,6 +14,7 @@ import {
 } from "./common.js";
 import {entryView} from "./entry_view.js";
 import {loginForm} from "./login.js";
+import {kindName} from "./round_view.js";
 
 const ROLE = "referee";
 const state = {comp: null, players: [], round: null, missing: [], table: null, editing: null, preview: null, redraw: false};
@@ -240,7 +241,7 @@ function picker() {
       round.tables.map((tb) => h("button", {type: "button", class: `btn ${tb.number === state.table ? "primary" : ""}`,
         id: `pick-${tb.number}`, "aria-pressed": String(tb.number === state.table),
         onclick: () => { state.table = tb.number; state.editing = null; state.preview = null; state.redraw = false; render(); }},
-      t("comp.table_n", {n: tb.number}), tb.kind === "online" ? " 🌐" : ""))),
+      t("comp.table_n", {n: tb.number}), tb.kind === "online" ? h("small", {}, ` · ${kindName(tb.kind)}`) : null))),
     h("h3", {}, t("comp.ref.missing")), missing);
 }
 
