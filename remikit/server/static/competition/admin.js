@@ -13,7 +13,7 @@ import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
 
 const ROLE = "organiser";
-const state = {comp: null, players: [], round: null, shown: null, audit: [], timerAt: 0, acting: null};
+const state = {comp: null, players: [], round: null, current: null, shown: null, audit: [], timerAt: 0, acting: null};
 const error = errorLine();
 const as = {role: ROLE};
 
@@ -23,7 +23,10 @@ async function load() {
     state.comp = competition;
     state.players = players.players || players;
     state.shown = state.shown || competition.current_round || null;
-    state.round = state.shown ? (await call(base(`/rounds/${state.shown}`), as)).round : null;
+    const round = (n) => call(base(`/rounds/${n}`), as).then((r) => r.round);
+    state.round = state.shown ? await round(state.shown) : null;
+    const now = competition.current_round;
+    state.current = !now ? null : now === state.shown ? state.round : await round(now);
     state.timerAt = performance.now();
     state.audit = await call(base("/audit"), as);
     error.show(null);
@@ -114,6 +117,7 @@ function makeRound() {
   const tables = comp.fill === "bots" ? Math.ceil(ready / 4) : Math.floor(ready / 4);
   const next = (comp.current_round || 0) + 1;
   if (next > comp.rounds) return h("p", {class: "muted"}, t("comp.admin.all_rounds"));
+  if (state.current && state.current.status !== "done") return null;
   const boxes = Array.from({length: tables}, (_, i) =>
     h("label", {class: "check"}, h("input", {type: "checkbox", name: "online", value: i + 1, id: `online-${i + 1}`}),
       t("comp.table_n", {n: i + 1})));

@@ -94,14 +94,14 @@ function render() {
   const note = comp.publish === "round" && published != null ? t("comp.public.published", {n: published}) : t("comp.public.live");
   const qr = h("figure", {class: "qr"}, h("img", {src: url(base("/qr.svg")), alt: t("comp.public.qr_alt"), id: "qr"}),
     h("figcaption", {}, t("comp.public.scan")));
-  document.getElementById("app").replaceChildren(
+  document.getElementById("app").replaceChildren(...[
     error.element,
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name), h("p", {class: "muted", id: "summary"}, summary(comp)),
       h("p", {class: "muted"}, note)), qr),
     h("section", {class: "card-box"}, h("h2", {}, t("comp.public.standings")),
       rows.length ? standingsTable(rows, {onPick: pick}) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
     playerGames(),
-    schedule());
+    schedule()].filter(Boolean));
 }
 
 load();

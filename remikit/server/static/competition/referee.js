@@ -253,7 +253,7 @@ function render() {
   const app = document.getElementById("app");
   if (!me) return app.replaceChildren(loginForm(ROLE, load));
   const nameOf = namer(state.players);
-  app.replaceChildren(error.element, picker(), tablePanel(nameOf));
+  app.replaceChildren(...[error.element, picker(), tablePanel(nameOf)].filter(Boolean));
 }
 
 render();
