@@ -33,7 +33,9 @@ from remikit.i18n import LANGUAGES, messages_json
 from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock, ManualClock
+from remikit.server.competition_api import router as competition_router
 from remikit.server.competition_pages import router as competition_pages_router
+from remikit.server.competition_service import Competitions
 from remikit.server.fair_deals import read_entropy, record_with_fairness
 from remikit.server.guard import (
     MAX_INT,
@@ -157,11 +159,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Hub(settings, clock=clock)
         app.state.hub = hub
+        app.state.competitions = competitions = Competitions(hub)
         try:
             with collection_paused():
                 await hub.start()
+            competitions.watch()
+            await competitions.start()
             yield
         finally:
+            await competitions.close()
             await hub.close()
 
     app = FastAPI(
@@ -219,6 +225,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     app.include_router(rules_router)
     app.include_router(competition_pages_router)
+    app.include_router(competition_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     if isinstance(clock, ManualClock) and settings.manual_clock:

@@ -18,7 +18,7 @@ import logging
 import random
 import re
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -244,6 +244,8 @@ class Hub:
         self.lobby = Lobby()
         self.expiry = Expiry(self, settings.waiting_expiry)
         self.limits = Limits(settings, self.clock)
+        self.finish_hooks: list[Callable[[LiveTable], None]] = []
+        """Told of each table whose game finishes (a competition takes its results)."""
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
@@ -333,6 +335,8 @@ class Hub:
     def table_finished(self, table: LiveTable) -> None:
         """A finished table leaves the lobby (and memory once nobody watches it)."""
         self.lobby.remove(table.id)
+        for hook in self.finish_hooks:
+            hook(table)
 
     def seats_changed(self, table: LiveTable) -> None:
         """A seat was freed or taken during play: the lobby files the table again."""

@@ -9,6 +9,7 @@ own; the one that counts is marked ``current``. The schema is made by migration
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +22,9 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    select,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from remikit.storage.models import Base
 
@@ -47,8 +49,6 @@ class CompetitionRow(Base):
     publish: Mapped[str] = mapped_column(String(8))
     organiser_password: Mapped[str] = mapped_column(String(200))
     referee_password: Mapped[str] = mapped_column(String(200))
-    status: Mapped[str] = mapped_column(String(16))
-    current_round: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -82,7 +82,6 @@ class RoundRow(Base):
         ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
     )
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    status: Mapped[str] = mapped_column(String(16))
     seating: Mapped[dict[str, Any]] = mapped_column(JSON)
     timer: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -176,3 +175,73 @@ class LoginRow(Base):
     role: Mapped[str] = mapped_column(String(16))
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class Snapshot:
+    """A competition as stored, loaded at once: its players (in registration order),
+    rounds, tables (by round and number) and the current entry of each game (by round,
+    table and game)."""
+
+    competition: CompetitionRow
+    players: dict[str, PlayerRow]
+    rounds: dict[int, RoundRow]
+    tables: dict[tuple[int, int], CompTableRow]
+    entries: dict[tuple[int, int, int], EntryRow]
+
+    @property
+    def current_round(self) -> int:
+        return max(self.rounds, default=0)
+
+
+def load(session: Session, competition_id: str) -> Snapshot | None:
+    """A competition with everything but its audit log, or None."""
+    row = session.get(CompetitionRow, competition_id)
+    if row is None:
+        return None
+    players = session.scalars(
+        select(PlayerRow)
+        .where(PlayerRow.competition_id == competition_id)
+        .order_by(PlayerRow.number)
+    )
+    rounds = session.scalars(select(RoundRow).where(RoundRow.competition_id == competition_id))
+    tables = session.scalars(
+        select(CompTableRow).where(CompTableRow.competition_id == competition_id)
+    )
+    entries = session.scalars(
+        select(EntryRow).where(EntryRow.competition_id == competition_id, EntryRow.current)
+    )
+    return Snapshot(
+        row,
+        {p.id: p for p in players},
+        {r.number: r for r in rounds},
+        {(t.round, t.number): t for t in tables},
+        {(e.round, e.table, e.game): e for e in entries},
+    )
+
+
+def audit(session: Session, competition_id: str, target: str | None = None) -> list[AuditRow]:
+    """The audit log, oldest first (only the rows about ``target`` when given; a
+    target ending in ``:`` takes every target it begins)."""
+    query = select(AuditRow).where(AuditRow.competition_id == competition_id)
+    if target is not None:
+        query = query.where(
+            AuditRow.target.startswith(target)
+            if target.endswith(":")
+            else AuditRow.target == target
+        )
+    return list(session.scalars(query.order_by(AuditRow.id)))
+
+
+def find_entry(session: Session, competition_id: str, entry_id: int) -> EntryRow | None:
+    return session.scalars(
+        select(EntryRow).where(EntryRow.competition_id == competition_id, EntryRow.id == entry_id)
+    ).first()
+
+
+def online_tables(session: Session, web_table: str | None = None) -> list[CompTableRow]:
+    """The online tables of every competition (or the one of ``web_table``)."""
+    query = select(CompTableRow).where(CompTableRow.web_table.is_not(None))
+    if web_table is not None:
+        query = query.where(CompTableRow.web_table == web_table)
+    return list(session.scalars(query))

@@ -38,8 +38,6 @@ def upgrade() -> None:
         sa.Column("publish", sa.String(length=8), nullable=False),
         sa.Column("organiser_password", sa.String(length=200), nullable=False),
         sa.Column("referee_password", sa.String(length=200), nullable=False),
-        sa.Column("status", sa.String(length=16), nullable=False),
-        sa.Column("current_round", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
@@ -133,7 +131,6 @@ def upgrade() -> None:
         "competition_rounds",
         sa.Column("competition_id", sa.String(length=16), nullable=False),
         sa.Column("number", sa.Integer(), nullable=False),
-        sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("seating", sa.JSON(), nullable=False),
         sa.Column("timer", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),

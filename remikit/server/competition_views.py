@@ -1,0 +1,319 @@
+"""What the competition API answers: the JSON of a competition, its players, rounds,
+tables, games and entries (docs/competition.md), and the standings, seating history
+and exports worked out from a stored :class:`~remikit.storage.competition.Snapshot`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+from remikit.competition.exports import ScoreLine
+from remikit.competition.results import dealers
+from remikit.competition.seat_draw import POSITIONS
+from remikit.competition.seating import Entrant
+from remikit.competition.standings import Bye, Competitor, Played, Row, TieBreak, standings
+from remikit.storage.competition import (
+    AuditRow,
+    CompTableRow,
+    EntryRow,
+    PlayerRow,
+    Snapshot,
+)
+
+
+def status(snap: Snapshot) -> str:
+    """``registration`` before round 1, ``finished`` once the last round is done."""
+    if not snap.rounds:
+        return "registration"
+    last = snap.competition.rounds
+    return "finished" if snap.current_round == last and round_done(snap, last) else "running"
+
+
+def round_tables(snap: Snapshot, number: int) -> list[CompTableRow]:
+    return sorted((t for (r, _), t in snap.tables.items() if r == number), key=lambda t: t.number)
+
+
+def round_done(snap: Snapshot, number: int) -> bool:
+    """Every game of every table of the round confirmed."""
+    games = snap.competition.games
+    return number in snap.rounds and all(
+        (entry := snap.entries.get((number, t.number, g))) is not None and entry.confirmed_by
+        for t in round_tables(snap, number)
+        for g in range(1, games + 1)
+    )
+
+
+def round_status(snap: Snapshot, number: int) -> str:
+    if round_done(snap, number):
+        return "done"
+    started = snap.rounds[number].timer.get("started", False) or any(
+        t.draws or t.seat_draw for t in round_tables(snap, number)
+    )
+    if started or any(r == number for r, _, _ in snap.entries):
+        return "playing"
+    return "seated"
+
+
+def published_round(snap: Snapshot) -> int:
+    """The last round the public standings include: the current one when they are
+    published live, else the last round done."""
+    if snap.competition.publish == "live":
+        return snap.current_round
+    return max((n for n in snap.rounds if round_done(snap, n)), default=0)
+
+
+def links(competition_id: str, root: str) -> dict[str, str]:
+    base = f"{root}/competitions/{competition_id}"
+    return {
+        "public": base,
+        "admin": f"{base}/admin",
+        "referee": f"{base}/referee",
+        "projector": f"{base}/projector",
+    }
+
+
+def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
+    c = snap.competition
+    return {
+        "id": c.id,
+        "name": c.name,
+        "date": c.date,
+        "venue": c.venue,
+        "rounds": c.rounds,
+        "games": c.games,
+        "tie_breaks": list(c.tie_breaks),
+        "fill": c.fill,
+        "bot_level": c.bot_level,
+        "bye_points": c.bye_points,
+        "clubs_apart": c.clubs_apart,
+        "publish": c.publish,
+        "status": status(snap),
+        "current_round": snap.current_round,
+        "links": links(c.id, root),
+    }
+
+
+def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
+    return [
+        {
+            "at": row.at.isoformat(),
+            "who": row.who,
+            "role": row.role,
+            "what": row.what,
+            "target": row.target,
+            "before": row.before,
+            "after": row.after,
+            "reason": row.reason,
+        }
+        for row in rows
+    ]
+
+
+def player_state(player: PlayerRow) -> dict[str, Any]:
+    """What the audit log keeps of a player before and after a change."""
+    return {
+        "name": player.name,
+        "club": player.club,
+        "status": player.status,
+        "reason": player.reason,
+    }
+
+
+def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": player.id,
+        "name": player.name,
+        "club": player.club,
+        "status": player.status,
+        "reason": player.reason,
+        "late": player.late,
+        "history": history_json(history),
+    }
+    if contact:
+        out["contact"] = player.contact
+    return out
+
+
+def entry_json(entry: EntryRow) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "round": entry.round,
+        "table": entry.table,
+        "game": entry.game,
+        "kind": entry.kind,
+        "players": list(entry.players),
+        "points": list(entry.points),
+        "closer": entry.closer,
+        "closing": entry.closing,
+        "stock_out": entry.closer is None,
+        "hands": entry.hands,
+        "arrangements": list(entry.arrangements),
+        "entered_by": entry.entered_by,
+        "confirmed_by": entry.confirmed_by,
+        "reason": entry.reason,
+        "current": entry.current,
+        "replaces": entry.replaces,
+    }
+
+
+def game_players(table: CompTableRow) -> list[str | None] | None:
+    """The player of each game seat 0–3 (None: a bot), once the seat draw is done."""
+    if table.seat_draw is None:
+        return None
+    by_seat = {d["seat"]: d["position"] for d in table.seat_draw}
+    seats = {s["position"]: s for s in table.seats}
+    return [cast(str | None, seats[by_seat[seat]]["player"]) for seat in range(len(POSITIONS))]
+
+
+def table_json(snap: Snapshot, table: CompTableRow, redraw: Sequence[str] | None) -> dict[str, Any]:
+    games = snap.competition.games
+    entries = [snap.entries.get((table.round, table.number, g)) for g in range(1, games + 1)]
+    dealt = dealers([None if e is None else e.points for e in entries], games)
+    seat_draw = None
+    if table.seat_draw is not None:
+        seat_draw = [
+            {k: d[k] for k in ("position", "player", "cards", "seat")} for d in table.seat_draw
+        ]
+    return {
+        "number": table.number,
+        "kind": table.kind,
+        "seats": list(table.seats),
+        "seat_draw": seat_draw,
+        "redraw": None if redraw is None else list(redraw),
+        "web_table": table.web_table,
+        "games": [
+            {
+                "number": number,
+                "dealer": dealer,
+                "first": None if dealer is None else (dealer + 1) % len(POSITIONS),
+                "status": "missing"
+                if entry is None
+                else ("confirmed" if entry.confirmed_by else "entered"),
+                "entry": None if entry is None else entry_json(entry),
+            }
+            for number, (dealer, entry) in enumerate(zip(dealt, entries, strict=True), start=1)
+        ],
+    }
+
+
+def missing(snap: Snapshot, number: int) -> list[dict[str, int]]:
+    """The games of a round not confirmed yet."""
+    return [
+        {"table": t.number, "game": g}
+        for t in round_tables(snap, number)
+        for g in range(1, snap.competition.games + 1)
+        if not ((e := snap.entries.get((number, t.number, g))) and e.confirmed_by)
+    ]
+
+
+def played(snap: Snapshot, upto: int) -> list[Played]:
+    """The confirmed games of rounds 1 to ``upto``."""
+    return [
+        Played(e.round, e.table, e.game, tuple(e.players), tuple(e.points), e.closer, e.closing)
+        for (r, _, _), e in sorted(snap.entries.items())
+        if r <= upto and e.confirmed_by
+    ]
+
+
+def byes(snap: Snapshot, upto: int) -> list[Bye]:
+    return [
+        Bye(n, pid)
+        for n, row in sorted(snap.rounds.items())
+        if n <= upto
+        for pid in row.seating.get("byes", [])
+    ]
+
+
+def standing_rows(snap: Snapshot, upto: int) -> list[Row]:
+    c = snap.competition
+    players = [Competitor(p.id, p.name, p.club, p.status, p.reason) for p in snap.players.values()]
+    return standings(
+        players,
+        played(snap, upto),
+        byes(snap, upto),
+        games_per_round=c.games,
+        bye_points=c.bye_points,
+        tie_breaks=[cast(TieBreak, name) for name in c.tie_breaks],
+    )
+
+
+def entrants(snap: Snapshot, ids: Sequence[str]) -> list[Entrant]:
+    """The players ``ids`` as the seating sees them: their totals, whom they met, how
+    often they sat at each position A–D and how many byes they had."""
+    totals = {row.player: float(row.total) for row in standing_rows(snap, snap.current_round)}
+    met: dict[str, set[str]] = {pid: set() for pid in ids}
+    positions: dict[str, Counter[str]] = {pid: Counter() for pid in ids}
+    for table in snap.tables.values():
+        at = [s["player"] for s in table.seats if s["player"] is not None]
+        for seat in table.seats:
+            if seat["player"] in met:
+                met[seat["player"]].update(p for p in at if p != seat["player"])
+                positions[seat["player"]][seat["position"]] += 1
+    had = Counter(b.player for b in byes(snap, snap.current_round))
+    out = []
+    for pid in ids:
+        count = positions[pid]
+        out.append(
+            Entrant(
+                id=pid,
+                club=snap.players[pid].club,
+                total=totals.get(pid, 0.0),
+                met=frozenset(met[pid]),
+                positions=(count["A"], count["B"], count["C"], count["D"]),
+                byes=had[pid],
+            )
+        )
+    return out
+
+
+def player_games(snap: Snapshot, pid: str) -> list[dict[str, Any]]:
+    """Every game behind a player's numbers (and their byes), in order."""
+    out: list[dict[str, Any]] = []
+    for (r, t, g), e in sorted(snap.entries.items()):
+        if pid in e.players and e.confirmed_by:
+            seat = e.players.index(pid)
+            out.append(
+                {
+                    "round": r,
+                    "table": t,
+                    "game": g,
+                    "seat": seat,
+                    "points": e.points[seat],
+                    "closed": e.closer == seat,
+                    "closing": e.closing if e.closer == seat else None,
+                    "won": e.points[seat] == max(e.points),
+                    "entry": e.id,
+                    "entered_by": e.entered_by,
+                    "confirmed_by": e.confirmed_by,
+                }
+            )
+    for bye in byes(snap, snap.current_round):
+        if bye.player == pid:
+            out.append({"round": bye.round, "bye": True})
+    return out
+
+
+def score_lines(snap: Snapshot, number: int) -> list[ScoreLine]:
+    out = []
+    for (r, t, g), e in sorted(snap.entries.items()):
+        if r != number:
+            continue
+        for seat, pid in enumerate(e.players):
+            name = snap.players[pid].name if pid is not None else "Bot"
+            out.append(
+                ScoreLine(
+                    r,
+                    t,
+                    g,
+                    seat,
+                    pid,
+                    name,
+                    e.points[seat],
+                    e.closer == seat,
+                    e.closing,
+                    e.id,
+                    "confirmed" if e.confirmed_by else "entered",
+                )
+            )
+    return out
