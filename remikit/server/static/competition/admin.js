@@ -93,7 +93,7 @@ function playerRow(player) {
   return h("tr", {dataset: {player: player.id, status: player.status}},
     h("th", {scope: "row"}, player.name, player.late ? h("span", {class: "tag late"}, t("comp.admin.late")) : null),
     h("td", {}, player.club || ""), h("td", {}, player.contact || ""),
-    h("td", {class: "status"}, playerStatus(player.status)),
+    h("td", {class: "status"}, playerStatus(player.status), player.reason ? h("small", {class: "muted"}, `: ${player.reason}`) : null),
     h("td", {class: "actions"}, acting ? reasonForm(player, acting) : h("div", {class: "row wrap"}, actions)));
 }
 
@@ -138,7 +138,10 @@ function timerBox() {
   const round = state.round;
   const timer = round.timer || {};
   const minutes = h("input", {id: "timer-minutes", type: "number", min: 1, max: 600, value: timer.minutes || 90});
-  const send = (action) => () => act(`/rounds/${round.number}/timer`, {action, minutes: Number(minutes.value)});
+  const send = (action) => () => {
+    const chosen = Number(minutes.value);  // a start without minutes goes on from the time left
+    act(`/rounds/${round.number}/timer`, chosen === timer.minutes ? {action} : {action, minutes: chosen});
+  };
   return h("div", {class: "timer-box row wrap", id: "timer"},
     h("span", {class: "timer", id: "timer-left", dataset: {running: String(Boolean(timer.running))}}, timerText(timer, state.timerAt)),
     h("label", {class: "inline", for: "timer-minutes"}, t("comp.admin.minutes"), minutes),

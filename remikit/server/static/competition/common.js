@@ -86,15 +86,13 @@ export function summary(comp) {
   return parts.filter(Boolean).join(" · ");
 }
 
-/** A round's timer as "mm:ss" left at ``now`` (ms of performance.now() when read). */
+/** A round's timer as minutes and seconds ("89:00") left at ``now`` (ms of performance.now() when read). */
 export function timerText(timer, readAt, now = performance.now()) {
   if (!timer || (!timer.running && timer.left_ms == null && timer.ends_in_ms == null)) return "--:--";
   const left = timer.running ? timer.ends_in_ms - (now - readAt) : (timer.left_ms ?? timer.minutes * 60000);
   const seconds = Math.max(0, Math.ceil(left / 1000));
   const pad = (n) => String(n).padStart(2, "0");
-  const hours = Math.floor(seconds / 3600);
-  const rest = `${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
-  return hours ? `${hours}:${rest}` : rest;
+  return `${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`;
 }
 
 /** The player's name by id, from a list of players. */
@@ -134,10 +132,11 @@ export function seatLabel(seat, nameOf) {
   return seat.name || nameOf(seat.player);
 }
 
-/** The game seats (0–3) of a table after its seat draw, else null: [{player, name, seat}]. */
+/** The game seats (0–3) of a table after its seat draw, else null: [{position, player,
+ * cards, seat, name}] in game-seat order. */
 export function gameSeats(table, nameOf) {
-  if (!table.seat_draw) return null;
-  const seats = [...table.seat_draw].sort((a, b) => a.seat - b.seat);
-  const byPlayer = new Map(table.seats.map((s) => [s.player, s]));
-  return seats.map((s) => ({...s, name: byPlayer.get(s.player) ? seatLabel(byPlayer.get(s.player), nameOf) : nameOf(s.player)}));
+  if (!table.seat_draw || table.seat_draw.some((s) => s.seat === null || s.seat === undefined)) return null;
+  const byPosition = new Map(table.seats.map((s) => [s.position, s]));
+  return [...table.seat_draw].sort((a, b) => a.seat - b.seat)
+    .map((s) => ({...s, name: seatLabel(byPosition.get(s.position) || {player: s.player}, nameOf)}));
 }

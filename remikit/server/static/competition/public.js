@@ -32,7 +32,7 @@ async function pick(row) {
   state.picked = row;
   try {
     const data = await call(base(`/players/${encodeURIComponent(row.player)}/games`));
-    state.games = data.games || data;
+    state.games = data.games || data;  // with the byes: {round, bye: true}
   } catch (err) {
     error.show(err);
   }
@@ -41,9 +41,11 @@ async function pick(row) {
 
 function playerGames() {
   if (!state.picked || !state.games) return null;
-  const rows = state.games.map((g) => h("tr", {},
-    h("td", {}, g.round), h("td", {}, g.table), h("td", {}, g.game), h("td", {class: "total"}, g.points),
-    h("td", {class: "muted"}, g.entry ?? g.entry_id ?? ""), h("td", {}, g.entered_by || ""), h("td", {}, g.confirmed_by || "")));
+  const rows = state.games.map((g) => (g.bye
+    ? h("tr", {class: "bye"}, h("td", {}, g.round), h("td", {colspan: 6}, t("comp.sched.bye", {round: g.round})))
+    : h("tr", {dataset: {entry: g.entry}},
+      h("td", {}, g.round), h("td", {}, g.table), h("td", {}, g.game), h("td", {class: "total"}, g.points),
+      h("td", {class: "muted"}, g.entry), h("td", {}, g.entered_by || ""), h("td", {}, g.confirmed_by || ""))));
   return h("section", {class: "card-box", id: "player-games"},
     h("div", {class: "row"}, h("h2", {}, t("comp.public.games_of", {name: state.picked.name})),
       h("button", {type: "button", class: "btn ghost small", onclick: () => { state.picked = null; render(); }}, t("comp.close"))),

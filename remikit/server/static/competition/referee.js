@@ -10,14 +10,14 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, positions, seatLabel,
+  base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, seatLabel,
 } from "./common.js";
 import {entryView} from "./entry_view.js";
 import {loginForm} from "./login.js";
 import {kindName} from "./round_view.js";
 
 const ROLE = "referee";
-const state = {comp: null, players: [], round: null, missing: [], table: null, editing: null, preview: null, redraw: false};
+const state = {comp: null, players: [], round: null, missing: [], table: null, editing: null, preview: null};
 const drafts = new Map(); // "table/game" → what was typed, kept across redraws of the page
 const error = errorLine();
 const as = {role: ROLE};
@@ -63,33 +63,26 @@ function seatDraw(tb, nameOf) {
       h("ol", {class: "game-seats", start: 1}, drawn.map((s) => h("li", {dataset: {seat: s.seat}},
         h("b", {}, s.name), " ", h("span", {class: "muted"}, (s.cards || []).join(" → "))))));
   }
-  const inputs = tb.seats.map((seat, i) => {
-    const pos = seat.position || positions[i];
-    return h("label", {for: `draw-${pos}`}, `${pos} · ${seatLabel(seat, nameOf)}`,
-      h("input", {id: `draw-${pos}`, class: "card-input", maxlength: 3, autocomplete: "off", autocapitalize: "off", placeholder: "Ks"}));
-  });
+  const again = tb.redraw && tb.redraw.length ? tb.redraw : null; // the positions that tied
+  const drawing = tb.seats.filter((seat) => !again || again.includes(seat.position));
+  const inputs = drawing.map((seat) => h("label", {for: `draw-${seat.position}`}, `${seat.position} · ${seatLabel(seat, nameOf)}`,
+    h("input", {id: `draw-${seat.position}`, class: "card-input", maxlength: 3, required: true, autocomplete: "off", autocapitalize: "off", placeholder: "Ks"})));
   const submit = async (event) => {
     event.preventDefault();
-    const cards = positions.map((pos) => document.getElementById(`draw-${pos}`).value.trim());
-    const body = state.redraw
-      ? {redraw: Object.fromEntries(positions.map((pos, i) => [pos, cards[i]]).filter(([, card]) => card))}
-      : {cards};
+    const cards = Object.fromEntries(drawing.map((seat) => [seat.position, document.getElementById(`draw-${seat.position}`).value.trim()]));
     try {
-      await call(base(`/rounds/${state.round.number}/tables/${tb.number}/seat-draw`), {body, role: ROLE});
-      state.redraw = false;
+      await call(base(`/rounds/${state.round.number}/tables/${tb.number}/seat-draw`), {body: again ? {redraw: cards} : {cards}, role: ROLE});
       error.show(null);
-      await load();
     } catch (err) {
-      state.redraw = err.code === "redraw" || state.redraw;
       error.show(err);
-      render();
     }
+    await load();
   };
   return h("form", {class: "card-box", id: "seat-draw", onsubmit: submit},
     h("h2", {}, t("comp.ref.seat_draw")),
-    h("p", {class: "muted"}, t(DRAW_WORDS[state.redraw].help)),
+    h("p", {class: "muted"}, t(DRAW_WORDS[Boolean(again)].help)),
     h("div", {class: "draw-inputs"}, inputs),
-    h("button", {type: "submit", class: "btn primary", id: "draw-submit"}, t(DRAW_WORDS[state.redraw].save)));
+    h("button", {type: "submit", class: "btn primary", id: "draw-submit"}, t(DRAW_WORDS[Boolean(again)].save)));
 }
 
 // -- entering a game ----------------------------------------------------------------------------
@@ -232,7 +225,7 @@ function picker() {
   if (!round) return h("p", {class: "muted"}, t("comp.ref.no_round"));
   const missing = state.missing.length
     ? h("ul", {class: "missing", id: "missing"}, state.missing.map((m) => h("li", {},
-      h("button", {type: "button", class: "link-button", onclick: () => { state.table = m.table; state.editing = {game: m.game, correcting: false}; render(); }},
+      h("button", {type: "button", class: "link-button", onclick: () => { state.table = m.table; state.editing = {game: m.game, correcting: false}; load(); }},
         t("comp.ref.missing_item", {table: m.table, game: m.game})))))
     : h("p", {class: "muted", id: "missing"}, t("comp.ref.none_missing"));
   return h("section", {class: "card-box"},
@@ -240,7 +233,7 @@ function picker() {
     h("div", {class: "row wrap table-pick", role: "group", "aria-label": t("comp.ref.pick_table")},
       round.tables.map((tb) => h("button", {type: "button", class: `btn ${tb.number === state.table ? "primary" : ""}`,
         id: `pick-${tb.number}`, "aria-pressed": String(tb.number === state.table),
-        onclick: () => { state.table = tb.number; state.editing = null; state.preview = null; state.redraw = false; render(); }},
+        onclick: () => { state.table = tb.number; state.editing = null; state.preview = null; load(); }},
       t("comp.table_n", {n: tb.number}), tb.kind === "online" ? h("small", {}, ` · ${kindName(tb.kind)}`) : null))),
     h("h3", {}, t("comp.ref.missing")), missing);
 }

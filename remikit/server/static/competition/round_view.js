@@ -15,10 +15,10 @@ export function kindName(kind) {
 
 function tableBox(table, nameOf) {
   const drawn = gameSeats(table, nameOf);
-  const seatOf = new Map((drawn || []).map((s) => [s.player, s.seat]));
+  const seatOf = new Map((drawn || []).map((s) => [s.position, s.seat]));
   const seats = table.seats.map((seat, i) => h("li", {dataset: {position: seat.position || positions[i]}},
     h("b", {class: "pos"}, seat.position || positions[i]), " ", seatLabel(seat, nameOf),
-    seatOf.has(seat.player) ? h("span", {class: "tag"}, t("comp.seat_n", {n: seatOf.get(seat.player) + 1})) : null));
+    seatOf.has(seat.position) ? h("span", {class: "tag"}, t("comp.seat_n", {n: seatOf.get(seat.position) + 1})) : null));
   const games = table.games.map((g) => h("span", {class: `tag game-${g.status}`, title: gameStatus(g.status)},
     t("comp.game_n", {n: g.number}), ": ", gameStatus(g.status)));
   const link = table.web_table
