@@ -13,7 +13,7 @@ import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
 
 const ROLE = "organiser";
-const state = {comp: null, players: [], round: null, current: null, shown: null, audit: [], timerAt: 0, acting: null};
+const state = {comp: null, players: [], round: null, current: null, shown: null, audit: [], allAudit: false, timerAt: 0, acting: null};
 const error = errorLine();
 const as = {role: ROLE};
 
@@ -170,19 +170,51 @@ function roundsSection(nameOf) {
 
 // -- the audit log -------------------------------------------------------------------------------
 
-const shown = (value) => (value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value));
+const AUDIT_SHOWN = 30; // the newest entries, until "show all"
+const WHAT = {
+  "competition.create": N_("comp.what.create"), login: N_("comp.what.login"), "player.register": N_("comp.what.register"),
+  "player.check_in": N_("comp.what.check_in"), "player.drop": N_("comp.what.drop"), "player.disqualify": N_("comp.what.disqualify"),
+  "round.make": N_("comp.what.round"), seat_draw: N_("comp.what.seat_draw"), "entry.enter": N_("comp.what.enter"),
+  "entry.confirm": N_("comp.what.confirm"), "entry.correct": N_("comp.what.correct"), "entry.web": N_("comp.what.web"),
+  "timer.start": N_("comp.what.timer_start"), "timer.pause": N_("comp.what.timer_pause"), "timer.reset": N_("comp.what.timer_reset"),
+};
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A value in a line: a list of plain values spaced, anything deeper as short JSON. */
+function valueText(value) {
+  if (value === null || value === undefined) return "–";
+  if (Array.isArray(value) && value.every((v) => !isObject(v) && !Array.isArray(v))) return value.join(" ");
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** The fields of ``side`` ("before" or "after") that differ from the other side. */
+function changed(entry, side) {
+  const value = entry[side];
+  if (!isObject(value)) return value === null || value === undefined ? "" : valueText(value);
+  const other = entry[side === "before" ? "after" : "before"];
+  const keys = Object.keys(value).filter((k) => !isObject(other) || JSON.stringify(other[k]) !== JSON.stringify(value[k]));
+  return h("ul", {class: "changes", title: JSON.stringify(value)}, keys.map((k) => h("li", {}, h("b", {}, k), ": ", valueText(value[k]))));
+}
 
 function auditSection() {
-  const rows = state.audit.slice().reverse().map((e) => h("tr", {},
-    h("td", {class: "when"}, shown(e.at).replace("T", " ").slice(0, 19)), h("td", {}, e.who, h("span", {class: "muted"}, ` (${e.role})`)),
-    h("td", {}, e.what), h("td", {}, shown(e.target)), h("td", {class: "value"}, shown(e.before)),
-    h("td", {class: "value"}, shown(e.after)), h("td", {}, e.reason || "")));
+  const newest = state.audit.slice().reverse();
+  const shown = state.allAudit ? newest : newest.slice(0, AUDIT_SHOWN);
+  const rows = shown.map((e) => h("tr", {},
+    h("td", {class: "when"}, String(e.at).replace("T", " ").slice(0, 19)), h("td", {}, e.who, h("span", {class: "muted"}, ` (${e.role})`)),
+    h("td", {dataset: {what: e.what}}, WHAT[e.what] ? t(WHAT[e.what]) : e.what), h("td", {}, valueText(e.target)), h("td", {class: "value"}, changed(e, "before")),
+    h("td", {class: "value"}, changed(e, "after")), h("td", {}, e.reason || "")));
+  const more = shown.length < newest.length
+    ? h("button", {type: "button", class: "btn small ghost", id: "audit-all", onclick: () => { state.allAudit = true; render(); }},
+      t("comp.admin.audit_all", {n: newest.length}))
+    : null;
   return h("section", {class: "card-box", id: "audit"},
     h("h2", {}, t("comp.admin.audit")),
     h("div", {class: "scroll"}, h("table", {class: "plain audit"},
       h("thead", {}, h("tr", {}, [N_("comp.col.when"), N_("comp.col.who"), N_("comp.col.what"), N_("comp.col.target"), N_("comp.col.before"),
         N_("comp.col.after"), N_("comp.col.reason")].map((k) => h("th", {scope: "col"}, t(k))))),
-      h("tbody", {}, rows))));
+      h("tbody", {}, rows))),
+    more);
 }
 
 // -- the page -----------------------------------------------------------------------------------
