@@ -114,6 +114,8 @@ def create(page: Page, served: Served) -> Comp:
     page.fill("#new-venue", "Balai Kota")
     page.fill("#new-rounds", "3")
     page.fill("#new-games", str(GAMES))
+    page.click('[data-tie="best_game"] button')  # best game counts before Joker closes
+    page.uncheck('[data-tie="fewest_dead"] input')
     page.select_option("#new-bot-level", "random")
     page.fill("#new-organiser-password", "rahasia-org")
     page.fill("#new-referee-password", "rahasia-wasit")
@@ -123,7 +125,10 @@ def create(page: Page, served: Served) -> Comp:
     page.wait_for_selector("#player-form")
     cid = page.url.rsplit("/", 2)[1]
     kept = page.evaluate(f"() => localStorage.getItem('remikit.competition.{cid}.organiser')")
-    return Comp(served, cid, json.loads(kept)["token"])
+    comp = Comp(served, cid, json.loads(kept)["token"])
+    ties = comp.get("")["competition"]["tie_breaks"]
+    assert ties == ["games_won", "ace_closes", "best_game", "joker_closes"]
+    return comp
 
 
 def register(page: Page, name: str, club: str) -> None:

@@ -13,6 +13,8 @@ export const TIE_BREAKS = {
   best_game: N_("comp.tie.best_game"), fewest_dead: N_("comp.tie.fewest_dead"),
 };
 const LEVELS = ["random", "greedy", "strong", "expert"];
+const order = Object.keys(TIE_BREAKS); // the order the tie-breaks count in, changed with ↑
+const chosen = new Set(order);
 const error = errorLine();
 
 function field(id, label, input) {
@@ -27,10 +29,23 @@ function choice(id, label, values, chosen) {
 }
 
 function render() {
+  const typed = [...document.querySelectorAll("#new-form input:not([name=tie]), #new-form select")]
+    .map((input) => [input.id, input.type === "checkbox" ? input.checked : input.value]);
+  draw();
+  for (const [id, value] of typed) {
+    const input = document.getElementById(id);
+    if (input.type === "checkbox") input.checked = value; else input.value = value;
+  }
+}
+
+function draw() {
   header(t("comp.new.title"));
   const today = new Date().toISOString().slice(0, 10);
-  const ties = Object.entries(TIE_BREAKS).map(([name, key]) =>
-    h("label", {class: "check"}, h("input", {type: "checkbox", name: "tie", value: name, checked: true}), t(key)));
+  const ties = h("ol", {class: "tie-order"}, order.map((name, i) => h("li", {class: "row", dataset: {tie: name}},
+    h("label", {class: "check"}, h("input", {type: "checkbox", name: "tie", value: name, checked: chosen.has(name),
+      onchange: (e) => { if (e.target.checked) chosen.add(name); else chosen.delete(name); }}), t(TIE_BREAKS[name])),
+    i ? h("button", {type: "button", class: "btn ghost small", "aria-label": t("comp.new.tie_up", {name: t(TIE_BREAKS[name])}),
+      onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; render(); document.querySelector(`[data-tie="${name}"] button`)?.focus(); }}, "↑") : null)));
   const form = h("form", {id: "new-form", class: "card-box comp-form", onsubmit: submit},
     h("h1", {}, t("comp.new.title")),
     field("new-name", t("comp.field.name"), h("input", {required: true, maxlength: 80})),
@@ -63,7 +78,7 @@ async function submit(event) {
   const body = {
     name: value("new-name").trim(), date: value("new-date"), venue: value("new-venue").trim(),
     rounds: Number(value("new-rounds")), games: Number(value("new-games")),
-    tie_breaks: [...document.querySelectorAll('#new-ties input[name="tie"]:checked')].map((box) => box.value),
+    tie_breaks: order.filter((name) => chosen.has(name)),
     fill: value("new-fill"), bot_level: value("new-bot-level"), bye_points: value("new-bye-points"),
     clubs_apart: document.getElementById("new-clubs-apart").checked, publish: value("new-publish"),
     organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password"),

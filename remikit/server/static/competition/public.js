@@ -101,7 +101,7 @@ function render() {
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name), h("p", {class: "muted", id: "summary"}, summary(comp)),
       h("p", {class: "muted"}, note)), qr),
     h("section", {class: "card-box"}, h("h2", {}, t("comp.public.standings")),
-      rows.length ? standingsTable(rows, {onPick: pick}) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
+      rows.length ? h("div", {class: "scroll"}, standingsTable(rows, {onPick: pick})) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
     playerGames(),
     schedule()].filter(Boolean));
 }
