@@ -39,7 +39,12 @@ def test_the_scripts_are_found() -> None:
     }
 
 
-@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+OWN_DECKS = "fairness.js"
+"""The one script that names variants: it checks the server's deals, so it holds its own
+table of the variants' decks rather than trusting what the server says of them."""
+
+
+@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.name != OWN_DECKS], ids=lambda p: p.name)
 def test_no_script_branches_on_a_variant_name(path: Path) -> None:
     code = code_of(path)
     named = [m.group(0) for m in WORD.finditer(code)]

@@ -167,12 +167,26 @@ def test_R13_2_the_seat_draw_is_stored_with_the_seats(store: Store) -> None:
     assert store.unfinished()[0].seat_draw == draw
 
 
+COMPETITION_TABLES = (
+    "competition_tables",
+    "competition_rounds",
+    "competition_players",
+    "competition_entries",
+    "competition_audit",
+    "competition_logins",
+    "competitions",
+)
+"""The tables of revision 0006, children first."""
+
+
 def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> None:
     older = Store(database_url)
     older.create_table(table())
     older.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
     with older.engine.begin() as conn:  # as a database made before the seat draw was stored
         conn.execute(sql("DROP TABLE alembic_version"))  # and before migrations
+        for name in COMPETITION_TABLES:
+            conn.execute(sql(f"DROP TABLE {name}"))
         conn.execute(sql("DROP TABLE calls"))
         conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))

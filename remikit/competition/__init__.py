@@ -1,1 +1,1 @@
-"""A Remi 13 D competition: seating, results, standings and exports (docs/competition.md)."""
+"""Competitions of Remi 13 D: seating, results, standings and exports of a whole event."""

@@ -223,6 +223,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/verify", include_in_schema=False)
+    async def verify_page() -> FileResponse:
+        return FileResponse(STATIC / "verify.html")
+
     app.include_router(rules_router)
     app.include_router(competition_pages_router)
     app.include_router(competition_router)
@@ -298,7 +302,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
         table = await hub_of(request).get(table_id, keep=False)
-        return {"table": table.info(), **table_links(request, settings, table.id)}
+        links = table_links(request, settings, table.id)
+        return {"table": table.info(), "fairness": table.fairness_json(None), **links}
 
     @app.get("/api/tables/{table_id}/qr.svg")
     async def table_qr(request: Request, table_id: str) -> Response:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from remikit.bots import check_bot
 from remikit.competition.exports import scores_csv, standings_csv
@@ -106,10 +106,12 @@ class EntryRequest(BaseModel):
     """Cards (``hands`` in game-seat order, ``closer``, ``closing``) or ``points`` with a
     ``reason``; a correction has a reason either way."""
 
-    hands: list[list[Card]] | None = Field(default=None, max_length=8)
-    closer: int | list[int] | None = None
+    hands: list[Annotated[list[Card], Field(max_length=20)]] | None = Field(
+        default=None, max_length=8
+    )
+    closer: StrictInt | list[StrictInt] | None = Field(default=None)
     closing: Card | None = None
-    points: list[int] | None = Field(default=None, max_length=8)
+    points: list[StrictInt] | None = Field(default=None, max_length=8)
     reason: Reason | None = None
 
 
@@ -159,8 +161,17 @@ def entry_body(body: EntryRequest, *, correction: bool = False) -> dict[str, Any
 # -- competitions and logins ------------------------------------------------------------------
 
 
+def limited(request: Request, kind: Literal["create", "join"]) -> None:
+    """Spend one of the client's creations (a competition) or joins (a login attempt):
+    the web table's limits (docs/protocol.md §3.11), ``rate_limited`` beyond them."""
+    limits = service(request).hub.limits
+    client = limits.client(request.client.host if request.client else None)
+    (limits.create if kind == "create" else limits.join).check(client)
+
+
 @router.post("", status_code=201)
 async def create(request: Request, body: Annotated[CreateRequest, Body()]) -> dict[str, Any]:
+    limited(request, "create")
     data = body.model_dump()
     data["name"] = clean(body.name, 100, required=True)
     data["venue"] = clean(body.venue, 100) or ""
@@ -184,6 +195,7 @@ async def get(request: Request, cid: str) -> dict[str, Any]:
 async def login(
     request: Request, cid: str, body: Annotated[LoginRequest, Body()]
 ) -> dict[str, Any]:
+    limited(request, "join")
     name = clean(body.name, 40) or body.role
     token = await service(request).login(cid, body.role, body.password, name)
     return {"token": token, "role": body.role, "name": name}
@@ -385,6 +397,24 @@ async def enter(
 ) -> Any:
     who = await need(request, cid, authorization)
     entry = await service(request).enter(cid, who, number, table, game, entry_body(body))
+    return {"entry": entry_json(entry)}
+
+
+@router.post("/{cid}/rounds/{number}/tables/{table}/games/{game}/preview")
+async def preview(
+    request: Request,
+    cid: str,
+    number: int,
+    table: int,
+    game: int,
+    body: Annotated[EntryRequest, Body()],
+    authorization: Auth = None,
+) -> Any:
+    """The entry as it would be stored (the calculator's result), checked the same way;
+    nothing is stored."""
+    who = await need(request, cid, authorization)
+    fields = entry_body(body)
+    entry = await service(request).enter(cid, who, number, table, game, fields, store=False)
     return {"entry": entry_json(entry)}
 
 

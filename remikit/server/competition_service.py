@@ -44,6 +44,7 @@ from remikit.storage.competition import (
     find_entry,
     load,
     online_tables,
+    unconfirmed_web_tables,
 )
 from remikit.storage.store import now
 
@@ -136,7 +137,7 @@ class Competitions:
         self.tasks: set[asyncio.Task[None]] = set()
 
     def lock(self, competition_id: str) -> asyncio.Lock:
-        return self.locks.setdefault(competition_id, asyncio.Lock())
+        return self.locks.setdefault(competition_id.upper(), asyncio.Lock())
 
     async def read(self, work: Callable[[Session], Any]) -> Any:
         def run() -> Any:
@@ -443,10 +444,13 @@ class Competitions:
         table: int,
         game: int,
         body: Mapping[str, Any],
+        *,
+        store: bool = True,
     ) -> EntryRow:
         """A game entered at a physical table: scored, stored, not yet counted. An
         entry not confirmed yet is replaced; a confirmed one is refused (``confirmed``:
-        correct it instead)."""
+        correct it instead). Without ``store``, the entry as it would be (a preview: no
+        id, nothing stored)."""
         async with self.lock(competition_id):
             snap = await self.snapshot(competition_id)
             row = self.game(snap, number, table, game)
@@ -460,6 +464,8 @@ class Competitions:
             result = self.result(body)
             entry = self.new_entry(snap, key, result, players, body, login.name, login.token_hash)
             entry.replaces = None if old is None else old.id
+            if not store:
+                return entry
             target = f"round:{number}/table:{table}/game:{game}"
             return await self._store_entry(snap, login, "entry.enter", target, entry, old)
 
@@ -653,6 +659,14 @@ class Competitions:
                 raise Problem(
                     "too_few_players", "competition.too_few_players", status=409, count=len(ids)
                 ) from None
+            beyond = [n for n in online if n > len(seating.tables)]
+            if beyond:
+                raise Problem(
+                    "bad_online_tables",
+                    "competition.bad_online_tables",
+                    table=beyond[0],
+                    tables=len(seating.tables),
+                )
             tables = bots_online([(t.number, list(t.seats)) for t in seating.tables], online)
             names = {p.id: p.name for p in snap.players.values()}
             rows = []
@@ -730,8 +744,8 @@ class Competitions:
 
     async def start(self) -> None:
         """Take the games of online tables that finished while the server was down."""
-        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s))
-        for code in {row.web_table for row in rows if row.web_table}:
+        codes: list[str] = await self.read(unconfirmed_web_tables)
+        for code in codes:
             await self.take_web_games(code)
 
     async def close(self) -> None:
@@ -740,13 +754,15 @@ class Competitions:
     async def take_web_games(self, code: str) -> None:
         """The games of a finished web table become its competition table's confirmed
         entries, by "web table CODE" (those confirmed already stay)."""
+        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s, code))
+        if not rows:  # a table of no competition
+            return
         try:
             stored = await self.hub.stored(code)
         except Problem:
             return
         if stored.finished_at is None:
             return
-        rows: list[CompTableRow] = await self.read(lambda s: online_tables(s, code))
         for row in rows:
             try:
                 await self._take(row.competition_id, row.round, row.number, stored)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from datetime import UTC
 from typing import Any, cast
 
 from remikit.competition.exports import ScoreLine
@@ -95,9 +96,10 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
 
 
 def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
+    """Audit rows as answered (SQLite gives their UTC times back without a zone)."""
     return [
         {
-            "at": row.at.isoformat(),
+            "at": (row.at if row.at.tzinfo else row.at.replace(tzinfo=UTC)).isoformat(),
             "who": row.who,
             "role": row.role,
             "what": row.what,

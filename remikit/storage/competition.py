@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    func,
     select,
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
@@ -245,3 +246,26 @@ def online_tables(session: Session, web_table: str | None = None) -> list[CompTa
     if web_table is not None:
         query = query.where(CompTableRow.web_table == web_table)
     return list(session.scalars(query))
+
+
+def unconfirmed_web_tables(session: Session) -> list[str]:
+    """The web tables of online tables some of whose games are not confirmed yet."""
+    confirmed = (
+        select(EntryRow.competition_id, EntryRow.round, EntryRow.table, func.count())
+        .where(EntryRow.current, EntryRow.confirmed_by.is_not(None))
+        .group_by(EntryRow.competition_id, EntryRow.round, EntryRow.table)
+    )
+    done = {(c, r, t): n for c, r, t, n in session.execute(confirmed)}
+    rows = session.execute(
+        select(CompTableRow, CompetitionRow.games)
+        .join(CompetitionRow, CompetitionRow.id == CompTableRow.competition_id)
+        .where(CompTableRow.web_table.is_not(None))
+    )
+    return sorted(
+        {
+            table.web_table
+            for table, games in rows
+            if table.web_table
+            and done.get((table.competition_id, table.round, table.number), 0) < games
+        }
+    )

@@ -2,9 +2,10 @@
 // turn timer, the badges of away and thinking seats, presence updates, coming back,
 // moving a seat to another device, the creator's replacements and the rematch.
 
+import {newContribution} from "./fairness.js";
 import {N_, t} from "./i18n.js";
 import {url} from "./urls.js";
-import {api, h, tokenKey} from "./util.js";
+import {api, h, joinEntropyKey, tokenKey} from "./util.js";
 
 export const ownerKey = (code) => `remikit.owner.${code}`;
 
@@ -95,7 +96,9 @@ export function rematchButton(page, code, show) {
   return h("button", {type: "button", class: "btn primary", id: "btn-rematch", onclick: async () => {
     if (existing) { go(existing); return; }
     try {
-      const made = await api(`/api/tables/${encodeURIComponent(code)}/rematch`, {token: page.token});
+      const entropy = newContribution(); // to the rematch's first deal, dealt at once
+      const made = await api(`/api/tables/${encodeURIComponent(code)}/rematch`, {token: page.token, entropy});
+      sessionStorage.setItem(joinEntropyKey(made.table.id), entropy);
       go(made.table.id);
     } catch (error) { show(error.message); }
   }}, existing ? t("absence.join_rematch") : t("absence.rematch"));

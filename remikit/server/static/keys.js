@@ -69,7 +69,8 @@ export function listenForKeys({blocked, help}) {
 
 const isShown = (element) => element.getClientRects().length > 0;
 
-const openDialog = () => document.querySelector('.results:not([hidden]) [aria-modal="true"]');
+// the topmost open dialog: the last in the page (a deal's verify view over its results)
+const openDialog = () => [...document.querySelectorAll('.results:not([hidden]) [aria-modal="true"]')].pop() || null;
 
 /** Tab and Shift + Tab go round the open dialog's buttons, never behind it. */
 function keepInDialog(event) {

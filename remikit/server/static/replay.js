@@ -112,7 +112,8 @@ function renderControls() {
       button("replay-last", t("replay.last"), () => go(steps), replay.step >= steps),
       h("span", {class: "step", id: "replay-step"}, t("replay.step", {k: replay.step, n: steps})),
       h("label", {class: "inline"}, t("replay.view"), " ", seat),
-      h("a", {class: "btn small ghost", href: url(`/api/games/${code}/record`), download: "", id: "replay-record"}, t("lobby.download"))),
+      h("a", {class: "btn small ghost", href: url(`/api/games/${code}/record`), download: "", id: "replay-record"}, t("lobby.download")),
+      h("a", {class: "btn small ghost", href: url(`/verify?game=${code}`), id: "replay-verify"}, t("fair.verify_link"))),
     slider,
     h("div", {class: "muted", id: "replay-action"}, action ? t("replay.action", {what: action}) : t("replay.start")));
 }

@@ -7,6 +7,7 @@ import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvi
 import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
+import {answersContribution, FairDeals} from "./fairdeal.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
@@ -43,6 +44,7 @@ const page = {
 window.remikit = page; // for the browser tests and the curious
 const announcer = new Announcer();
 const seatDrawShow = new SeatDrawShow(code);
+const fair = new FairDeals(code, (seat) => nameOf(seat));
 
 const hand = new HandView({
   onSelect: (id) => {
@@ -236,6 +238,7 @@ function receive(message) {
       page.noticeKey = "absence";
       break;
     case "error":
+      if (answersContribution(message)) break;
       if (message.code === "moved") { // the seat went to another device: watch from here
         localStorage.removeItem(tokenKey(code));
         page.token = null;
@@ -265,6 +268,7 @@ function receive(message) {
 function onState(message) {
   const previous = page.message;
   page.message = message;
+  fair.observe(message, page.me, page.socket);
   announce(announcement(previous, message, nameOf));
   const view = message.view;
   if (!previous || previous.state_id !== message.state_id) {
@@ -451,6 +455,7 @@ function render() {
   }
   $("#side").replaceChildren(...[
     settingsLine(message.table.settings),
+    fair.line(message, page.me),
     absencePanel(page, code, {send: sendMessage, show: (text) => notice(text, "info"), nameOf}),
     advicePanel(message),
     view.finished_deals.length ? h("button", {type: "button", class: "btn ghost small", id: "show-results",
@@ -461,7 +466,7 @@ function render() {
     scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
   seatDrawShow.render(message, nameOf, page.me);
-  if (page.resultsOpen || seatDrawShow.open) return;
+  if (page.resultsOpen || seatDrawShow.open || fair.isOpen) return;
   if (page.choice && !$("#choice").contains(document.activeElement)) $("#choice .btn").focus();
   else restoreFocus($("#app"), focused);
 }
@@ -507,6 +512,8 @@ function renderResults() {
     over ? h("a", {class: "btn", href: url(`/static/replay.html?game=${code}`), id: "replay-link"}, t("table.replay")) : null,
     over ? h("a", {class: "btn", href: url(`/api/games/${code}/record`), download: ""}, t("lobby.download")) : null,
     over ? rematchButton(page, code, showError) : null,
+    fair.button(page.message, summary.number),
+    over ? h("a", {class: "btn", href: url(`/verify?game=${code}`), id: "verify-link"}, t("fair.verify_link")) : null,
     over ? h("a", {class: "btn", href: url("/")}, t("common.lobby")) : null,
     h("button", {type: "button", class: "btn primary", id: "results-close", onclick: closeResults},
       over ? t("common.close") : t("common.continue")))));

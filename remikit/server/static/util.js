@@ -1,6 +1,7 @@
 // Small helpers shared by the pages: building elements, the JSON API, what a log line says.
 
 import {cardText, parseCard, rankLabel, setCardNamer} from "./cards.js";
+import {newContribution} from "./fairness.js";
 import {N_, lang, t, tn} from "./i18n.js";
 import {url as serverUrl} from "./urls.js";
 
@@ -58,6 +59,24 @@ export async function api(path, body) {
 
 export const tokenKey = (code) => `remikit.token.${code}`;
 
+/** Where a join or a rematch keeps the contribution it sent with it (fairdeal.js). */
+export const joinEntropyKey = (code) => `remikit.fair.${code}.joined`;
+
+/** Where the table page keeps what this browser saw of deal ``deal`` (fairdeal.js). */
+export const fairSeenKey = (code, deal) => `remikit.fair.${code}.${deal}`;
+
+/** Remember the commitment of the table's next deal as seen now, before a join that may
+ * deal it (the lobby's joins never saw the table's state). */
+async function seeNextCommitment(code) {
+  const known = await api(`/api/tables/${encodeURIComponent(code)}`);
+  const next = known.fairness && known.fairness.next;
+  if (!next) return;
+  const key = fairSeenKey(code, next.deal);
+  let seen = {};
+  try { seen = JSON.parse(sessionStorage.getItem(key)) || {}; } catch { seen = {}; }
+  if (!seen.commitment) sessionStorage.setItem(key, JSON.stringify({...seen, commitment: next.commitment}));
+}
+
 /** 32 random bytes, base64url: a seat token made in the browser. */
 function newToken() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -66,14 +85,18 @@ function newToken() {
 
 /** Join table ``code`` ({name, seat, lang}) with a token made here and kept before the
  * request goes out: when the answer is lost, asking again with the same token gives the
- * same seat, so a seat the server gave is never lost. */
+ * same seat, so a seat the server gave is never lost. The join carries this person's
+ * contribution to the next deal, which the join may start. */
 export async function joinTable(code, body) {
   const key = tokenKey(code);
   const token = newToken();
+  const entropy = newContribution();
   localStorage.setItem(key, token);
+  sessionStorage.setItem(joinEntropyKey(code), entropy);
+  await seeNextCommitment(code);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token});
+      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token, entropy});
     } catch (error) {
       if (error instanceof ApiError) localStorage.removeItem(key);  // refused: no seat
       if (error instanceof ApiError || attempt >= 3) throw error;
