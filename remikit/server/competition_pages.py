@@ -9,16 +9,14 @@ competition API for the rest.
 from __future__ import annotations
 
 from html import escape
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
-from pydantic import BaseModel, Field, StringConstraints
 
-from remikit.competition.results import EntryRefused, score_cards
+from remikit.server.competition_api import service
 from remikit.server.guard import http_problem
-from remikit.server.problems import Problem
 from remikit.server.share import qr_svg, root_path, share_base
 
 router = APIRouter()
@@ -78,35 +76,8 @@ async def print_page(request: Request, cid: CompetitionId, view: str) -> HTMLRes
 
 @router.get("/api/competitions/{cid}/qr.svg")
 async def competition_qr(request: Request, cid: CompetitionId) -> Response:
-    """The QR code of the competition's public page."""
+    """The QR code of the competition's public page (``unknown_competition``: 404)."""
+    snap = await service(request).snapshot(cid)
     base, _ = share_base(request, request.app.state.hub.settings)
-    return Response(qr_svg(f"{base}/competitions/{cid}"), media_type="image/svg+xml")
-
-
-CardText = Annotated[str, StringConstraints(max_length=12)]
-Hand = Annotated[list[CardText], Field(max_length=20)]
-
-
-class PreviewRequest(BaseModel):
-    hands: list[Hand] = Field(max_length=4)
-    closer: int | None = Field(default=None, ge=0, le=3, strict=True)
-    closing: str | None = Field(default=None, max_length=12)
-
-
-@router.post("/api/competitions/{cid}/preview")
-async def preview(cid: CompetitionId, body: Annotated[PreviewRequest, Body()]) -> dict[str, Any]:
-    """A game's scores as the referee's page shows them before the entry is saved: the
-    checks and the scoring of an entry of cards (R13-11, R13-12, R13-13), nothing stored."""
-    try:
-        result = score_cards(body.hands, closer=body.closer, closing=body.closing)
-    except EntryRefused as exc:
-        problem = Problem(exc.code, exc.key)
-        problem.params = exc.params
-        raise problem from None
-    return {
-        "points": list(result.points),
-        "closer": result.closer,
-        "closing": result.closing,
-        "stock_out": result.stock_out,
-        "arrangements": [a.json() for a in result.arrangements],
-    }
+    url = f"{base}/competitions/{snap.competition.id}"
+    return Response(qr_svg(url), media_type="image/svg+xml")

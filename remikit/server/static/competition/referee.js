@@ -103,7 +103,7 @@ function entryBody(d, correcting) {
 }
 
 const FORM_TITLE = {false: N_("comp.ref.enter_game"), true: N_("comp.ref.correct_game")};
-const CHECK = {cards: N_("comp.ref.calculate"), points: N_("comp.ref.save")};
+const CHECK = {true: N_("comp.ref.calculate"), false: N_("comp.ref.save")};
 
 function entryForm(tb, game, seats, correcting) {
   const key = `${tb.number}/${game.number}`;
@@ -116,7 +116,10 @@ function entryForm(tb, game, seats, correcting) {
     ? h("label", {for: "entry-reason"}, t("comp.reason"),
       h("input", {id: "entry-reason", value: d.reason, maxlength: 200, required: true, oninput: (e) => { d.reason = e.target.value; }}))
     : null;
-  const path = correcting ? `/entries/${game.entry.id}/correct` : `/rounds/${state.round.number}/tables/${tb.number}/games/${game.number}`;
+  const gamePath = `/rounds/${state.round.number}/tables/${tb.number}/games/${game.number}`;
+  const path = correcting ? `/entries/${game.entry.id}/correct` : gamePath;
+  // the calculator's result before saving (the preview of a game not yet confirmed)
+  const previewing = d.kind === "cards" && !correcting;
   const save = async () => {
     if (await send(path, entryBody(d, correcting))) {
       drafts.delete(key);
@@ -127,8 +130,8 @@ function entryForm(tb, game, seats, correcting) {
   };
   const check = async (event) => {
     event.preventDefault();
-    if (d.kind === "points") return save();
-    state.preview = await send("/preview", entryBody(d, false));
+    if (!previewing) return save();
+    state.preview = (await send(`${gamePath}/preview`, entryBody(d, false)))?.entry || null;
     render();
   };
   return h("form", {id: "entry-form", class: "entry-form", onsubmit: check},
@@ -136,9 +139,9 @@ function entryForm(tb, game, seats, correcting) {
     h("div", {class: "row wrap", role: "radiogroup"}, kinds),
     fields, reason,
     h("div", {class: "row wrap"},
-      h("button", {type: "submit", class: "btn primary", id: "entry-check"}, t(CHECK[d.kind])),
+      h("button", {type: "submit", class: "btn primary", id: "entry-check"}, t(CHECK[previewing])),
       h("button", {type: "button", class: "btn ghost", onclick: () => { state.editing = null; state.preview = null; render(); }}, t("comp.cancel"))),
-    state.preview && d.kind === "cards" ? h("div", {class: "preview", id: "preview"},
+    state.preview && previewing ? h("div", {class: "preview", id: "preview"},
       h("h3", {}, t("comp.ref.calculated")),
       entryView(state.preview, seats),
       h("button", {type: "button", class: "btn primary", id: "entry-save", onclick: save}, t("comp.ref.save"))) : null);
@@ -195,7 +198,9 @@ function gameBox(tb, game, seats) {
   else if (game.status === "missing") body = h("button", {type: "button", class: "btn primary", id: `enter-${game.number}`, onclick: open(false)}, t("comp.ref.enter"));
   else {
     body = h("div", {}, entryView(game.entry, seats),
-      game.status === "entered" ? confirmControls(tb, game)
+      game.status === "entered"
+        ? h("div", {}, confirmControls(tb, game),
+          h("button", {type: "button", class: "btn ghost small", id: `reenter-${game.number}`, onclick: open(false)}, t("comp.ref.enter_again")))
         : h("button", {type: "button", class: "btn ghost small", id: `correct-${game.number}`, onclick: open(true)}, t("comp.ref.correct")));
   }
   return h("li", {class: `game-box ${game.status}`, dataset: {game: game.number, status: game.status}},
