@@ -7,7 +7,7 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, compStatus, errorLine, forget, header, login, namer, pageUrl, playerStatus, summary, timerText,
+  base, call, compStatus, errorLine, forget, header, login, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
 } from "./common.js";
 import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
@@ -233,7 +233,7 @@ function render() {
   const me = login(ROLE);
   const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: () => { forget(ROLE); render(); }},
     t("comp.logout", {name: me.name})) : null;
-  header(comp ? `${comp.name}: ${t("comp.role.organiser")}` : t("comp.role.organiser"), out);
+  header(comp ? `${comp.name}: ${t("comp.role.organiser")}` : t("comp.role.organiser"), me ? refreshButton(load) : null, out);
   const app = document.getElementById("app");
   if (!me) return app.replaceChildren(loginForm(ROLE, load));
   if (!comp) return app.replaceChildren(error.element);

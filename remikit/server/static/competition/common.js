@@ -48,8 +48,11 @@ export function header(title, ...links) {
   document.getElementById("topbar").replaceChildren(
     h("a", {href: url("/"), class: "brand home"}, "remikit"),
     h("span", {class: "table-title"}, title || ""),
-    ...links, langButton());
+    ...links.filter(Boolean), langButton());
 }
+
+/** "Refresh": ask the server again (what others entered since). */
+export const refreshButton = (load) => h("button", {type: "button", class: "btn ghost small", id: "refresh", onclick: load}, t("comp.refresh"));
 
 /** The line that shows what went wrong (role="alert"), or nothing. */
 export function errorLine() {

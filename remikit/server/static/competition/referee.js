@@ -10,7 +10,7 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, seatLabel,
+  base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, refreshButton, seatLabel,
 } from "./common.js";
 import {entryView} from "./entry_view.js";
 import {loginForm} from "./login.js";
@@ -247,7 +247,7 @@ function render() {
   const me = login(ROLE);
   const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: () => { forget(ROLE); render(); }},
     t("comp.logout", {name: me.name})) : null;
-  header(state.comp ? `${state.comp.name}: ${t("comp.role.referee")}` : t("comp.role.referee"), out);
+  header(state.comp ? `${state.comp.name}: ${t("comp.role.referee")}` : t("comp.role.referee"), me ? refreshButton(load) : null, out);
   const app = document.getElementById("app");
   if (!me) return app.replaceChildren(loginForm(ROLE, load));
   const nameOf = namer(state.players);
