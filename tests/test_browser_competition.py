@@ -468,6 +468,8 @@ def check_standings(browser: Browser, served: Served, comp: Comp, ids: dict[str,
     assert len(traced) == int(leader["games"]) and sum(traced) == int(leader["total"])
     # a player's table link for the online table
     assert page.locator("#schedule a.table-link").count() >= 3
+    page.set_viewport_size(PHONE)
+    shot(page, "competition-public-phone", full_page=True)
     assert not stray_errors(viewer), viewer.errors
 
 

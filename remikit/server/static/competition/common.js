@@ -5,7 +5,7 @@ import {N_, lang, langButton, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {ApiError, h} from "../util.js";
 
-export const cid = document.body.dataset.competition;
+const cid = document.body.dataset.competition;
 export const base = (path = "") => `/api/competitions/${encodeURIComponent(cid)}${path}`;
 export const pageUrl = (path = "") => url(`/competitions/${encodeURIComponent(cid)}${path}`);
 

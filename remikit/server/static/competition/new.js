@@ -8,7 +8,7 @@ import {url} from "../urls.js";
 import {h, levelName} from "../util.js";
 import {call, errorLine, header, keepLogin} from "./common.js";
 
-export const TIE_BREAKS = {
+const TIE_BREAKS = {
   games_won: N_("comp.tie.games_won"), ace_closes: N_("comp.tie.ace_closes"), joker_closes: N_("comp.tie.joker_closes"),
   best_game: N_("comp.tie.best_game"), fewest_dead: N_("comp.tie.fewest_dead"),
 };
