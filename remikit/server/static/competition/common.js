@@ -104,11 +104,12 @@ export function namer(players) {
   return (id) => names.get(id) || id || "";
 }
 
-/** The standings table (rank, name, club, points, games, won, closes, best, dead). */
+/** The standings table (rank, name, club, points, games, won, closes, best, dead); a phone
+ * shows the first columns only (class "extra" on the others). */
 export function standingsTable(rows, {onPick} = {}) {
-  const heads = [N_("comp.col.rank"), N_("comp.col.name"), N_("comp.col.club"), N_("comp.col.total"),
-    N_("comp.col.games"), N_("comp.col.won"), N_("comp.col.ace"), N_("comp.col.joker"),
-    N_("comp.col.best"), N_("comp.col.dead")];
+  const heads = [[N_("comp.col.rank")], [N_("comp.col.name")], [N_("comp.col.club"), "club extra"], [N_("comp.col.total")],
+    [N_("comp.col.games")], [N_("comp.col.won")], [N_("comp.col.ace"), "extra"], [N_("comp.col.joker"), "extra"],
+    [N_("comp.col.best"), "extra"], [N_("comp.col.dead"), "extra"]];
   const body = rows.map((row) => {
     const mark = row.status === "disqualified" || row.status === "dropped"
       ? h("span", {class: `tag ${row.status}`, title: row.reason || ""}, playerStatus(row.status), row.reason ? `: ${row.reason}` : "")
@@ -118,12 +119,12 @@ export function standingsTable(rows, {onPick} = {}) {
       : row.name;
     return h("tr", {dataset: {player: row.player}, class: row.status},
       h("td", {class: "rank"}, row.rank ?? ""), h("th", {scope: "row"}, name, mark ? " " : null, mark),
-      h("td", {class: "club"}, row.club || ""), h("td", {class: "total"}, row.total),
-      h("td", {}, row.games), h("td", {}, row.won), h("td", {}, row.ace_closes), h("td", {}, row.joker_closes),
-      h("td", {}, row.best_game ?? ""), h("td", {}, row.dead));
+      h("td", {class: "club extra"}, row.club || ""), h("td", {class: "total"}, row.total),
+      h("td", {}, row.games), h("td", {}, row.won), h("td", {class: "extra"}, row.ace_closes), h("td", {class: "extra"}, row.joker_closes),
+      h("td", {class: "extra"}, row.best_game ?? ""), h("td", {class: "extra"}, row.dead));
   });
   return h("table", {class: "standings", id: "standings"},
-    h("thead", {}, h("tr", {}, heads.map((key) => h("th", {scope: "col"}, t(key))))),
+    h("thead", {}, h("tr", {}, heads.map(([key, cls]) => h("th", {scope: "col", class: cls || null}, t(key))))),
     h("tbody", {}, body));
 }
 

@@ -49,10 +49,10 @@ function playerGames() {
   return h("section", {class: "card-box", id: "player-games"},
     h("div", {class: "row"}, h("h2", {}, t("comp.public.games_of", {name: state.picked.name})),
       h("button", {type: "button", class: "btn ghost small", onclick: () => { state.picked = null; render(); }}, t("comp.close"))),
-    h("table", {class: "plain"},
+    h("div", {class: "scroll"}, h("table", {class: "plain"},
       h("thead", {}, h("tr", {}, [N_("comp.col.round"), N_("comp.col.table"), N_("comp.col.game"), N_("comp.col.points"),
         N_("comp.col.entry"), N_("comp.col.entered_by"), N_("comp.col.confirmed_by")].map((k) => h("th", {scope: "col"}, t(k))))),
-      h("tbody", {}, rows)));
+      h("tbody", {}, rows))));
 }
 
 /** Where each player sits in each round made so far. */
