@@ -225,8 +225,9 @@ def game_hands(number: int, table: int, game: int) -> tuple[list[str], int | Non
     return hands, closer
 
 
-def enter_game(page: Page, number: int, table: int, game: int) -> None:
-    """Enter a game's cards, check the calculator's result and save it."""
+def enter_game(comp: Comp, page: Page, number: int, table: int, game: int) -> None:
+    """Enter a game's cards, check the calculator's result and save it: the entry is
+    what the calculator showed."""
     hands, closer = game_hands(number, table, game)
     page.click(f"#enter-{game}")
     for seat, hand in enumerate(hands):
@@ -239,17 +240,27 @@ def enter_game(page: Page, number: int, table: int, game: int) -> None:
     if closer is not None:
         closed = page.locator(f'#preview .result-row[data-seat="{closer}"]')
         assert closed.get_attribute("data-points") == "135"  # 50 for the Ace + 85 (R13-11)
+    else:  # R13-13: nobody closed, every seat scored by R13-12
+        assert page.locator("#preview .tag.out").count() == 0
+        assert page.inner_text("#preview .ending") == "Kartu tumpukan habis: tidak ada yang tutup."
+    shown = page.eval_on_selector_all(
+        "#preview .result-row", "rows => rows.map(r => Number(r.dataset.points))"
+    )
     page.click("#entry-save")
     page.wait_for_selector(f'.game-box[data-game="{game}"][data-status="entered"]')
+    stored = comp.round(number)["tables"][table - 1]["games"][game - 1]["entry"]
+    assert stored["points"] == shown and stored["closer"] == closer
 
 
 def confirm_all(page: Page, table: int) -> None:
+    """Confirm, as a referee, every game of the table entered by another."""
     pick(page, table)
-    for button in page.query_selector_all('.game-box[data-status="entered"] [id^="confirm-"]'):
-        game = button.get_attribute("id")
-        if game and game.startswith("confirm-") and game[8:].isdigit():
-            page.click(f"#{game}")
-            page.wait_for_selector(f'.game-box[data-game="{game[8:]}"][data-status="confirmed"]')
+    entered = page.eval_on_selector_all(
+        '.game-box[data-status="entered"]', "boxes => boxes.map(b => b.dataset.game)"
+    )
+    for game in entered:
+        page.click(f"#confirm-{game}")
+        page.wait_for_selector(f'.game-box[data-game="{game}"][data-status="confirmed"]')
 
 
 def physical_round(comp: Comp, number: int, first: Person, second: Person) -> None:
@@ -269,7 +280,7 @@ def physical_round(comp: Comp, number: int, first: Person, second: Person) -> No
             seat_draw(page, DRAW)
         page.wait_for_selector(".game-seats")
         for game in range(1, GAMES + 1):
-            enter_game(page, number, table["number"], game)
+            enter_game(comp, page, number, table["number"], game)
         dealt = comp.round(number)["tables"][table["number"] - 1]["games"]
         loser = dealt[0]["entry"]["points"].index(min(dealt[0]["entry"]["points"]))
         assert dealt[1]["dealer"] == loser  # R13-3 (the example's scores do not tie)
@@ -278,9 +289,9 @@ def physical_round(comp: Comp, number: int, first: Person, second: Person) -> No
         assert deals.startswith(f"{names[loser]} membagi, {names[(loser + 1) % 4]} main pertama")
         if number == 1 and table["number"] == 2:
             shot(page, "competition-referee", full_page=True)
-            page.click("#confirm-1")  # the referee who entered it: refused
-            wait_text(page, "#error", "", start=True)
+            page.click("#confirm-1")  # the referee who entered it: refused (same_person)
             page.wait_for_selector("#error:not([hidden])")
+            assert "Rina" in page.inner_text("#error")
             assert comp.round(1)["tables"][1]["games"][0]["status"] == "entered"
             page.select_option("#confirm-player-2", index=1)  # a player of the table
             page.click("#confirm-as-2")
