@@ -21,7 +21,7 @@ async function load() {
   try {
     const [{competition}, players] = await Promise.all([call(base(), as), call(base("/players"), as)]);
     state.comp = competition;
-    state.players = players.players || players;
+    state.players = players.players;
     state.shown = state.shown || competition.current_round || null;
     const round = (n) => call(base(`/rounds/${n}`), as).then((r) => r.round);
     state.round = state.shown ? await round(state.shown) : null;

@@ -12,7 +12,7 @@ export async function loadPrint(numbers) {
   const error = errorLine();
   try {
     const [{competition}, players] = await Promise.all([call(base()), call(base("/players"))]);
-    const list = players.players || players;
+    const list = players.players;
     const rounds = await Promise.all(numbers(competition).map((n) => call(base(`/rounds/${n}`)).then((r) => r.round)));
     return {comp: competition, players: list, nameOf: namer(list), rounds};
   } catch (err) {

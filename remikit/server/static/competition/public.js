@@ -20,7 +20,7 @@ async function load() {
       const numbers = Array.from({length: competition.current_round || 0}, (_, i) => i + 1);
       state.rounds = (await Promise.all(numbers.map((n) => call(base(`/rounds/${n}`))))).map((r) => r.round);
     }
-    Object.assign(state, {comp: competition, standings, players: players.players || players});
+    Object.assign(state, {comp: competition, standings, players: players.players});
     error.show(null);
   } catch (err) {
     error.show(err);
@@ -32,7 +32,7 @@ async function pick(row) {
   state.picked = row;
   try {
     const data = await call(base(`/players/${encodeURIComponent(row.player)}/games`));
-    state.games = data.games || data;  // with the byes: {round, bye: true}
+    state.games = data.games;  // with the byes: {round, bye: true}
   } catch (err) {
     error.show(err);
   }

@@ -26,7 +26,7 @@ async function load() {
   try {
     const [{competition}, players] = await Promise.all([call(base(), as), call(base("/players"), as)]);
     state.comp = competition;
-    state.players = players.players || players;
+    state.players = players.players;
     const n = competition.current_round;
     state.round = n ? (await call(base(`/rounds/${n}`), as)).round : null;
     state.missing = n ? await call(base(`/rounds/${n}/missing`), as) : [];
