@@ -26,7 +26,7 @@ from remikit.server.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "remikit" / "server" / "static"
-SOURCES = [*sorted((ROOT / "remikit").rglob("*.py")), *sorted(STATIC.glob("*.js"))]
+SOURCES = [*sorted((ROOT / "remikit").rglob("*.py")), *sorted(STATIC.rglob("*.js"))]
 
 
 def po_path(lang: str) -> Path:

@@ -34,6 +34,7 @@ from remikit.server import seat_changes
 from remikit.server.advice import advice_message
 from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition_api import router as competition_router
+from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.competition_service import Competitions
 from remikit.server.fair_deals import read_entropy, record_with_fairness
 from remikit.server.guard import (
@@ -227,6 +228,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         return FileResponse(STATIC / "verify.html")
 
     app.include_router(rules_router)
+    app.include_router(competition_pages_router)
     app.include_router(competition_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

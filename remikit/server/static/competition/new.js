@@ -1,0 +1,99 @@
+// A new competition (/competitions/new): its name, date and venue, rounds and games, the
+// tie-breaks in the order they count, how a field that is not a multiple of four is
+// filled, when the standings are published, and the organiser's and referees' passwords.
+// Made, it opens the organiser's page with the organiser's login kept.
+
+import {N_, onLangChange, t} from "../i18n.js";
+import {url} from "../urls.js";
+import {h, levelName} from "../util.js";
+import {call, errorLine, header, keepLogin} from "./common.js";
+
+const TIE_BREAKS = {
+  games_won: N_("comp.tie.games_won"), ace_closes: N_("comp.tie.ace_closes"), joker_closes: N_("comp.tie.joker_closes"),
+  best_game: N_("comp.tie.best_game"), fewest_dead: N_("comp.tie.fewest_dead"),
+};
+const LEVELS = ["random", "greedy", "strong", "expert"];
+const order = Object.keys(TIE_BREAKS); // the order the tie-breaks count in, changed with ↑
+const chosen = new Set(order);
+const error = errorLine();
+
+function field(id, label, input) {
+  input.id = id;
+  input.name = id.replace(/^new-/, "");
+  return h("label", {for: id}, label, input);
+}
+
+function choice(id, label, values, chosen) {
+  return field(id, label, h("select", {}, values.map(([value, text]) =>
+    h("option", {value, selected: value === chosen}, text))));
+}
+
+function render() {
+  const typed = [...document.querySelectorAll("#new-form input:not([name=tie]), #new-form select")]
+    .map((input) => [input.id, input.type === "checkbox" ? input.checked : input.value]);
+  draw();
+  for (const [id, value] of typed) {
+    const input = document.getElementById(id);
+    if (input.type === "checkbox") input.checked = value; else input.value = value;
+  }
+}
+
+function draw() {
+  header(t("comp.new.title"));
+  const today = new Date().toISOString().slice(0, 10);
+  const ties = h("ol", {class: "tie-order"}, order.map((name, i) => h("li", {class: "row", dataset: {tie: name}},
+    h("label", {class: "check"}, h("input", {type: "checkbox", name: "tie", value: name, checked: chosen.has(name),
+      onchange: (e) => { if (e.target.checked) chosen.add(name); else chosen.delete(name); }}), t(TIE_BREAKS[name])),
+    i ? h("button", {type: "button", class: "btn ghost small", "aria-label": t("comp.new.tie_up", {name: t(TIE_BREAKS[name])}),
+      onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; render(); document.querySelector(`[data-tie="${name}"] button`)?.focus(); }}, "↑") : null)));
+  const form = h("form", {id: "new-form", class: "card-box comp-form", onsubmit: submit},
+    h("h1", {}, t("comp.new.title")),
+    field("new-name", t("comp.field.name"), h("input", {required: true, maxlength: 80})),
+    h("div", {class: "row wrap"},
+      field("new-date", t("comp.field.date"), h("input", {type: "date", value: today})),
+      field("new-venue", t("comp.field.venue"), h("input", {maxlength: 80}))),
+    h("div", {class: "row wrap"},
+      field("new-rounds", t("comp.field.rounds"), h("input", {type: "number", min: 1, max: 20, value: 3, required: true})),
+      field("new-games", t("comp.field.games"), h("input", {type: "number", min: 1, max: 10, value: 4, required: true}))),
+    h("fieldset", {id: "new-ties"}, h("legend", {}, t("comp.field.tie_breaks")), h("p", {class: "muted"}, t("comp.new.tie_help")), ties),
+    h("fieldset", {},
+      h("legend", {}, t("comp.field.fill")),
+      choice("new-fill", t("comp.field.fill_how"), [["bots", t("comp.fill.bots")], ["byes", t("comp.fill.byes")]], "bots"),
+      choice("new-bot-level", t("comp.field.bot_level"), LEVELS.map((l) => [l, levelName(l)]), "greedy"),
+      choice("new-bye-points", t("comp.field.bye_points"), [["average", t("comp.bye.average")], ["zero", t("comp.bye.zero")]], "average")),
+    h("label", {class: "check"}, h("input", {type: "checkbox", id: "new-clubs-apart", checked: true}), t("comp.field.clubs_apart")),
+    choice("new-publish", t("comp.field.publish"), [["live", t("comp.publish.live")], ["round", t("comp.publish.round")]], "live"),
+    h("fieldset", {},
+      h("legend", {}, t("comp.field.passwords")),
+      field("new-organiser-password", t("comp.field.organiser_password"), h("input", {type: "password", required: true, minlength: 4, autocomplete: "new-password"})),
+      field("new-referee-password", t("comp.field.referee_password"), h("input", {type: "password", required: true, minlength: 4, autocomplete: "new-password"}))),
+    error.element,
+    h("button", {type: "submit", class: "btn primary", id: "new-submit"}, t("comp.new.create")));
+  document.getElementById("app").replaceChildren(form);
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const value = (id) => document.getElementById(id).value;
+  const body = {
+    name: value("new-name").trim(), date: value("new-date"), venue: value("new-venue").trim(),
+    rounds: Number(value("new-rounds")), games: Number(value("new-games")),
+    tie_breaks: order.filter((name) => chosen.has(name)),
+    fill: value("new-fill"), bot_level: value("new-bot-level"), bye_points: value("new-bye-points"),
+    clubs_apart: document.getElementById("new-clubs-apart").checked, publish: value("new-publish"),
+    organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password"),
+  };
+  const button = document.getElementById("new-submit");
+  button.disabled = true;
+  try {
+    const made = await call("/api/competitions", {body});
+    keepLogin("organiser", made.token, t("comp.role.organiser"), made.competition.id);
+    location.assign(made.competition.links?.admin || url(`/competitions/${made.competition.id}/admin`));
+  } catch (err) {
+    error.show(err);
+    button.disabled = false;
+  }
+}
+
+render();
+onLangChange(render);
