@@ -214,3 +214,67 @@ def test_serve_names_a_database_it_cannot_open() -> None:
     )
     assert done.returncode == 1
     assert done.stderr.startswith("cannot open the database:") and "nosuchdriver" in done.stderr
+
+
+def test_sigkill_mid_round_loses_no_confirmed_competition_entry(tmp_path: Path) -> None:
+    """Kill the server while referees enter a physical table's games: every confirmed
+    entry is there after the restart, with its audit lines; the one entered but not
+    confirmed is there as entered."""
+    database = f"sqlite:///{tmp_path / 'remikit.db'}"
+    log = tmp_path / "serve.log"
+    body = {
+        "name": "Piala Remi",
+        "date": "2026-12-05",
+        "venue": "Balai",
+        "rounds": 1,
+        "games": 4,
+        "organiser_password": "panitia",
+        "referee_password": "wasit",
+    }
+    with serving(database, log) as served:
+        api = f"{served.url}api/competitions"
+        made = httpx.post(api, json=body).json()
+        cid, organiser = made["competition"]["id"], {"Authorization": f"Bearer {made['token']}"}
+
+        def referee(name: str) -> dict[str, str]:
+            answer = httpx.post(
+                f"{api}/{cid}/login", json={"role": "referee", "password": "wasit", "name": name}
+            )
+            return {"Authorization": f"Bearer {answer.json()['token']}"}
+
+        rina, tono = referee("Rina"), referee("Tono")
+        for index in range(4):
+            pid = httpx.post(
+                f"{api}/{cid}/players", json={"name": f"Pemain {index}"}, headers=organiser
+            ).json()["player"]["id"]
+            httpx.post(f"{api}/{cid}/players/{pid}/check-in", headers=rina)
+        httpx.post(f"{api}/{cid}/rounds", json={"online_tables": []}, headers=organiser)
+        draw = {"cards": {"A": "As", "B": "Ks", "C": "Qs", "D": "Js"}}
+        assert httpx.post(f"{api}/{cid}/rounds/1/tables/1/seat-draw", json=draw, headers=rina)
+        confirmed = []
+        for game, points in enumerate(([30, 0, -10, -20], [5, 15, -5, 0]), start=1):
+            entry = httpx.post(
+                f"{api}/{cid}/rounds/1/tables/1/games/{game}",
+                json={"points": points, "reason": "score sheet"},
+                headers=rina,
+            ).json()["entry"]
+            done = httpx.post(f"{api}/{cid}/entries/{entry['id']}/confirm", headers=tono)
+            assert done.status_code == 200, done.text
+            confirmed.append(points)
+        httpx.post(
+            f"{api}/{cid}/rounds/1/tables/1/games/3",
+            json={"points": [0, 0, 0, 0], "reason": "score sheet"},
+            headers=rina,
+        )
+        served.kill()  # mid-round, the third game entered, not confirmed
+    with serving(database, log) as served:
+        api = f"{served.url}api/competitions"
+        games = httpx.get(f"{api}/{cid}/rounds/1", headers=organiser).json()["round"]
+        games = games["tables"][0]["games"]
+        assert [g["status"] for g in games] == ["confirmed", "confirmed", "entered", "missing"]
+        assert [g["entry"]["points"] for g in games[:2]] == confirmed
+        totals = {r["name"]: r["total"] for r in httpx.get(f"{api}/{cid}/standings").json()["rows"]}
+        assert sorted(totals.values()) == sorted(a + b for a, b in zip(*confirmed, strict=True))
+        audit = httpx.get(f"{api}/{cid}/audit", headers=organiser).json()
+        assert sum(a["what"] == "entry.confirm" for a in audit) == 2
+        assert served.terminate() == 0
