@@ -32,6 +32,7 @@ function header() {
   $("#topbar").replaceChildren(
     h("a", {href: url("/"), class: "brand home"}, "remikit"),
     h("span", {class: "table-title"}, t("lobby.title").split(": ")[1]),
+    h("a", {href: url("/competitions/new"), id: "competition-link"}, t("lobby.competition")),
     langButton());
   $("#tagline").textContent = t("app.tagline");
 }
