@@ -286,8 +286,8 @@ def take_simple_turn(person: Person, *, pick: Callable[[list[str]], str] | None 
 def close_seat_draw(person: Person) -> None:
     """Skip the seat draw (R13-2) the table shows before its first game, and close it."""
     for button in ("#seat-draw-skip", "#seat-draw-done"):
-        if person.page.is_visible(button):
-            person.page.click(button)
+        if person.page.is_visible(button):  # clicked where it is now: the show repaints
+            person.page.evaluate("(s) => document.querySelector(s)?.click()", button)
 
 
 def my_turn_ready(person: Person, *, past_results: bool = True) -> bool:
