@@ -496,7 +496,7 @@ class LiveTable:
         (``contribution_closed``, ``contributed_already``)."""
         number = self.next_deal
         fair = self.fair.get(number) if number is not None else None
-        if fair is None or number is None:
+        if fair is None:
             raise Problem("contribution_closed", "server.contribution_closed", status=409)
         given = fair.contributions[seat]
         if given is not None:
@@ -507,7 +507,7 @@ class LiveTable:
             raise Problem("contribution_closed", "server.contribution_closed", status=409)
         contributions = list(fair.contributions)
         contributions[seat] = entropy
-        return number, contributions
+        return fair.number, contributions
 
     def contributed(self, number: int, contributions: list[bytes | None]) -> None:
         self.fair[number].contributions = contributions
