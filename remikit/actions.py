@@ -100,14 +100,25 @@ class Decline:
 
 
 @dataclass(frozen=True)
+class Knock:
+    """Gin Rummy: discard ``card`` face down and knock (G-5)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"knock {self.card}"
+
+
+@dataclass(frozen=True)
 class Pass:
-    """Rummy 500: answer a Rummy call window without calling (R5-10)."""
+    """Decline: a Rummy call window (R5-10); in Gin Rummy the first upcard, a knock at
+    the wall, or more melds and lay-offs (G-3, G-8, G-6)."""
 
     def __str__(self) -> str:
         return "pass"
 
 
-Action = Draw | Discard | Close | MeldCards | LayOff | CallRummy | Decline | Pass
+Action = Draw | Discard | Close | Knock | MeldCards | LayOff | CallRummy | Decline | Pass
 
 
 @dataclass(frozen=True)
@@ -182,6 +193,8 @@ def parse_action(text: str) -> Action:
             return Discard(Card.parse(args[0]))
         elif verb == "close" and len(args) == 1:
             return Close(Card.parse(args[0]))
+        elif verb == "knock" and len(args) == 1:
+            return Knock(Card.parse(args[0]))
         elif verb == "meld" and args:
             pairs = [_card_with_joker(a) for a in args]
             return MeldCards(tuple(c for c, _ in pairs), tuple(s for _, s in pairs))
@@ -216,6 +229,7 @@ __all__ = [
     "Decline",
     "Discard",
     "Draw",
+    "Knock",
     "LayOff",
     "MeldCards",
     "Pass",

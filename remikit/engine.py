@@ -38,6 +38,11 @@ class Phase(StrEnum):
     DRAW = "draw"
     DISCARD = "discard"
     CALL = "call"  # Rummy 500: the seats after a discard answer, call or pass (R5-10)
+    OFFER = "offer"  # Gin Rummy: the first upcard is offered, taken or passed (G-3)
+    WALL = "wall"  # Gin Rummy: two cards left in the stock, knock or pass (G-8)
+    LAY_DOWN = "lay_down"  # Gin Rummy: the knocker lays down melds (G-6)
+    LAY_OFF = "lay_off"  # Gin Rummy: the defender lays off on them (G-6)
+    DEFEND = "defend"  # Gin Rummy: the defender lays down melds (G-6)
     OVER = "over"
 
 

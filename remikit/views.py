@@ -53,6 +53,8 @@ class EndedBy(StrEnum):
     OUT = "out"  # R5-8, R3-6: a player went out
     DECLINED = "declined"  # R5-9: the player to draw at an empty stock declined
     LIMIT = "limit"  # RULES.md §0: the action limit, scored as an exhausted stock
+    KNOCK = "knock"  # G-7: a player knocked (or went gin)
+    WALL = "wall"  # G-8: two cards left in the stock and nobody knocked
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,8 @@ class PlayerView:
     must_meld: Card | None = None  # Rummy 500: the card the seat to play must meld this turn
     went_out: int | None = None  # the seat that went out, while the others take final turns
     shown_melds: tuple[tuple[str, ...], ...] = ()  # the melds it showed (R3-6)
+    knock_limit: int | None = None  # Gin Rummy: the most deadwood a knock may leave (G-5)
+    game_bonuses: tuple[int, ...] = ()  # Gin Rummy: each seat's bonuses once the game ends (G-10)
 
     @property
     def top_discard(self) -> Card | None:
