@@ -11,7 +11,11 @@ SPEC = VariantSpec(
     title_key=N_("variant.gin"),
     game=GinGame,
     scorer=GinScorer(),
-    parts={},
+    parts={
+        "greedy": "remikit.variants.gin.greedy:GinStrategy",
+        "tactics": "remikit.variants.gin.tactics:GinTactics",
+        "tui": "remikit.variants.gin.tui:GinUI",
+    },
     client=ClientInfo(
         deal="hand",
         length="target",
