@@ -62,5 +62,5 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	touch $@
 
 $(INSTALLED_DEV): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,openspiel]'
 	touch $@ $(INSTALLED)
