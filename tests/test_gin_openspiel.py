@@ -5,10 +5,12 @@ Two checks, both seeded:
 * the minimum deadwood of 20,000 hands of 10 and 11 cards, uniform and
   meld-dense (cards of five consecutive ranks), against
   ``GinRummyUtils.min_deadwood`` (G-2; for 11 cards: after the best discard);
-* whole hands played in OpenSpiel (random play, a greedy random player
-  that knocks whenever it may, and OpenSpiel's simple bot) replayed action by action in
-  remikit's engine on the same deck, with the same legal actions at every
-  step and the same returns (G-3 … G-9).
+* whole hands played in OpenSpiel (random play, a greedy player with some
+  random moves that knocks most times it may, and OpenSpiel's simple bot), at
+  OpenSpiel's defaults, in Oklahoma, and with knock limits of 5 and 0
+  (:data:`TABLES`), replayed action by action in remikit's engine on the same
+  deck, with the same legal actions at every step and the same returns and
+  cards left (G-3 … G-9).
 
 OpenSpiel differs in two known ways, and each difference met is checked on its
 own before it is counted as one of them:
@@ -56,8 +58,13 @@ pyspiel: Any = pytest.importorskip("pyspiel")
 
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 OS_PHASE = pyspiel.gin_rummy.Phase  # OpenSpiel's phases
-GAME = pyspiel.load_game("gin_rummy")
-LIMIT = GAME.get_parameters()["knock_card"]
+TABLES: list[dict[str, Any]] = [
+    {},
+    {"oklahoma": True},
+    {"knock_card": 5, "gin_bonus": 20, "undercut_bonus": 10},
+    {"knock_card": 0},
+]
+"""OpenSpiel's parameters the hands are played with, in turn (its defaults first)."""
 DECK = make_deck(decks=1)
 OVERREPORTS = Path(__file__).resolve().parent / "data" / "gin_openspiel_overreports.txt"
 
@@ -172,6 +179,7 @@ class Played:
 
     seed: int
     policy: str
+    table: dict[str, Any]
     dealt: list[int] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     returns: tuple[int, int] = (0, 0)
@@ -207,14 +215,16 @@ def greedy_choice(state: Any, legal: list[int], rng: random.Random) -> int:
 
 
 def play_openspiel(seed: int, policy: str, opening: Sequence[int] = ()) -> Played:
-    """One hand in OpenSpiel: the ``opening`` actions first (chance outcomes and decisions
+    """One hand in OpenSpiel, with the parameters of ``TABLES[seed % 4]``: the ``opening``
+    actions first (chance outcomes and decisions
     alike), then chance and ``random`` choices from ``seed``, ``greedy`` ones
     (:func:`greedy_choice`), or OpenSpiel's simple bot in both seats (``bot``)."""
     rng = random.Random(seed)
-    played = Played(seed, policy)
-    state = GAME.new_initial_state()
-    params = GAME.get_parameters()
-    bots = [pyspiel.make_simple_gin_rummy_bot(params, p) for p in (0, 1)]
+    table = TABLES[seed % len(TABLES)]
+    played = Played(seed, policy, table)
+    game = pyspiel.load_game("gin_rummy", table)
+    state = game.new_initial_state()
+    bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
     scripted = iter(opening)
     while not state.is_terminal():
         action = next(scripted, None)
@@ -240,6 +250,12 @@ def play_openspiel(seed: int, policy: str, opening: Sequence[int] = ()) -> Playe
     hands = state.hands()
     played.hands = (sorted(hands[0]), sorted(hands[1]))
     return played
+
+
+def options_of(table: dict[str, Any]) -> GinOptions:
+    """remikit's options for OpenSpiel's parameters (the same names but ``knock``)."""
+    names = {"knock_card": "knock"}
+    return GinOptions(**{names.get(k, k): v for k, v in table.items()})
 
 
 def deck_of(played: Played) -> list[Card]:
@@ -318,7 +334,7 @@ def layoff_first(deal: GinDeal, actions: Sequence[Action]) -> Action:
 def replay(played: Played, found: Replay) -> None:
     """Replay ``played`` in remikit, comparing the legal actions at every decision and the
     end; what differs goes into ``found``."""
-    game = GinGame(GinOptions(), auto_deal=False)
+    game = GinGame(options_of(played.table), auto_deal=False)
     deal = game.start_deal(deck_of(played), dealer=1)
     assert isinstance(deal, GinDeal)
     where = f"{played.policy} seed {played.seed}"
@@ -412,7 +428,7 @@ def test_knock_refused_by_openspiel() -> None:
         "3s 4s 5s 6s 2c 5c 2h 4h 5h 6h", "Kc Qd Jh 9c 8d 7h Ac 3d Ts Td", "6c", "draw discard"
     )
     found = Replay()
-    replay(play_openspiel(1, "random", script), found)
+    replay(play_openspiel(0, "random", script), found)
     assert found.unexplained == []
     assert found.classes["knock refused (11-card min_deadwood)"] >= 1
 
@@ -434,7 +450,7 @@ def test_layoff_on_grown_run() -> None:
         "layoff 9s to 1",
     )
     found = Replay()
-    replay(play_openspiel(1, "random", script), found)
+    replay(play_openspiel(0, "random", script), found)
     assert found.unexplained == []
     assert found.classes == Counter({"lay-off on a grown run": 1})
 
