@@ -201,6 +201,9 @@ class VariantSpec:
     plays from the seat taken."""
     client: ClientInfo | None = None
     """How a client draws its table; every playable variant has one."""
+    option_rules: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Option → the rule of docs/rules.md it changes and the message id of its help
+    (the lobby shows the help with a link to the rule)."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

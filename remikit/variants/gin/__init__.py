@@ -29,4 +29,12 @@ SPEC = VariantSpec(
             "discard_taken_card",
         ),
     ),
+    option_rules={
+        "knock": ("G-5", N_("opt.knock.help")),
+        "oklahoma": ("G-5", N_("opt.oklahoma.help")),
+        "target": ("G-10", N_("opt.target.help_gin")),
+        "gin_bonus": ("G-7", N_("opt.gin_bonus.help")),
+        "undercut_bonus": ("G-7", N_("opt.undercut_bonus.help")),
+        "discard_taken_card": ("G-4", N_("opt.discard_taken_card.help_gin")),
+    },
 )
