@@ -15,11 +15,15 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.gin.greedy:GinStrategy",
         "tactics": "remikit.variants.gin.tactics:GinTactics",
         "tui": "remikit.variants.gin.tui:GinUI",
+        "lay_down": "remikit.variants.gin.laydown:next_step",
     },
     client=ClientInfo(
         deal="hand",
         length="target",
         table_melds=True,
+        knocking=True,
+        draw_hint=N_("table.hint_draw_gin"),
+        discard_hint=N_("table.hint_discard_knock"),
         options=(
             "knock",
             "oklahoma",
