@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from remikit.cards import parse_cards
 from remikit.cli import play
-from remikit.cli.main import build_parser
+from remikit.cli.main import build_parser, main
 from remikit.cli.tui.session import Session
 from remikit.engine import Phase
 from remikit.records import load_record, replay
@@ -97,3 +98,12 @@ def test_G2_a_long_run_is_laid_as_melds_of_at_most_five() -> None:
     assert [len(m) for m in split(run[:6])] == [3, 3]
     hand = parse_cards("2h 3h 4h 5h 6h 7h 8h 9h 9d 9c")
     assert sorted(len(m) for m in best_melds(hand)) == [3, 3, 4]
+
+
+def test_remi_replay_reads_a_gin_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "gin.json"
+    play_gin("en", 5, record)
+    capsys.readouterr()
+    assert main(["replay", str(record), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Replay: gin" in out and "Winner: seat 0" in out
