@@ -438,7 +438,18 @@ class LiveTable:
         }
         if seat is not None and self.settings.hints:
             message["advice"] = state_advice(view)
+        step = self.lay_down_step(view)
+        if step is not None:
+            message["lay_down"] = action_json(step)
         return dumps(message)
+
+    def lay_down_step(self, view: PlayerView) -> Action | None:
+        """The next step of the seat's best laying down, where the variant has one (its
+        ``lay_down`` part) and the seat is to play: from the seat's own view only."""
+        if view.seat is None or view.to_play != view.seat or not self.variant.has("lay_down"):
+            return None
+        step: Action | None = self.variant.part("lay_down")(view)
+        return step
 
     # -- fair deals (docs/fairness.md) ---------------------------------------------
 

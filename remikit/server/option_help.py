@@ -1,4 +1,7 @@
-"""Which rule of docs/rules.md each table option changes, and the help text that says how.
+"""The labels of table options and their choices, and each option's rule and help.
+
+Which rule of docs/rules.md an option changes, and the help text that says how, is
+the variant's own (:attr:`~remikit.variants.spec.VariantSpec.option_rules`).
 
 The lobby shows the help beside each option with a link to the rule on the rules page
 (``/rules/{variant}#R5-14``); the rules page marks the rules a table's options govern.
@@ -12,34 +15,7 @@ The lobby shows the help beside each option with a link to the rule on the rules
 from __future__ import annotations
 
 from remikit.i18n import N_
-
-OPTION_RULES: dict[str, dict[str, tuple[str, str]]] = {
-    "remi13d": {
-        "players": ("R13-1", N_("opt.players.help_remi13d")),
-        "discard_taken_card": ("R13-5", N_("opt.discard_taken_card.help")),
-        "games": ("R13-15", N_("opt.games.help")),
-        "pure_run": ("R13-6", N_("opt.pure_run.help")),
-    },
-    "three-thirteen": {
-        "players": ("R3-1", N_("opt.players.help_three_thirteen")),
-        "discard_taken_card": ("R3-5", N_("opt.discard_taken_card.help")),
-        "jokers": ("R3-1", N_("opt.jokers.help_three_thirteen")),
-        "ace": ("R3-4", N_("opt.ace.help")),
-    },
-    "rummy500": {
-        "players": ("R5-1", N_("opt.players.help_rummy500")),
-        "discard_taken_card": ("R5-7", N_("opt.discard_taken_card.help")),
-        "jokers": ("R5-1", N_("opt.jokers.help_rummy500")),
-        "target": ("R5-13", N_("opt.target.help")),
-        "scoring": ("R5-14", N_("opt.scoring.help")),
-        "rummy_calls": ("R5-10", N_("opt.rummy_calls.help")),
-        "floating": ("R5-14", N_("opt.floating.help")),
-        "unplayable_last_discard": ("R5-14", N_("opt.unplayable_last_discard.help")),
-        "joker_layoff": ("R5-6", N_("opt.joker_layoff.help")),
-    },
-}
-"""Variant → option → (rule id, message id of the help text)."""
-
+from remikit.variants import find_variant
 
 LABELS: dict[str, str] = {
     "players": N_("opt.players"),
@@ -54,6 +30,10 @@ LABELS: dict[str, str] = {
     "joker_layoff": N_("opt.joker_layoff"),
     "discard_taken_card": N_("opt.discard_taken_card"),
     "pure_run": N_("opt.pure_run"),
+    "knock": N_("opt.knock"),
+    "oklahoma": N_("opt.oklahoma"),
+    "gin_bonus": N_("opt.gin_bonus"),
+    "undercut_bonus": N_("opt.undercut_bonus"),
 }
 """The message id of each option's label (as the lobby names them)."""
 CHOICES: dict[str, str] = {
@@ -71,5 +51,6 @@ CHOICES: dict[str, str] = {
 
 def option_help(variant: str, option: str) -> dict[str, str | None]:
     """The rule id and help message id of one option, as ``/api/variants`` lists them."""
-    rule, key = OPTION_RULES.get(variant, {}).get(option, (None, None))
+    rules: dict[str, tuple[str | None, str | None]] = dict(find_variant(variant).option_rules)
+    rule, key = rules.get(option, (None, None))
     return {"rule": rule, "help": key}

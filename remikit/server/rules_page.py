@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from remikit.i18n import N_, t
-from remikit.server.option_help import CHOICES, LABELS, OPTION_RULES
+from remikit.server.option_help import CHOICES, LABELS
 from remikit.server.problems import Problem, pick_lang
 from remikit.variants import VariantSpec, find_variant
 
@@ -139,7 +139,7 @@ def option_marks(
     variant: VariantSpec, values: dict[str, Any], lang: str
 ) -> tuple[str, dict[str, str]]:
     """The list of a table's options (HTML) and, per rule id, the options it is marked with."""
-    rules = OPTION_RULES.get(variant.name, {})
+    rules = variant.option_rules
     defaults = {o.name: o.default for o in variant.options()}
     rows: list[str] = []
     marks: dict[str, str] = {}

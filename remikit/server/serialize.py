@@ -27,6 +27,7 @@ from remikit.actions import (
     Decline,
     Discard,
     Draw,
+    Knock,
     LayOff,
     MeldCards,
     Pass,
@@ -47,6 +48,8 @@ def action_json(action: Action) -> dict[str, Any]:
             out = {"type": "draw", "source": source, "depth": depth}
         case Discard(card=card) | Close(card=card):
             out = {"type": "discard" if isinstance(action, Discard) else "close", "card": str(card)}
+        case Knock(card=card):
+            out = {"type": "knock", "card": str(card)}
         case MeldCards(cards=cards, stands_for=stands_for):
             out = {
                 "type": "meld",
@@ -157,4 +160,6 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "must_meld": card_json(view.must_meld),
         "went_out": view.went_out,
         "shown_melds": [list(m) for m in view.shown_melds],
+        "knock_limit": view.knock_limit,
+        "game_bonuses": list(view.game_bonuses),
     }

@@ -38,10 +38,13 @@ if TYPE_CHECKING:
     from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui"]
-"""The front-end parts a playable variant names by import string."""
+Part = Literal["greedy", "tactics", "tui", "lay_down"]
+"""The front-end parts a playable variant names by import string (``lay_down``: the next
+step of a seat's best laying down, from its view, where the variant has one)."""
 
 PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui")
+"""The parts every playable variant has."""
+OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down",)
 
 
 class ScoreInputError(ValueError):
@@ -152,6 +155,8 @@ class ClientInfo:
     """Melds are laid on the table during play, and cards laid off on them."""
     closing: bool = False
     """A player may close (tutup) with a card instead of discarding it."""
+    knocking: bool = False
+    """A player may knock with a card instead of discarding it, then lay down (Gin Rummy)."""
     calls_option: str | None = None
     """The boolean option that lets players call (Rummy!) on a discard; None without calls."""
     wild_ranks: tuple[str, ...] = ()
@@ -175,6 +180,7 @@ class ClientInfo:
             "spread_discards": self.spread_discards,
             "table_melds": self.table_melds,
             "closing": self.closing,
+            "knocking": self.knocking,
             "calls_option": self.calls_option,
             "wild_ranks": list(self.wild_ranks),
             "hints": {"draw": self.draw_hint, "discard": self.discard_hint},
@@ -195,12 +201,16 @@ class VariantSpec:
     """The game class, or None for a variant ``remi score`` scores but no table plays."""
     scorer: Scorer | None = None
     parts: dict[str, str] = field(default_factory=dict)
-    """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI."""
+    """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI and
+    lay-down step."""
     seating: Callable[[random.Random, int], SeatDraw] | None = None
     """The seat draw a table holds once every seat is taken (R13-2), or None: everyone
     plays from the seat taken."""
     client: ClientInfo | None = None
     """How a client draws its table; every playable variant has one."""
+    option_rules: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Option → the rule of docs/rules.md it changes and the message id of its help
+    (the lobby shows the help with a link to the rule)."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Command:
     """What the person typed: an action, or one of ``help``, ``melds``, ``quit``, ``show``,
-    ``close_best``, or ``error`` with a message."""
+    ``close_best``, ``auto`` (the variant plays its best steps for the person), or
+    ``error`` with a message."""
 
     kind: str
     action: Action | None = None
@@ -69,6 +70,8 @@ def parse_command(text: str, view: PlayerView, lang: str, ui: VariantUI | None =
     hand = sorted_hand(view.hand)
     try:
         if ui is not None:
+            if verb in ui.auto_words and not args:
+                return Command("auto")
             action = ui.parse_action(verb, args, view, lang)
             if action is not None:
                 return Command("action", action)

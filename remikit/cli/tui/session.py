@@ -289,6 +289,8 @@ class Session:
                     raise Quit
             elif command.kind == "error":
                 self.say(f"[red]{escape(command.message)}[/red]")
+            elif command.kind == "auto":
+                new = self.play_auto(deal) or new
             else:
                 action = command.action
                 if command.kind == "close_best":
@@ -307,6 +309,23 @@ class Session:
                         continue
                 self.game.apply(self.person, action)
                 new = self.ui.after_person_action(self, action, view, deal.summary) or new
+
+    def play_auto(self, deal: Deal) -> tuple[Card, ...]:
+        """Play the renderer's best steps for the person while the turn lasts; the cards
+        the last one brought into the hand."""
+        new: tuple[Card, ...] = ()
+        while self.game.deal is deal and self.game.to_play == self.person and not deal.is_over:
+            view = self.game.view(self.person)
+            action = self.ui.auto_step(self, view)
+            if action is None:
+                break
+            try:
+                self.game.apply(self.person, action)
+            except IllegalAction as exc:
+                self.say(f"[red]{escape(exc.text(self.lang))}[/red]")
+                break
+            new = self.ui.after_person_action(self, action, view, deal.summary)
+        return new
 
     # -- what the person sees ------------------------------------------------
 

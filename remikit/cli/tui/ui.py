@@ -56,6 +56,8 @@ class VariantUI(ABC):
 
     previous_on: Literal["left", "right"]
     can_close = False
+    auto_words: frozenset[str] = frozenset()
+    """Commands that let the variant play its best steps for the person (:meth:`auto_step`)."""
 
     # -- seating -----------------------------------------------------------
 
@@ -207,6 +209,10 @@ class VariantUI(ABC):
     def best_close(self, session: Session, view: PlayerView) -> Action | None:
         """The close ``t`` alone means, or None after saying why there is none."""
         session.say("[red]" + t("play.no_closing", session.lang) + "[/red]")
+        return None
+
+    def auto_step(self, session: Session, view: PlayerView) -> Action | None:
+        """The next step an ``auto_words`` command plays for the person, or None to stop."""
         return None
 
     @abstractmethod

@@ -30,7 +30,7 @@ export class Announcer {
   update(message, me, nameOf, baseTitle) {
     const view = message.view;
     const plays = view.plays || [];
-    const words = describeLog(plays, nameOf, view.taken_from_discard || []);
+    const words = describeLog(plays, nameOf, view.taken_from_discard || [], message.table?.client);
     const [deal, told] = this.seen || [null, 0];
     const from = deal === view.deal_number && told <= words.length ? told : Math.max(0, words.length - 1);
     if (this.seen !== null) for (const line of words.slice(from)) this.say(line);

@@ -5,14 +5,21 @@
 // client info (`client`: the table's `client`, see docs/protocol.md), never from its name.
 
 import {seatTags} from "./absence.js";
-import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
+import {backElement, cardElement, isWild, parseCard, wildRankLetter} from "./cards.js";
 import {N_, t, tn} from "./i18n.js";
 
 // The message ids of what each variant calls a deal (ClientInfo.deal), how a deal ends and
 // where a seat sits.
 const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), round: N_("table.deal.round")};
 const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
-const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined")};
+const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined"),
+  knock: N_("end.by.knock"), wall: N_("end.by.wall"), limit: N_("end.by.limit")};
+// What the player to play is asked in the phases of a table where players knock (Gin Rummy)
+const PHASE_PROMPT = {offer: N_("table.phase_offer"), wall: N_("table.phase_wall"), lay_down: N_("table.phase_lay_down"),
+  lay_off: N_("table.phase_lay_off"), defend: N_("table.phase_defend")};
+const PHASE_NAME = {offer: N_("phase.offer"), wall: N_("phase.wall"), lay_down: N_("phase.lay_down"),
+  lay_off: N_("phase.lay_off"), defend: N_("phase.defend")};
+const LAY_PHASES = ["lay_down", "lay_off", "defend"];
 const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
 import {laidBreakdown} from "./breakdown.js";
 import {pressable} from "./keys.js";
@@ -75,9 +82,9 @@ function backs(count, max = 13) {
 }
 
 /** The last thing each seat did this deal (from the log). */
-function lastBySeat(view, nameOf) {
+function lastBySeat(view, nameOf, client) {
   const plays = view.plays || [];
-  const words = describeLog(plays, nameOf, view.taken_from_discard || []);
+  const words = describeLog(plays, nameOf, view.taken_from_discard || [], client);
   const out = {};
   plays.forEach((play, i) => { out[play.seat] = words[i]; });
   return {out, words};
@@ -197,7 +204,8 @@ function callBar(model) {
 function meldsArea(model) {
   const {view, client, nameOf} = model;
   if (!client.table_melds) return null;
-  const canLayOff = !model.readOnly && model.me !== null && view.to_play === model.me && view.phase === "discard";
+  const canLayOff = !model.readOnly && model.me !== null && view.to_play === model.me
+    && (view.phase === "discard" || view.phase === "lay_off");
   const melds = (view.table || []).map((meld) => {
     const owner = meld.laid_by[0];
     const owners = [...new Set(meld.laid_by)];
@@ -225,6 +233,12 @@ function statusBar(model, words) {
     parts.push(h("span", {class: "wild-rank", id: "wild-rank"},
       h("span", {class: "star"}, "★"), t("table.wild", {rank: view.wild_rank})));
   }
+  if (view.knock_limit !== null && view.knock_limit !== undefined) {
+    parts.push(h("span", {class: "knock-limit", id: "knock-limit"}, t("table.knock_limit", {n: view.knock_limit})));
+  }
+  if (PHASE_NAME[view.phase]) {
+    parts.push(h("span", {class: `tag phase phase-${view.phase}`, id: "phase-name"}, t(PHASE_NAME[view.phase])));
+  }
   if (!view.game_over && view.to_play !== null) {
     const mine = model.me !== null && view.to_play === model.me && !model.readOnly;
     parts.push(h("span", {class: "turn" + (mine ? " mine" : ""), id: "turn"},
@@ -248,7 +262,11 @@ function prompt(model) {
       lines.push(t(client.hints.draw));
     } else if (view.phase === "discard") {
       lines.push(t(client.hints.discard));
+    } else if (PHASE_PROMPT[view.phase]) {
+      lines.push(t(PHASE_PROMPT[view.phase]));
     }
+  } else if (LAY_PHASES.includes(view.phase) && view.to_play !== null) {
+    lines.push(t("table.phase_wait_lay", {name: model.nameOf(view.to_play)}));
   }
   return lines.length ? h("div", {class: "prompt", id: "prompt"}, lines.map((line) => h("div", {}, line))) : null;
 }
@@ -264,10 +282,13 @@ function actionBar(model) {
     button("sort-suit", t("btn.sort_suit"), true, () => model.on.sort("suit"), "ghost"),
     button("sort-rank", t("btn.sort_rank"), true, () => model.on.sort("rank"), "ghost"),
   ];
+  const layPhase = mine && LAY_PHASES.includes(view.phase);
   if (client.table_melds) {
-    buttons.push(button("btn-meld", t("btn.meld"), discardPhase && selected >= 3, () => model.on.meld()));
+    const meldPhase = discardPhase || (layPhase && view.phase !== "lay_off");
+    buttons.push(button("btn-meld", t("btn.meld"), meldPhase && selected >= 3, () => model.on.meld()));
   }
   buttons.push(button("btn-discard", t("btn.discard"), discardPhase && selected === 1, () => model.on.discard(), "primary"));
+  if (client.knocking) knockButtons(model, mine, layPhase).forEach((b) => buttons.push(b));
   if (client.closing) {
     buttons.push(button("btn-close", t("btn.close"), discardPhase && selected === 1, () => model.on.close(), "gold"));
   }
@@ -286,6 +307,29 @@ function actionBar(model) {
   }
   if (selected) buttons.push(button("btn-clear", t("btn.clear"), true, () => model.on.clear(), "ghost"));
   return h("div", {class: "action-bar", id: "actions"}, buttons);
+}
+
+/** Knock with the selected card (enabled only when that knock is legal, G-5), lay down the
+ * best arrangement step by step (G-6), and pass: the first upcard, the wall, or done. */
+function knockButtons(model, mine, layPhase) {
+  const {view} = model;
+  const legalTexts = new Set((view.legal || []).map((a) => a.text));
+  const cards = model.selectedCards || [];
+  const button = (id, label, enabled, onclick, cls) => h("button", {type: "button", id,
+    class: `btn ${cls}`, disabled: !enabled, onclick}, label);
+  const out = [];
+  if (mine && (view.phase === "discard" || view.phase === "wall")) {
+    const legalKnock = cards.length === 1 && legalTexts.has(`knock ${cards[0]}`);
+    out.push(button("btn-knock", t("btn.knock"), legalKnock, () => model.on.knock(), "gold"));
+  }
+  if (layPhase) {
+    out.push(button("btn-lay-best", t("btn.lay_best"), Boolean(model.layDown), () => model.on.layBest(), "primary"));
+  }
+  if (mine && legalTexts.has("pass")) {
+    const done = LAY_PHASES.includes(view.phase);
+    out.push(button("btn-pass", done ? t("btn.done") : t("btn.pass_turn"), true, () => model.on.pass(), "ghost"));
+  }
+  return out;
 }
 
 function bottomArea(model, last) {
@@ -321,7 +365,7 @@ export function renderBoard(root, model) {
   model.mayCall = model.callOpen && model.me !== null && !model.readOnly
     && model.callWindow.discarder !== model.me;
   const positions = seatPositions(view.players, model.viewpoint, client.clockwise);
-  const {out: last, words} = lastBySeat(view, model.nameOf);
+  const {out: last, words} = lastBySeat(view, model.nameOf, client);
   const zones = {left: [], top: [], right: []};
   const order = Object.entries(positions).filter(([, p]) => p.zone !== "bottom")
     .sort((a, b) => a[1].order - b[1].order);
@@ -358,7 +402,7 @@ export function renderBoard(root, model) {
 
 /** The log panel: this deal's actions in words, the newest first. */
 export function logPanel(view, client, nameOf) {
-  const words = describeLog(view.plays || [], nameOf, view.taken_from_discard || []);
+  const words = describeLog(view.plays || [], nameOf, view.taken_from_discard || [], client);
   return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view, client)),
     words.length ? h("ol", {class: "log", id: "log", reversed: true}, [...words].reverse().map((w) => h("li", {}, w)))
       : h("p", {class: "muted"}, t("act.none")));
@@ -370,7 +414,7 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
   const positions = seatPositions(view.players, viewpoint ?? 0, client.clockwise);
   const ended = summary.by_seat === null || summary.by_seat === undefined
     ? t(ENDED_BY[summary.ended_by], {name: ""})
-    : t(ENDED_BY[summary.ended_by], {name: nameOf(summary.by_seat)});
+    : t(knockEnding(summary) ?? ENDED_BY[summary.ended_by], {name: nameOf(summary.by_seat)});
   const rows = summary.results.map((result, seat) => h("div", {class: "result-row" + (summary.by_seat === seat ? " ender" : ""),
     dataset: {seat: String(seat)}},
   h("div", {class: "result-head"},
@@ -385,6 +429,7 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
     smallCards([result.closing], {wildRank})) : null,
   result.held !== null && result.held !== undefined // a breakdown (Rummy 500, R5-12)
     ? laidBreakdown(result, nameOf, (cards, cls) => smallCards(cards, {wildRank, cls}))
+    : client.knocking ? knockArrangement(summary, seat, nameOf)
     : h("div", {class: "arrangement"},
     h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
       result.melds.length ? result.melds.map((meld) => smallCards(meld, {wildRank, cls: "meld"})) : h("span", {class: "muted"}, t("end.none"))),
@@ -395,3 +440,41 @@ export function dealResults(view, client, summary, nameOf, viewpoint) {
     rows);
 }
 
+
+/** How a knock ended (G-7): gin (no deadwood, with the gin bonus), an undercut (the defender
+ * scores), or null for a plain knock or no knock at all. */
+function knockEnding(summary) {
+  const knocker = summary.by_seat;
+  if (summary.ended_by !== "knock" || knocker === null || knocker === undefined) return null;
+  if (summary.results[knocker].bonus && deadwoodOf(summary.results[knocker].dead) === 0) return N_("end.by.knock_gin");
+  if (summary.results.some((r, seat) => seat !== knocker && r.points > 0)) return N_("end.by.undercut");
+  return null;
+}
+
+/** The deadwood value of cards (G-2): ace 1, two to ten their number, J Q K 10. */
+function deadwoodOf(cards) {
+  const value = (rank) => (rank === "A" ? 1 : "TJQK".includes(rank) ? 10 : Number(rank));
+  return cards.reduce((sum, text) => sum + value(parseCard(text).rank), 0);
+}
+
+/** One seat's hand at the end of a knock (G-6, G-7): its melds with the other side's
+ * lay-offs in that side's colour, its own lay-offs, its deadwood and any bonus. */
+function knockArrangement(summary, seat, nameOf) {
+  const result = summary.results[seat];
+  const laidOff = new Map(); // card → the seat that laid it off on this seat's melds
+  summary.results.forEach((other, by) => {
+    for (const laid of other.laid || []) if (laid.layoff && laid.owner === seat) laid.cards.forEach((c) => laidOff.set(c, by));
+  });
+  const melds = result.melds.map((meld) => smallCards(meld, {cls: "meld", owners: meld.map((c) => laidOff.get(c) ?? seat)}));
+  const layoffs = (result.laid || []).filter((laid) => laid.layoff);
+  const dead = deadwoodOf(result.dead);
+  return h("div", {class: "arrangement knock-arrangement"},
+    h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
+      melds.length ? melds : h("span", {class: "muted"}, t("end.none"))),
+    layoffs.length ? h("div", {class: "group layoff-group"}, layoffs.map((laid) => [
+      h("span", {class: "label"}, t("end.laid_off", {n: laid.meld, name: nameOf(laid.owner)})),
+      smallCards(laid.cards, {cls: "layoff"})])) : null,
+    h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.deadwood_cards", {n: dead})),
+      result.dead.length ? smallCards(result.dead, {cls: "dead"}) : h("span", {class: "muted"}, t("end.no_deadwood"))),
+    result.bonus ? h("div", {class: "bonus"}, t("end.bonus", {n: result.bonus})) : null);
+}

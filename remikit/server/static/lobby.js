@@ -80,6 +80,10 @@ const OPTION_LABEL = {
   joker_layoff: N_("opt.joker_layoff"),
   discard_taken_card: N_("opt.discard_taken_card"),
   pure_run: N_("opt.pure_run"),
+  knock: N_("opt.knock"),
+  oklahoma: N_("opt.oklahoma"),
+  gin_bonus: N_("opt.gin_bonus"),
+  undercut_bonus: N_("opt.undercut_bonus"),
 };
 const CHOICE_LABEL = {
   low: N_("optval.low"),

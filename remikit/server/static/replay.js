@@ -122,7 +122,7 @@ function renderControls() {
 function actionWords(data) {
   const plays = data.view.plays;
   if (plays.length && plays[plays.length - 1].text === data.play.text) {
-    const words = describeLog(plays, nameOf, data.view.taken_from_discard);
+    const words = describeLog(plays, nameOf, data.view.taken_from_discard, replay.game.client);
     return words[words.length - 1];
   }
   return describeAction(data.play, nameOf);

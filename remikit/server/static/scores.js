@@ -32,6 +32,11 @@ export function scoreTable(view, nameOf) {
     h("th", {scope: "row"}, String(deal.number)),
     ...deal.points.map((points, seat) => h("td", {class: deal.by_seat === seat ? "ender" : null},
       String(points)))));
+  const bonuses = view.game_bonuses || [];
+  if (bonuses.some((b) => b)) { // Gin Rummy: the game, box and shutout bonuses (G-10)
+    rows.push(h("tr", {class: "bonuses", id: "score-bonuses"}, h("th", {scope: "row"}, t("scores.bonuses")),
+      ...bonuses.map((value) => h("td", {}, String(value)))));
+  }
   const totals = view.totals && view.totals.length ? view.totals : new Array(players).fill(0);
   const foot = h("tr", {class: "totals"}, h("th", {scope: "row"}, t("scores.total")),
     ...totals.map((value, seat) => h("td", {class: view.winner === seat ? "winner" : null}, String(value))));

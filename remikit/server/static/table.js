@@ -40,6 +40,7 @@ const page = {
   ref: 0,
   deferred: false,
   noticeKey: null,
+  autoLay: false, // "Lay down best" is sending its steps
 };
 window.remikit = page; // for the browser tests and the curious
 const announcer = new Announcer();
@@ -316,6 +317,21 @@ function onState(message) {
     page.noticeKey = "spectating";
   }
   render();
+  if (page.autoLay && previous?.state_id !== message.state_id) layNext();
+}
+
+/** The next step of "Lay down best": the server's best step for this seat, but not the pass
+ * that ends the laying down (the player says Done). */
+function layNext() {
+  const message = page.message;
+  const step = message?.lay_down;
+  const phase = message?.view.phase;
+  if (!step || message.view.to_play !== page.me || (step.type === "pass" && phase !== "lay_off")) {
+    page.autoLay = false;
+    render();
+    return;
+  }
+  send(step.text);
 }
 
 // -- what the buttons do ------------------------------------------------------------------
@@ -368,7 +384,8 @@ const on = {
       render();
       return;
     }
-    if (view.to_play === page.me && view.phase === "draw") send(depth === 1 ? "draw discard" : `draw discard ${depth}`);
+    const drawn = depth === 1 ? "draw discard" : `draw discard ${depth}`;
+    if (view.to_play === page.me && legal().some((a) => a.text === drawn)) send(drawn);
   },
   discard: () => {
     const [card] = selectedCards();
@@ -377,6 +394,14 @@ const on = {
   close: () => {
     const [card] = selectedCards();
     if (card) send(`close ${card}`);
+  },
+  knock: () => {
+    const [card] = selectedCards();
+    if (card) send(`knock ${card}`);
+  },
+  layBest: () => { // the best lay-down, one step a state, until only "Done" is left (G-6)
+    page.autoLay = true;
+    layNext();
   },
   meld: () => {
     const cards = selectedCards();
@@ -439,6 +464,8 @@ function render() {
     busy: page.busy,
     selected: page.selected,
     handElement: page.me !== null ? hand.element : null,
+    selectedCards: selectedCards(),
+    layDown: message.lay_down ?? null,
     readOnly: false,
     nameOf,
     on,

@@ -152,18 +152,30 @@ export function describeAction(play, nameOf) {
     case "rummy": return t("act.rummy", {who, k: a.depth});
     case "decline": return t("act.decline", {who});
     case "pass": return t("act.pass", {who});
+    case "knock": return t("act.knock", {who, card: showCard(a.card)});
     default: return play.text;
   }
+}
+
+/** A pass at a table where players knock (Gin Rummy): the first upcard declined (G-3), the
+ * wall (G-8), or done laying down (G-6), from the plays before it. */
+function knockPass(plays, i, who) {
+  const before = plays.slice(0, i).map((p) => p.action.type);
+  if (before.includes("knock")) return t("act.pass_done", {who});
+  if (before.every((type) => type === "pass")) return t("act.pass_upcard", {who});
+  return t("act.pass_wall", {who});
 }
 
 /**
  * The log in words, with the cards taken from the discard pile filled in: a draw from
  * the pile says only its depth; the view's taken_from_discard lists those cards in order.
+ * `client` (the variant's client info) words a pass where players knock.
  */
-export function describeLog(plays, nameOf, taken = []) {
+export function describeLog(plays, nameOf, taken = [], client = null) {
   let next = 0;
-  return plays.map((play) => {
+  return plays.map((play, i) => {
     const a = play.action;
+    if (a.type === "pass" && client?.knocking) return knockPass(plays, i, nameOf(play.seat));
     const fromPile = (a.type === "draw" && a.source === "discard") || a.type === "rummy";
     if (!fromPile) return describeAction(play, nameOf);
     const k = a.depth;

@@ -15,11 +15,15 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.gin.greedy:GinStrategy",
         "tactics": "remikit.variants.gin.tactics:GinTactics",
         "tui": "remikit.variants.gin.tui:GinUI",
+        "lay_down": "remikit.variants.gin.laydown:next_step",
     },
     client=ClientInfo(
         deal="hand",
         length="target",
         table_melds=True,
+        knocking=True,
+        draw_hint=N_("table.hint_draw_gin"),
+        discard_hint=N_("table.hint_discard_knock"),
         options=(
             "knock",
             "oklahoma",
@@ -29,4 +33,12 @@ SPEC = VariantSpec(
             "discard_taken_card",
         ),
     ),
+    option_rules={
+        "knock": ("G-5", N_("opt.knock.help")),
+        "oklahoma": ("G-5", N_("opt.oklahoma.help")),
+        "target": ("G-10", N_("opt.target.help_gin")),
+        "gin_bonus": ("G-7", N_("opt.gin_bonus.help")),
+        "undercut_bonus": ("G-7", N_("opt.undercut_bonus.help")),
+        "discard_taken_card": ("G-4", N_("opt.discard_taken_card.help_gin")),
+    },
 )

@@ -24,7 +24,7 @@ from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.gin import melds
 from remikit.variants.gin.scoring import SOLVER
-from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult, TableMeld
+from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
 
 HAND_SIZE = 10  # G-1
 WALL = 2  # G-8: the cards left in the stock when the wall is reached
@@ -319,9 +319,25 @@ class GinDeal(Deal):
                     dead=tuple(hand),
                     bonus=bonus if seat == winner else 0,
                     went_out=seat == knocker,
+                    laid=self.laid_by(seat),
                 )
             )
         self.finish(DealSummary(self.number, EndedBy.KNOCK, knocker, tuple(results)))
+
+    def laid_by(self, seat: int) -> tuple[Laid, ...]:
+        """What ``seat`` laid on the table this hand: its melds, then its lay-offs onto
+        the knocker's melds (G-6), by meld number; deadwood counts no points here."""
+        own: list[Laid] = []
+        layoffs: list[Laid] = []
+        for number, meld in enumerate(self.table, 1):
+            cards = tuple(
+                str(c) for c, by in zip(meld.cards, meld.laid_by, strict=True) if by == seat
+            )
+            if cards and meld.owner == seat:
+                own.append(Laid(number, seat, cards, 0, layoff=False))
+            elif cards:
+                layoffs.append(Laid(number, meld.owner, cards, 0, layoff=True))
+        return (*own, *layoffs)
 
     def returns(self) -> tuple[int, int]:
         """OpenSpiel's returns of the finished hand: the knocker's result and its negation,

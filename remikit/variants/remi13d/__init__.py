@@ -27,4 +27,10 @@ SPEC = VariantSpec(
         discard_hint=N_("table.hint_discard_close"),
         options=("players", "discard_taken_card", "games"),
     ),
+    option_rules={
+        "players": ("R13-1", N_("opt.players.help_remi13d")),
+        "discard_taken_card": ("R13-5", N_("opt.discard_taken_card.help")),
+        "games": ("R13-15", N_("opt.games.help")),
+        "pure_run": ("R13-6", N_("opt.pure_run.help")),
+    },
 )

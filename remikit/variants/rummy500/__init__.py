@@ -33,4 +33,15 @@ SPEC = VariantSpec(
             "unplayable_last_discard",
         ),
     ),
+    option_rules={
+        "players": ("R5-1", N_("opt.players.help_rummy500")),
+        "discard_taken_card": ("R5-7", N_("opt.discard_taken_card.help")),
+        "jokers": ("R5-1", N_("opt.jokers.help_rummy500")),
+        "target": ("R5-13", N_("opt.target.help")),
+        "scoring": ("R5-14", N_("opt.scoring.help")),
+        "rummy_calls": ("R5-10", N_("opt.rummy_calls.help")),
+        "floating": ("R5-14", N_("opt.floating.help")),
+        "unplayable_last_discard": ("R5-14", N_("opt.unplayable_last_discard.help")),
+        "joker_layoff": ("R5-6", N_("opt.joker_layoff.help")),
+    },
 )

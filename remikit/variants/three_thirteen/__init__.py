@@ -23,4 +23,10 @@ SPEC = VariantSpec(
         wild_ranks=tuple(scoring.wild_rank(n).label for n in range(1, scoring.ROUNDS + 1)),
         options=("players", "discard_taken_card", "jokers", "ace"),
     ),
+    option_rules={
+        "players": ("R3-1", N_("opt.players.help_three_thirteen")),
+        "discard_taken_card": ("R3-5", N_("opt.discard_taken_card.help")),
+        "jokers": ("R3-1", N_("opt.jokers.help_three_thirteen")),
+        "ace": ("R3-4", N_("opt.ace.help")),
+    },
 )
