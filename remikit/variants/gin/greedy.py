@@ -82,7 +82,7 @@ Table = tuple[tuple[Card, ...], ...]
 def defence(hand: frozenset[Card], table: Table) -> tuple[int, tuple[tuple[Card, int], ...]]:
     """The least final deadwood of the defender holding ``hand`` against ``table``, and
     the lay-offs (card, meld number) that reach it, in order; melds laid after them."""
-    best = (min_deadwood(sorted(hand)), ())
+    best: tuple[int, tuple[tuple[Card, int], ...]] = (min_deadwood(sorted(hand)), ())
     for number, meld in enumerate(table, 1):
         for card in melds.layoff_cards(meld):
             if card in hand:
