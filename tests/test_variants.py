@@ -10,6 +10,7 @@ import pytest
 
 from remikit.engine import Game
 from remikit.variants import VARIANTS, find_playable, find_variant, playable, register
+from remikit.variants.gin.scoring import GinScorer
 from remikit.variants.spec import PARTS, Scorer, VariantSpec
 
 
@@ -47,11 +48,13 @@ def test_names_and_aliases_are_unique() -> None:
     assert "other" not in VARIANTS
 
 
-def test_a_scored_only_variant_plays_at_no_table() -> None:
-    assert find_variant("gin").scorer is not None
-    assert "gin" not in [s.name for s in playable()]
+def test_a_scored_only_variant_plays_at_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    scored = VariantSpec(name="scored", aliases=(), title_key="variant.gin", scorer=GinScorer())
+    monkeypatch.setitem(VARIANTS, "scored", scored)
+    assert find_variant("scored").scorer is not None
+    assert "scored" not in [s.name for s in playable()]
     with pytest.raises(ValueError, match="for a table"):
-        find_playable("gin")
+        find_playable("scored")
 
 
 def test_the_core_imports_no_front_end() -> None:

@@ -7,7 +7,7 @@ one line below.
 >>> find_variant("3-13").name
 'three-thirteen'
 >>> [spec.name for spec in playable()]
-['remi13d', 'three-thirteen', 'rummy500']
+['remi13d', 'three-thirteen', 'rummy500', 'gin']
 """
 
 from __future__ import annotations

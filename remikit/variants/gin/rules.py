@@ -157,6 +157,12 @@ class GinDeal(Deal):
     def after_draw_hint(self) -> Reason:
         return Reason("reason.or_knock")
 
+    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+        """A discard or a knock during the first-upcard offer: draw first (G-3)."""
+        if self.phase is Phase.OFFER and Phase.DISCARD in phases:
+            return IllegalAction("draw_first")
+        return super().phase_refusal(action, phases)
+
     def verify_draw(self, seat: int, action: Draw) -> None:
         super().verify_draw(seat, action)
         if self.phase is Phase.OFFER and action.source == "stock":
