@@ -1,0 +1,297 @@
+"""``remi openspiel gin``: a remikit bot against OpenSpiel's own Gin Rummy bot (CONTRACT.md).
+
+Hand ``i`` is one hand of OpenSpiel's ``gin_rummy`` (default parameters): the
+remikit bot sits in seat ``i mod 2``, ``pyspiel.make_simple_gin_rummy_bot`` in
+the other. The remikit bot sees only its seat's observations
+(:class:`~remikit.variants.gin.observed.ObservedSeat`); its actions become
+OpenSpiel's with :func:`~remikit.variants.gin.openspiel.numbers`. The deck of
+hand ``i`` and the bot's seed come from ``(seed, i)`` alone, so the results do
+not depend on ``--jobs``. A hand is won by the seat with the higher return.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from remikit.bots import BotError, check_bot, make_bot
+from remikit.cli.arena import Z95, derive_seed, jobs_count, wilson_interval
+from remikit.i18n import LANGUAGES, N_, default_lang, t
+from remikit.variants.gin.observed import ObservedSeat
+from remikit.variants.gin.openspiel import numbers
+
+DEFAULT_HANDS = 100
+OPPONENTS = ("simple",)
+OUTCOMES = {
+    "won_knock": N_("openspiel.won_knock"),
+    "won_gin": N_("openspiel.won_gin"),
+    "won_undercut": N_("openspiel.won_undercut"),
+    "lost_knock": N_("openspiel.lost_knock"),
+    "lost_gin": N_("openspiel.lost_gin"),
+    "lost_undercut": N_("openspiel.lost_undercut"),
+    "drawn": N_("openspiel.drawn"),
+}
+"""How a hand ended for the remikit bot, and the message naming it."""
+
+
+@dataclass(frozen=True)
+class HandTask:
+    """One hand to play (picklable)."""
+
+    index: int
+    seed: int
+    bot: str
+
+    @property
+    def seat(self) -> int:
+        return self.index % 2
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """The remikit bot's return in one hand and how the hand ended (:data:`OUTCOMES`)."""
+
+    index: int
+    points: float
+    kind: str
+
+
+def play_hand(task: HandTask) -> HandOutcome:
+    """Play one hand of OpenSpiel's ``gin_rummy``."""
+    pyspiel = importlib.import_module("pyspiel")
+    game = pyspiel.load_game("gin_rummy")
+    state = game.new_initial_state()
+    deck = random.Random(derive_seed(task.seed, task.index))
+    seat = task.seat
+    bot = make_bot(task.bot, seed=derive_seed(task.seed, task.index, 0))
+    other = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)
+    seen = ObservedSeat(seat)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(deck.choices(outcomes, weights)[0])
+            continue
+        seen.observe(state.to_observation_struct(seat).to_dict())
+        if state.current_player() != seat:
+            state.apply_action(other.step(state))
+            continue
+        action = bot.choose(seen.view())
+        seen.played(action)
+        for number in numbers(action):
+            state.apply_action(number)
+    points = float(state.returns()[seat])
+    return HandOutcome(
+        task.index, points, outcome_kind(state.to_observation_struct(seat), seat, points)
+    )
+
+
+def outcome_kind(struct: Any, seat: int, points: float) -> str:
+    """How the finished hand ended for ``seat`` (a key of :data:`OUTCOMES`)."""
+    knocked = list(struct.to_dict()["knocked"])
+    if points == 0 or not any(knocked):
+        return "drawn"
+    knocker = knocked.index(True)
+    deadwood = struct.to_dict()["deadwood"]
+    won = points > 0
+    if (knocker == seat) != won:
+        return ("won_" if won else "lost_") + "undercut"
+    gin = deadwood[knocker] == 0
+    return ("won_" if won else "lost_") + ("gin" if gin else "knock")
+
+
+def play_all(tasks: Sequence[HandTask], jobs: int) -> Iterator[HandOutcome]:
+    """The outcomes in task order, played by ``jobs`` processes (1: in this process)."""
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_hand(task)
+        return
+    with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(play_hand, tasks, chunksize=1)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The hands played and what they came to."""
+
+    bot: str
+    seed: int
+    seconds: float
+    outcomes: tuple[HandOutcome, ...]
+
+    @property
+    def hands(self) -> int:
+        return len(self.outcomes)
+
+    def count(self, won: bool) -> int:
+        return sum(1 for o in self.outcomes if (o.points > 0 if won else o.points < 0))
+
+    def mean_points(self) -> tuple[float, float, float]:
+        """The mean return per hand and its 95% interval (normal approximation)."""
+        n = self.hands
+        mean = sum(o.points for o in self.outcomes) / n
+        if n < 2:
+            return (mean, mean, mean)
+        variance = sum((o.points - mean) ** 2 for o in self.outcomes) / (n - 1)
+        half = Z95 * math.sqrt(variance / n)
+        return (mean, mean - half, mean + half)
+
+    def kinds(self) -> dict[str, int]:
+        counted = Counter(o.kind for o in self.outcomes)
+        return {k: counted[k] for k in OUTCOMES}
+
+    def as_json(self) -> dict[str, Any]:
+        wins, losses = self.count(True), self.count(False)
+        low, high = wilson_interval(wins, self.hands)
+        mean, mean_low, mean_high = self.mean_points()
+        return {
+            "hands": self.hands,
+            "bot": self.bot,
+            "opponent": "simple",
+            "wins": wins,
+            "losses": losses,
+            "draws": self.hands - wins - losses,
+            "win_rate": round(wins / self.hands, 4),
+            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "mean_points": round(mean, 3),
+            "mean_points_ci95": [round(mean_low, 3), round(mean_high, 3)],
+            "outcomes": self.kinds(),
+            "seed": self.seed,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+def play_match(
+    bot: str,
+    hands: int,
+    seed: int,
+    *,
+    jobs: int = 1,
+    on_hand: Callable[[HandOutcome], None] | None = None,
+) -> MatchResult:
+    """Play ``hands`` hands of ``bot`` against OpenSpiel's simple bot."""
+    start = time.perf_counter()
+    outcomes = []
+    for outcome in play_all([HandTask(i, seed, bot) for i in range(hands)], jobs):
+        outcomes.append(outcome)
+        if on_hand is not None:
+            on_hand(outcome)
+    return MatchResult(bot, seed, time.perf_counter() - start, tuple(outcomes))
+
+
+# -- the command ------------------------------------------------------------------
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``remi openspiel``."""
+    lang = default_lang()
+    parser = subparsers.add_parser(
+        "openspiel", help=t("openspiel.help", lang), description=t("openspiel.help", lang)
+    )
+    parser.add_argument("game", choices=("gin",), help=t("openspiel.help_game", lang))
+    parser.add_argument(
+        "--bot", required=True, metavar="LEVEL[@BUDGET]", help=t("openspiel.help_bot", lang)
+    )
+    parser.add_argument(
+        "--opponent", choices=OPPONENTS, default="simple", help=t("openspiel.help_opponent", lang)
+    )
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=DEFAULT_HANDS,
+        metavar="N",
+        help=t("openspiel.help_hands", lang, hands=DEFAULT_HANDS),
+    )
+    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
+    parser.add_argument(
+        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
+    )
+    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
+    parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
+    parser.set_defaults(func=run)
+
+
+def has_pyspiel() -> bool:
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
+    """Exit status: 0 played, 1 OpenSpiel is not installed, 2 arguments that name no match."""
+    lang: str = args.lang or default_lang()
+    stream = out if out is not None else sys.stdout
+    try:
+        check_bot(args.bot, "gin")
+    except BotError as exc:
+        print(f"remi openspiel: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    if args.hands < 1 or args.jobs < 0:
+        key = "openspiel.bad_hands" if args.hands < 1 else "arena.bad_jobs"
+        print(f"remi openspiel: {t(key, lang, hands=args.hands, jobs=args.jobs)}", file=sys.stderr)
+        return 2
+    if not has_pyspiel():
+        print(f"remi openspiel: {t('openspiel.missing', lang)}", file=sys.stderr)
+        return 1
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    bot = args.bot.strip().lower()
+    jobs = jobs_count(args.jobs)
+    console = Console(file=stream)
+    if not args.json and stream.isatty():
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(t("arena.playing", lang), total=args.hands)
+            result = play_match(
+                bot, args.hands, seed, jobs=jobs, on_hand=lambda _: progress.advance(task)
+            )
+    else:
+        result = play_match(bot, args.hands, seed, jobs=jobs)
+    if args.json:
+        stream.write(json.dumps(result.as_json()) + "\n")
+    else:
+        console.print(result_table(result, lang))
+    return 0
+
+
+def result_table(result: MatchResult, lang: str) -> Table:
+    """The human report: the bot's wins, losses and points, and how its hands ended."""
+    data = result.as_json()
+    title = t(
+        "openspiel.title",
+        lang,
+        bot=result.bot,
+        hands=result.hands,
+        seed=result.seed,
+        seconds=f"{result.seconds:.1f}",
+    )
+    table = Table(title=title, caption=t("openspiel.caption", lang))
+    table.add_column(t("openspiel.col_what", lang))
+    table.add_column(t("openspiel.col_value", lang), justify="right")
+    low, high = data["win_rate_ci95"]
+    mean_low, mean_high = data["mean_points_ci95"]
+    table.add_row(t("arena.col_wins", lang), f"{data['wins']}/{result.hands}")
+    table.add_row(t("arena.col_rate", lang), f"{data['win_rate']:.1%} ({low:.1%} – {high:.1%})")
+    table.add_row(
+        t("arena.col_points", lang),
+        f"{data['mean_points']:.2f} ({mean_low:.2f} – {mean_high:.2f})",
+    )
+    for kind, count in data["outcomes"].items():
+        table.add_row(t(OUTCOMES[kind], lang), str(count))
+    return table
