@@ -101,3 +101,13 @@ def test_view_hides_the_other_hand() -> None:
     assert views[0] == views[1]
     assert views[0].hand_sizes == (10, 10)
     assert [str(p) for p in views[0].log] == ["p0 pass", "p1 pass"]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "not installed"), ("id", "belum terpasang")])
+def test_missing_openspiel_says_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, words: str
+) -> None:
+    monkeypatch.setattr("remikit.cli.openspiel.has_pyspiel", lambda: False)
+    assert run(args(lang=lang), out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert words in err and "pip install 'remikit[openspiel]'" in err
