@@ -239,11 +239,12 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         print(f"remi openspiel: {exc.text(lang)}", file=sys.stderr)
         return 2
     if args.hands < 1 or args.jobs < 0:
-        key = "openspiel.bad_hands" if args.hands < 1 else "arena.bad_jobs"
+        key = N_("openspiel.bad_hands") if args.hands < 1 else N_("arena.bad_jobs")
         print(f"remi openspiel: {t(key, lang, hands=args.hands, jobs=args.jobs)}", file=sys.stderr)
         return 2
     if not has_pyspiel():
-        print(f"remi openspiel: {t('openspiel.missing', lang)}", file=sys.stderr)
+        missing = t("openspiel.missing", lang)
+        print(f"remi openspiel: {missing}", file=sys.stderr)
         return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     bot = args.bot.strip().lower()
