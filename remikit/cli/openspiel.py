@@ -22,7 +22,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -34,6 +34,7 @@ from remikit.cli.arena import Z95, derive_seed, jobs_count, wilson_interval
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.variants.gin.observed import ObservedSeat
 from remikit.variants.gin.openspiel import numbers
+from remikit.views import PlayerView
 
 DEFAULT_HANDS = 100
 OPPONENTS = ("simple",)
@@ -90,7 +91,7 @@ def play_hand(task: HandTask) -> HandOutcome:
         if state.current_player() != seat:
             state.apply_action(other.step(state))
             continue
-        action = bot.choose(seen.view())
+        action = bot.choose(within_openspiel(seen.view(), state.legal_actions()))
         seen.played(action)
         for number in numbers(action):
             state.apply_action(number)
@@ -98,6 +99,14 @@ def play_hand(task: HandTask) -> HandOutcome:
     return HandOutcome(
         task.index, points, outcome_kind(state.to_observation_struct(seat), seat, points)
     )
+
+
+def within_openspiel(view: PlayerView, allowed: Sequence[int]) -> PlayerView:
+    """``view`` with only the legal actions OpenSpiel also allows its seat: OpenSpiel
+    refuses a knock where its 11-card deadwood over-reports, and a lay-off beyond the run
+    as first laid down (docs/rules.md G-5, G-6), both legal in remikit."""
+    legal = tuple(a for a in view.legal_actions if numbers(a)[0] in allowed)
+    return replace(view, legal_actions=legal)
 
 
 def outcome_kind(struct: Any, seat: int, points: float) -> str:

@@ -101,8 +101,8 @@ def best_defence(view: PlayerView) -> Action:
     _, layoffs = defence(frozenset(view.hand), table)
     if not layoffs:
         return Pass()
-    card, number = layoffs[0]
-    return LayOff(card, number)
+    first = LayOff(*layoffs[0])
+    return first if first in view.legal_actions else Pass()
 
 
 class GinStrategy:
