@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -112,14 +112,18 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
 
 
-def play_all(tasks: Sequence[GameTask], jobs: int) -> Iterator[GameOutcome]:
-    """The outcomes in task order, played by ``jobs`` processes (1: in this process)."""
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def play_all(play: Callable[[T], R], tasks: Sequence[T], jobs: int) -> Iterator[R]:
+    """``play`` of each task, in task order, by ``jobs`` processes (1: in this process)."""
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield play_task(task)
+            yield play(task)
         return
     with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(play_task, tasks, chunksize=1)
+        yield from pool.imap(play, tasks, chunksize=1)
 
 
 # -- results ----------------------------------------------------------------------
@@ -225,7 +229,7 @@ class Arena:
     ) -> ArenaResult:
         start = time.perf_counter()
         outcomes = []
-        for outcome in play_all(self.tasks(), jobs):
+        for outcome in play_all(play_task, self.tasks(), jobs):
             outcomes.append(outcome)
             if on_game is not None:
                 on_game(outcome)

@@ -16,12 +16,11 @@ import importlib
 import importlib.util
 import json
 import math
-import multiprocessing
 import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
@@ -30,7 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from remikit.bots import BotError, check_bot, make_bot
-from remikit.cli.arena import Z95, derive_seed, jobs_count, wilson_interval
+from remikit.cli.arena import Z95, derive_seed, jobs_count, play_all, wilson_interval
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.variants.gin.observed import ObservedSeat
 from remikit.variants.gin.openspiel import numbers
@@ -123,16 +122,6 @@ def outcome_kind(struct: Any, seat: int, points: float) -> str:
     return ("won_" if won else "lost_") + ("gin" if gin else "knock")
 
 
-def play_all(tasks: Sequence[HandTask], jobs: int) -> Iterator[HandOutcome]:
-    """The outcomes in task order, played by ``jobs`` processes (1: in this process)."""
-    if jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_hand(task)
-        return
-    with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(play_hand, tasks, chunksize=1)
-
-
 @dataclass(frozen=True)
 class MatchResult:
     """The hands played and what they came to."""
@@ -195,7 +184,7 @@ def play_match(
     """Play ``hands`` hands of ``bot`` against OpenSpiel's simple bot."""
     start = time.perf_counter()
     outcomes = []
-    for outcome in play_all([HandTask(i, seed, bot) for i in range(hands)], jobs):
+    for outcome in play_all(play_hand, [HandTask(i, seed, bot) for i in range(hands)], jobs):
         outcomes.append(outcome)
         if on_hand is not None:
             on_hand(outcome)
