@@ -177,7 +177,7 @@ def test_human_output_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
         (["remi13d", "--bots", "random,random,random,random", "--option", "games=0"], "games"),
         (["remi13d", "--bots", "random,random,random,random", "--games", "0"], "--games"),
         (["3-13", "--bots", "random,random", "--option", "ace=middle"], "ace"),
-        (["gin-rummy", "--bots", "random,random"], "unknown variant"),
+        (["canasta", "--bots", "random,random"], "unknown variant"),
     ],
 )
 def test_bad_arguments_say_why(

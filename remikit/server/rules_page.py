@@ -24,17 +24,18 @@ from markdown_it.token import Token
 from remikit.i18n import N_, t
 from remikit.server.option_help import CHOICES, LABELS
 from remikit.server.problems import Problem, pick_lang
-from remikit.variants import VariantSpec, find_variant
+from remikit.variants import VARIANTS, VariantSpec, find_variant
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 FILES = {"en": "rules.md", "id": "rules.id.md"}
-SECTIONS = {"remi13d": "1", "rummy500": "2", "three-thirteen": "3"}
+SECTIONS = {v.name: v.rules_section for v in VARIANTS.values() if v.rules_section is not None}
 """The section of docs/rules.md that holds each variant's rules."""
-PREFIXES = {"remi13d": "R13-", "rummy500": "R5-", "three-thirteen": "R3-"}
+PREFIXES = {v.name: v.rule_prefix for v in VARIANTS.values() if v.rule_prefix is not None}
 COMMON, EXAMPLES = "0", "5"
 
-RULE_ID = re.compile(r"\bR(?:13|5|3)-\d+\b")
-LEADING_RULE = re.compile(r"^\*\*(R(?:13|5|3)-\d+)\b")
+_IDS = "|".join(re.escape(prefix) for prefix in PREFIXES.values())
+RULE_ID = re.compile(rf"\b(?:{_IDS})\d+\b")
+LEADING_RULE = re.compile(rf"^\*\*((?:{_IDS})\d+)\b")
 HEADING = re.compile(r"^## (\d+)\. ", re.MULTILINE)
 
 router = APIRouter()
@@ -67,7 +68,7 @@ def variant_text(variant: str, lang: str) -> str:
 def rule_pages(lang: str) -> dict[str, str]:
     """Each rule id of the rules text and the page it is on (``/rules/rummy500?lang=id``)."""
     prefixes = {prefix: variant for variant, prefix in PREFIXES.items()}
-    found = re.findall(r"^- \*\*(R(?:13|5|3)-\d+)\b", "\n".join(sections(lang).values()), re.M)
+    found = re.findall(rf"^- \*\*((?:{_IDS})\d+)\b", "\n".join(sections(lang).values()), re.M)
     return {rule: f"/rules/{prefixes[rule.split('-')[0] + '-']}?lang={lang}" for rule in found}
 
 

@@ -211,6 +211,10 @@ class VariantSpec:
     option_rules: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Option → the rule of docs/rules.md it changes and the message id of its help
     (the lobby shows the help with a link to the rule)."""
+    rules_section: str | None = None
+    """The number of the section of docs/rules.md that holds the variant's rules."""
+    rule_prefix: str | None = None
+    """How the variant's rule ids begin (``R5-``, ``G-``)."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

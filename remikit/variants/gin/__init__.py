@@ -17,6 +17,8 @@ SPEC = VariantSpec(
         "tui": "remikit.variants.gin.tui:GinUI",
         "lay_down": "remikit.variants.gin.laydown:next_step",
     },
+    rules_section="4",
+    rule_prefix="G-",
     client=ClientInfo(
         deal="hand",
         length="target",
@@ -34,6 +36,7 @@ SPEC = VariantSpec(
         ),
     ),
     option_rules={
+        "players": ("G-1", N_("opt.players.help_gin")),
         "knock": ("G-5", N_("opt.knock.help")),
         "oklahoma": ("G-5", N_("opt.oklahoma.help")),
         "target": ("G-10", N_("opt.target.help_gin")),

@@ -18,6 +18,8 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
     },
+    rules_section="1",
+    rule_prefix="R13-",
     client=ClientInfo(
         deal="game",
         length="games",

@@ -14,6 +14,8 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.rummy500.tactics:Rummy500Tactics",
         "tui": "remikit.variants.rummy500.tui:Rummy500UI",
     },
+    rules_section="2",
+    rule_prefix="R5-",
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -17,6 +17,8 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.three_thirteen.tactics:ThreeThirteenTactics",
         "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
     },
+    rules_section="3",
+    rule_prefix="R3-",
     client=ClientInfo(
         deal="round",
         length=scoring.ROUNDS,
