@@ -342,6 +342,15 @@ def _counts(counts: Sequence[int], lang: str) -> str:
 # -- the command ------------------------------------------------------------------
 
 
+def add_run_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
+    """``--seed``, ``--jobs`` and ``--json``, as every command that plays many games takes."""
+    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
+    parser.add_argument(
+        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
+    )
+    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi arena``."""
     lang = default_lang()
@@ -359,11 +368,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help=t("arena.help_games", lang, games=DEFAULT_GAMES),
     )
-    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
-    parser.add_argument(
-        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
-    )
-    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
+    add_run_arguments(parser, lang)
     parser.add_argument("--deals", action="store_true", help=t("arena.help_deals", lang))
     parser.add_argument(
         "--option",

@@ -29,7 +29,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from remikit.bots import BotError, check_bot, make_bot
-from remikit.cli.arena import Z95, derive_seed, jobs_count, play_all, wilson_interval
+from remikit.cli.arena import (
+    Z95,
+    add_run_arguments,
+    derive_seed,
+    jobs_count,
+    play_all,
+    wilson_interval,
+)
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.variants.gin.observed import ObservedSeat
 from remikit.variants.gin.openspiel import numbers
@@ -214,11 +221,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="N",
         help=t("openspiel.help_hands", lang, hands=DEFAULT_HANDS),
     )
-    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
-    parser.add_argument(
-        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
-    )
-    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
+    add_run_arguments(parser, lang)
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 
