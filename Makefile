@@ -52,15 +52,17 @@ bench: $(INSTALLED_DEV)  # bench_gin.py needs the openspiel extra
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -f remikit/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(BIN)/python
+# The editable install also builds the compiled solver (setup.py) into remikit/.
+$(INSTALLED): pyproject.toml setup.py remikit/_solvercore.c | $(BIN)/python
 	$(BIN)/pip install -q -e '.[web]'
 	touch $@
 
-$(INSTALLED_DEV): pyproject.toml | $(BIN)/python
+$(INSTALLED_DEV): pyproject.toml setup.py remikit/_solvercore.c | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev,openspiel]'
 	touch $@ $(INSTALLED)

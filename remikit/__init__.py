@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from remikit.cards import Card, parse_card, parse_cards
 
 if TYPE_CHECKING:
-    from remikit.variants.spec import Scored
+    from remikit.variants.spec import Scored, Scorer
 
 __all__ = ["Card", "__version__", "parse_card", "parse_cards", "score"]
 
@@ -43,6 +43,25 @@ try:
     __version__ = version("remikit")
 except PackageNotFoundError:  # run from a source tree that is not installed
     __version__ = "0+unknown"
+
+
+_SCORERS: dict[str, Scorer] = {}  # by the variant name as given
+
+
+def _scorer(variant: str) -> Scorer:
+    """The scorer of ``variant`` (any alias), remembered for the next call."""
+    from remikit.variants import find_variant  # the variants load on first use, not on import
+    from remikit.variants.spec import ScoreInputError
+
+    try:
+        scorer = find_variant(variant).scorer
+    except ValueError:
+        scorer = None
+    if scorer is None:
+        raise ScoreInputError("score.unknown_variant", variant=variant)
+    if len(_SCORERS) < 1000:
+        _SCORERS[variant] = scorer
+    return scorer
 
 
 def score(
@@ -64,15 +83,7 @@ def score(
     cannot score (an unknown variant, a wrong hand size, a bad round) raises
     :class:`ValueError` saying why; so does a close the rules refuse (R13-7).
     """
-    from remikit.variants import find_variant  # the variants load on first use, not on import
-    from remikit.variants.spec import ScoreInputError
-
-    try:
-        scorer = find_variant(variant).scorer
-    except ValueError:
-        scorer = None
-    if scorer is None:
-        raise ScoreInputError("score.unknown_variant", variant=variant)
+    scorer = _SCORERS.get(variant) or _scorer(variant)
     hand = (
         parse_cards(cards)
         if isinstance(cards, str)

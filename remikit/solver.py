@@ -18,13 +18,22 @@ the rebuild's own.
 
 Natural cards are packed into one integer, four bits a card (two decks give
 counts up to 2; eight decks would still fit).
+
+Where the package was built with a C compiler, the same search runs compiled
+(``remikit/_solvercore.c``: the same candidates in the same order, so the same
+arrangements); this module's search is its reference and the fallback, and
+``REMIKIT_SOLVER=python`` in the environment chooses it. :data:`COMPILED` says
+which one a new solver uses.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import TYPE_CHECKING
 
 from remikit.cards import JOKER, Card, Rank
 from remikit.melds import (
@@ -38,6 +47,35 @@ from remikit.melds import (
     is_wild,
     split_wilds,
 )
+
+if TYPE_CHECKING:
+    from remikit._solvercore import Core
+
+_CORE: type[Core] | None
+try:
+    from remikit._solvercore import Core
+except ImportError:  # installed without a C compiler
+    _CORE = None
+else:
+    _CORE = Core
+
+COMPILED = _CORE is not None and os.environ.get("REMIKIT_SOLVER") != "python"
+"""Whether solvers search compiled by default (the extension is built and
+``REMIKIT_SOLVER`` is not ``python``)."""
+_pure_only = False  # pure_python() sets it
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Inside the block every solver searches in pure Python (the reference the
+    compiled search is checked against); not for use while other threads search."""
+    global _pure_only
+    before, _pure_only = _pure_only, True
+    try:
+        yield
+    finally:
+        _pure_only = before
+
 
 NEG = -(10**9)
 """The value of an impossible arrangement."""
@@ -61,6 +99,7 @@ _OWED = 2
 # candidate meld (runs, then sets).
 _MOVE_BITS = 16
 _DEAD, _DISCARD, _MELD = 0, 1, 2
+_ACE_CODES = {"low": 0, "high": 1, "both": 2}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,12 +123,19 @@ class Goal:
 # A candidate meld found during search:
 # (value, natural-cards mask, wilds used, pure, room for more wilds, description)
 _Candidate = tuple[int, int, int, bool, int, tuple[object, ...]]
+# A search's mode: (all_melded, need_pure, wild values, keep, wild values after a wild discard)
+_Mode = tuple[bool, bool, tuple[int, ...], int, tuple[int, ...] | None]
+# A meld on the arrangement's path: (description, wilds used, value)
+_Found = tuple[tuple[object, ...], int, int]
 
 
 class Solver:
-    """Optimal arrangements under one variant's meld rules and scoring."""
+    """Optimal arrangements under one variant's meld rules and scoring; ``compiled``
+    chooses the search (default :data:`COMPILED`)."""
 
-    def __init__(self, rules: MeldRules, scoring: Scoring) -> None:
+    def __init__(self, rules: MeldRules, scoring: Scoring, *, compiled: bool = COMPILED) -> None:
+        if compiled and _CORE is None:
+            raise ValueError("remikit was installed without its compiled search")
         self.rules = rules
         self.scoring = scoring
         self._wilds_free = scoring.wilds_free
@@ -103,6 +149,37 @@ class Solver:
         # (counts of the rank, wilds, card): a table shared by every search
         self._run_table: dict[int, tuple[_Candidate, ...]] = {}
         self._set_table: dict[int, tuple[_Candidate, ...]] = {}
+        self._melds: dict[tuple[tuple[object, ...], int], Meld] = {}
+        self._core = (
+            _CORE(
+                run_position=scoring.run_position,
+                set_rank=scoring.set_rank,
+                dead=scoring.dead,
+                royal_value=scoring.royal_flush,
+                dead_joker=scoring.dead_joker,
+                dead_wild_rank=scoring.dead_wild_rank,
+                ace=_ACE_CODES[rules.ace],
+                distinct_suits=rules.set_distinct_suits,
+                set_max=rules.set_max,
+                wild_only=rules.wild_only_melds,
+                royal=rules.royal_flush,
+                natural4=rules.pure_run == "natural4",
+                naturals_first=self._naturals_first,
+            )
+            if compiled and _CORE is not None
+            else None
+        )
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this solver searches compiled."""
+        return self._core is not None
+
+    def clear(self) -> None:
+        """Forget every search made so far (the next ones start afresh)."""
+        self._memo.clear()
+        if self._core is not None:
+            self._core.forget()
 
     # -- public -----------------------------------------------------------
 
@@ -110,7 +187,20 @@ class Solver:
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
     ) -> Arrangement | None:
         """The best arrangement of ``hand`` for ``goal``, or None when none is possible."""
-        memo, mode, packed, wilds = self._start(hand, wild_rank, goal)
+        core = self._core
+        if core is not None and not _pure_only:
+            found = core.search(
+                hand, wild_rank, goal.all_melded, goal.need_pure, goal.discard, goal.keep, True
+            )
+            if found is False:
+                return None
+            if found is not None:
+                value, (dead, melds, discard, flags), wild_cards = found
+                return self._assemble(value, dead, discard, melds, flags, wild_cards, goal.keep)
+        naturals, wilds = split_wilds(hand, wild_rank)
+        mode = self._mode(wilds, wild_rank, goal)
+        memo = self._memo_for(mode)
+        packed = _pack(naturals)
         flags = _OWED if goal.discard else 0
         value = self._best(memo, mode, packed, len(wilds), flags)
         if value <= NEG // 2:
@@ -121,21 +211,24 @@ class Solver:
         self, hand: Sequence[Card], *, wild_rank: Rank | None = None, goal: Goal = Goal()
     ) -> int:
         """The best value only (``NEG`` when impossible); cheaper than :meth:`solve`."""
-        memo, mode, packed, wilds = self._start(hand, wild_rank, goal)
-        return self._best(memo, mode, packed, len(wilds), _OWED if goal.discard else 0)
+        core = self._core
+        if core is not None and not _pure_only:
+            found = core.search(
+                hand, wild_rank, goal.all_melded, goal.need_pure, goal.discard, goal.keep, False
+            )
+            if found is not None:
+                return found
+        naturals, wilds = split_wilds(hand, wild_rank)
+        mode = self._mode(wilds, wild_rank, goal)
+        flags = _OWED if goal.discard else 0
+        return self._best(self._memo_for(mode), mode, _pack(naturals), len(wilds), flags)
 
     def _wild_value(self, wild: Card) -> int:
         """What a wild card no meld takes is worth."""
         return self.scoring.dead_joker if wild is JOKER else self.scoring.dead_wild_rank
 
-    def _start(
-        self, hand: Sequence[Card], wild_rank: Rank | None, goal: Goal
-    ) -> tuple[dict[int, int], tuple[object, ...], int, list[Card]]:
-        """The memo and search mode for ``goal``, the packed natural cards and the wilds."""
-        naturals, wilds = split_wilds(hand, wild_rank)
-        packed = 0
-        for card in naturals:
-            packed += _UNIT[card.index]
+    def _mode(self, wilds: list[Card], wild_rank: Rank | None, goal: Goal) -> _Mode:
+        """The search mode for ``goal`` with these wild cards."""
         wild_values = tuple(sorted((self._wild_value(w) for w in wilds), reverse=True))
         kept = goal.keep
         keep = kept.index if kept is not None and not is_wild(kept, wild_rank) else -1
@@ -146,17 +239,17 @@ class Solver:
             rest = list(wild_values)
             rest.remove(min(allowed))
             after_discard = tuple(rest)
-        mode = (goal.all_melded, goal.need_pure, wild_values, keep, after_discard)
+        return (goal.all_melded, goal.need_pure, wild_values, keep, after_discard)
+
+    def _memo_for(self, mode: _Mode) -> dict[int, int]:
         memo = self._memo.setdefault(mode, {})
         if len(memo) > _MEMO_LIMIT:
             memo.clear()
-        return memo, mode, packed, wilds
+        return memo
 
     # -- search -----------------------------------------------------------
 
-    def _best(
-        self, memo: dict[int, int], mode: tuple[object, ...], packed: int, wilds: int, flags: int
-    ) -> int:
+    def _best(self, memo: dict[int, int], mode: _Mode, packed: int, wilds: int, flags: int) -> int:
         key = (packed << 8) | (wilds << 4) | flags
         hit = memo.get(key)
         if hit is not None:
@@ -205,7 +298,7 @@ class Solver:
             new_flags |= min(3, (flags >> 2) + room) << 2
         return new_flags
 
-    def _leftover(self, mode: tuple[object, ...], wilds: int, flags: int) -> int:
+    def _leftover(self, mode: _Mode, wilds: int, flags: int) -> int:
         """The value of the wilds no meld took, once every natural card is placed.
 
         Melds take the costliest wilds, so the ones left dead are the cheapest.
@@ -218,7 +311,6 @@ class Solver:
                 return NEG
             wild_values = after_discard
             wilds -= 1
-        assert isinstance(wild_values, tuple)
         if wilds == 0:
             return 0
         if self.rules.wild_only_melds and wilds >= 3:
@@ -367,7 +459,7 @@ class Solver:
     def _rebuild(
         self,
         memo: dict[int, int],
-        mode: tuple[object, ...],
+        mode: _Mode,
         packed: int,
         wilds: list[Card],
         flags: int,
@@ -376,7 +468,7 @@ class Solver:
     ) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
-        found: list[tuple[tuple[object, ...], int, int]] = []  # (desc, wilds used, value)
+        found: list[_Found] = []
         n_wilds = len(wilds)
         while packed:
             key = (packed << 8) | (n_wilds << 4) | flags
@@ -401,6 +493,23 @@ class Solver:
                 packed -= mask
                 n_wilds -= used
                 flags = self._flags_after(flags, pure, room)
+        return self._assemble(value, dead, discard, found, flags, wilds, keep)
+
+    def _assemble(
+        self,
+        value: int,
+        dead: list[Card],
+        discard: Card | None,
+        found: list[_Found],
+        flags: int,
+        wilds: list[Card],
+        keep: Card | None,
+    ) -> Arrangement:
+        """The arrangement from the search's path: the dead natural cards, the discard,
+        the melds found, the flags at the end, and the hand's wild cards."""
+        if not wilds:
+            natural = tuple([self._natural_meld(desc, meld_value) for desc, _, meld_value in found])
+            return Arrangement(natural, tuple(dead), value, discard)
         # the discard owed (the costliest wild but `keep`), then the melds take the
         # costliest wilds; the rest makes a wild-only meld, is absorbed, or is dead
         spare = sorted(wilds, key=self._wild_value)
@@ -424,6 +533,16 @@ class Solver:
                         break
         dead.extend(spare)
         return Arrangement(tuple(melds), tuple(dead), value, discard)
+
+    def _natural_meld(self, desc: tuple[object, ...], value: int) -> Meld:
+        """The meld of ``desc`` without wild cards (one object for each, kept)."""
+        key = (desc, value)
+        meld = self._melds.get(key)
+        if meld is None:
+            if len(self._melds) > _TABLE_LIMIT:
+                self._melds.clear()
+            meld = self._melds[key] = self._meld(desc, [], value)
+        return meld
 
     def _meld(self, desc: tuple[object, ...], wild_cards: list[Card], value: int) -> Meld:
         wild_iter = iter(wild_cards)
@@ -459,6 +578,14 @@ class Solver:
             cards.append(w)
             stands.append(Card(free_suits[i % len(free_suits)] * 13 + rank0))
         return Meld("set", tuple(cards), tuple(stands), value)
+
+
+def _pack(naturals: Sequence[Card]) -> int:
+    """The natural cards packed four bits a card."""
+    packed = 0
+    for card in naturals:
+        packed += _UNIT[card.index]
+    return packed
 
 
 def _absorb(meld: Meld, wild: Card, rules: MeldRules) -> Meld | None:

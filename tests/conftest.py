@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from remikit import solver
 from remikit.storage.testing import ENV_VAR, scratch_database
 from tests.stacked import Stacked, stack_deck
 
@@ -19,6 +20,19 @@ DATA = Path(__file__).resolve().parent / "data"
 def stacked() -> Stacked:
     """:func:`tests.stacked.stack_deck`: a deck that deals chosen hands."""
     return stack_deck
+
+
+@pytest.fixture(params=["compiled", "python"])
+def search(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each solver search in turn: the compiled one (skipped where remikit was built
+    without it), then the pure-Python reference (:func:`remikit.solver.pure_python`)."""
+    if request.param == "compiled":
+        if not solver.COMPILED:
+            pytest.skip("remikit was built without its compiled search")
+        yield "compiled"
+    else:
+        with solver.pure_python():
+            yield "python"
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ RECORDS = [
 ]
 
 
+@pytest.mark.usefixtures("search")
 @pytest.mark.parametrize("name", RECORDS)
 def test_shared_records_replay_to_their_expectations(
     data: Path, name: str, capsys: pytest.CaptureFixture[str]

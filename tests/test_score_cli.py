@@ -207,10 +207,12 @@ def batch(
     return status, [json.loads(line) for line in out.splitlines()]
 
 
+@pytest.mark.usefixtures("search")
 @pytest.mark.parametrize("name", ["remi13d.jsonl", "three_thirteen.jsonl"])
 def test_batch_agrees_with_every_vector(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
+    """Both searches, compiled and pure Python, give every vector's points."""
     lines = vectors(name)
     status, results = batch(capsys, monkeypatch, lines)
     assert status == 0

@@ -1,4 +1,5 @@
-"""The exact solver: RULES.md §5 worked examples, arrangement validity, optimality.
+"""The exact solver: RULES.md §5 worked examples, arrangement validity, optimality,
+each with the compiled search and the pure-Python one.
 
 The meld rules, point values and the brute force below are written from
 RULES.md again, independently of :mod:`remikit.solver`, so they check it.
@@ -21,6 +22,8 @@ from remikit.melds import AceMode, Arrangement, Deadwood, Meld, card_at
 from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring as remi13d
 from remikit.variants.three_thirteen import scoring as three_thirteen
+
+pytestmark = pytest.mark.usefixtures("search")  # every test, with each search
 
 IMPOSSIBLE = None
 ACES: list[AceMode] = ["low", "high"]

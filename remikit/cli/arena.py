@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from remikit import solver
 from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
 from remikit.engine import OptionError, OptionRefused, Options, OptionText
@@ -381,6 +382,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(func=run)
 
 
+def solver_notice(lang: str) -> None:
+    """One line on stderr where remikit was built without its compiled search (a match
+    then takes several times as long)."""
+    if not solver.COMPILED:
+        print(t("arena.pure_python", lang), file=sys.stderr)
+
+
 def jobs_count(jobs: int) -> int:
     """``--jobs``: 0 means every core."""
     return (os.cpu_count() or 1) if jobs == 0 else jobs
@@ -405,6 +413,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     except ArenaError as exc:
         print(f"remi arena: {exc}", file=sys.stderr)
         return 2
+    solver_notice(lang)
     return _play(arena, args, stream, lang)
 
 

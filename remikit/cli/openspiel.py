@@ -35,6 +35,7 @@ from remikit.cli.arena import (
     derive_seed,
     jobs_count,
     play_all,
+    solver_notice,
     wilson_interval,
 )
 from remikit.i18n import LANGUAGES, N_, default_lang, t
@@ -247,6 +248,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         missing = t("openspiel.missing", lang)
         print(f"remi openspiel: {missing}", file=sys.stderr)
         return 1
+    solver_notice(lang)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     bot = args.bot.strip().lower()
     jobs = jobs_count(args.jobs)

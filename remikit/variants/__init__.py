@@ -18,6 +18,7 @@ __all__ = ["VARIANTS", "VariantSpec", "find_playable", "find_variant", "playable
 
 VARIANTS: dict[str, VariantSpec] = {}
 """Every registered variant by its canonical name, in the order registered."""
+_BY_NAME: dict[str, VariantSpec] = {}  # every name and alias, lower case
 
 
 def register(spec: VariantSpec) -> None:
@@ -27,14 +28,14 @@ def register(spec: VariantSpec) -> None:
     if clash:
         raise ValueError(f"variant names already taken: {', '.join(sorted(clash))}")
     VARIANTS[spec.name] = spec
+    _BY_NAME.update(dict.fromkeys(spec.names(), spec))
 
 
 def find_variant(name: str) -> VariantSpec:
     """The variant called ``name`` (any alias, any letter case)."""
-    key = name.strip().lower()
-    for spec in VARIANTS.values():
-        if key in spec.names():
-            return spec
+    spec = _BY_NAME.get(name) or _BY_NAME.get(name.strip().lower())
+    if spec is not None:
+        return spec
     names = ", ".join(VARIANTS)
     raise ValueError(f"unknown variant {name!r}; variants: {names}")
 

@@ -123,7 +123,11 @@ class Scorer:
         the hand's size, more copies of a card than the decks hold."""
         self.check_keywords(closing=closing, round_no=round_no, ace=ace, pure_run=pure_run)
         self.check_size(hand, round_no=cast(int | None, round_no))
-        for card, count in Counter([*hand, *([closing] if closing is not None else [])]).items():
+        cards = [*hand, closing] if closing is not None else hand
+        distinct = {card.index for card in cards}
+        if len(distinct) == len(cards) and (self.jokers or JOKER.index not in distinct):
+            return  # one of each card: within every deck's copies
+        for card, count in Counter(cards).items():
             limit = self.jokers if card is JOKER else self.copies
             if count > limit:
                 raise ScoreInputError("score.too_many_copies", count=count, card=card, limit=limit)

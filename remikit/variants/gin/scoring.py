@@ -43,7 +43,7 @@ class GinScorer(Scorer):
     def check_keywords(
         self, *, closing: Card | None, round_no: object, ace: object, pure_run: object
     ) -> None:
-        if any(k is not None for k in (closing, round_no, ace, pure_run)):
+        if closing is not None or round_no is not None or ace is not None or pure_run is not None:
             raise ScoreInputError("score.gin_options")
 
     def check_size(self, hand: Sequence[Card], *, round_no: int | None) -> None:
