@@ -27,9 +27,9 @@
 #define MOVE_DEAD 0
 #define MOVE_DISCARD 1
 #define MOVE_MELD 2
-#define TABLE_BITS 18
+#define TABLE_BITS 14
 #define POOL_MAX 16
-#define GIL_BUDGET 4000 /* positions searched before the GIL is given up */
+#define GIL_BUDGET 1000 /* positions and candidates searched before the GIL is given up */
 #define MAX_WILDS 15
 #define VALUE_LIMIT 1000000LL /* the largest value of a card or meld position */
 
@@ -51,6 +51,8 @@ typedef struct {
 
 static Table *pool[POOL_MAX];
 static int pool_free = 0;
+static long tables_live = 0;       /* tables allocated and not freed */
+static long released_searches = 0; /* searches finished without the GIL */
 
 static Table *table_new(int bits) {
     Table *t = PyMem_RawMalloc(sizeof(Table));
@@ -61,10 +63,12 @@ static Table *table_new(int bits) {
         return NULL;
     }
     t->mask = ((uint64_t)1 << bits) - 1;
+    tables_live++;
     return t;
 }
 
 static void table_free(Table *t) {
+    tables_live--;
     PyMem_RawFree(t->slots);
     PyMem_RawFree(t);
 }
@@ -123,7 +127,7 @@ typedef struct {
     int64_t values[MAX_WILDS + 1], after[MAX_WILDS + 1];
     Cand *buf;
     size_t top, cap;
-    long budget; /* < 0: no limit */
+    long budget; /* positions and candidates left before the GIL is given up; < 0: no limit */
     int stopped; /* 1: the budget ran out, 2: out of memory */
 } Search;
 
@@ -453,6 +457,7 @@ static int64_t best(Search *s, uint64_t k0, uint64_t k1, int wilds, int flags) {
         return 0;
     }
     size_t end = s->top;
+    if (s->budget >= 0) s->budget -= (long)(end - first); /* each candidate is work too */
     int room0 = flags >> 2;
     for (size_t i = first; i < end; i++) {
         const Cand cand = s->buf[i]; /* a copy: deeper searches may move the buffer */
@@ -698,8 +703,10 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
     if (s.stopped == 1) { /* a long search: the rest without the GIL */
         s.stopped = 0;
         s.budget = -1;
-        Py_BEGIN_ALLOW_THREADS value = best(&s, k0, k1, wilds, flags);
+        Py_BEGIN_ALLOW_THREADS
+        value = best(&s, k0, k1, wilds, flags);
         Py_END_ALLOW_THREADS
+        released_searches++;
     }
     PyObject *result = NULL;
     if (s.stopped) {
@@ -830,9 +837,17 @@ static PyObject *clear_pool(PyObject *module, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+static PyObject *stats(PyObject *module, PyObject *unused) {
+    return Py_BuildValue("{slslsl}", "tables", tables_live, "pooled", (long)pool_free,
+                         "released", released_searches);
+}
+
 static PyMethodDef module_methods[] = {
     {"release", clear_pool, METH_NOARGS,
      "release()\n--\n\nFree the memo tables no search is using (made again when needed)."},
+    {"stats", stats, METH_NOARGS,
+     "stats()\n--\n\nThe memo tables allocated, those pooled for reuse, and how many "
+     "searches finished without the GIL."},
     {NULL, NULL, 0, NULL},
 };
 

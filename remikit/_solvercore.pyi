@@ -66,3 +66,7 @@ class Core:
 
 def release() -> None:
     """Free the memo tables no search is using."""
+
+def stats() -> dict[str, int]:
+    """``tables`` allocated, ``pooled`` for reuse, searches ``released`` (run without
+    the GIL)."""

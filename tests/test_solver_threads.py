@@ -1,6 +1,7 @@
 """The solver shared by threads (the web server's bot pool and its event loop): every
 thread gets the arrangement a solver used by one thread alone finds (R13-7, R13-12,
-R3-7), even while the memo is cleared at its limit under another thread's search."""
+R3-7), even while the memo is cleared at its limit under another thread's search; with
+the compiled search and the pure-Python one."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def busy_switching() -> Iterator[None]:
     sys.setswitchinterval(before)
 
 
-@pytest.mark.usefixtures("busy_switching")
+@pytest.mark.usefixtures("busy_switching", "search")
 @pytest.mark.parametrize("limit", [50, 2000])
 def test_threads_sharing_a_solver_get_the_single_thread_answers(
     monkeypatch: pytest.MonkeyPatch, limit: int
