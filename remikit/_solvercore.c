@@ -492,31 +492,48 @@ static int64_t best(Search *s, uint64_t k0, uint64_t k1, int wilds, int flags) {
 static PyObject *index_name; /* "index", interned */
 static uint64_t next_serial = 1;
 
+static PyObject *kind_names[3]; /* "run", "royal", "set", interned */
+
+/* A new tuple of n items, each reference stolen (NULL items: the tuple is not made). */
+static PyObject *tuple_of(Py_ssize_t n, PyObject **items) {
+    PyObject *tuple = NULL;
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < n; i++) ok &= items[i] != NULL;
+    if (ok) tuple = PyTuple_New(n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tuple != NULL) {
+            PyTuple_SET_ITEM(tuple, i, items[i]);
+        } else {
+            Py_XDECREF(items[i]);
+        }
+    }
+    return tuple;
+}
+
 /* One meld of the path: (description, wilds used, value), the description as
  * Solver._runs and Solver._sets give it. */
 static PyObject *meld_step(const Cand *cand) {
     PyObject *desc;
     if (cand->kind == 2) {
-        desc = Py_BuildValue("(si(iiii)ii)", "set", cand->rank0, cand->take[0], cand->take[1],
-                             cand->take[2], cand->take[3], cand->used, cand->suit);
+        PyObject *take[4];
+        for (int x = 0; x < 4; x++) take[x] = PyLong_FromLong(cand->take[x]);
+        PyObject *items[5] = {Py_NewRef(kind_names[2]), PyLong_FromLong(cand->rank0),
+                              tuple_of(4, take), PyLong_FromLong(cand->used),
+                              PyLong_FromLong(cand->suit)};
+        desc = tuple_of(5, items);
     } else {
-        PyObject *wild_pos = PyTuple_New(cand->used);
-        if (wild_pos == NULL) return NULL;
+        PyObject *positions[14];
         Py_ssize_t j = 0;
         for (int p = 0; p < 14; p++) {
-            if (!(cand->wild_pos & (1u << p))) continue;
-            PyObject *position = PyLong_FromLong(p);
-            if (position == NULL) {
-                Py_DECREF(wild_pos);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(wild_pos, j++, position);
+            if (cand->wild_pos & (1u << p)) positions[j++] = PyLong_FromLong(p);
         }
-        desc = Py_BuildValue("(siiiN)", cand->kind == 1 ? "royal" : "run", cand->suit, cand->lo,
-                             cand->hi, wild_pos);
+        PyObject *items[5] = {Py_NewRef(kind_names[(int)cand->kind]), PyLong_FromLong(cand->suit),
+                              PyLong_FromLong(cand->lo), PyLong_FromLong(cand->hi),
+                              tuple_of(j, positions)};
+        desc = tuple_of(5, items);
     }
-    if (desc == NULL) return NULL;
-    return Py_BuildValue("(NiL)", desc, cand->used, (long long)cand->value);
+    PyObject *items[3] = {desc, PyLong_FromLong(cand->used), PyLong_FromLongLong(cand->value)};
+    return tuple_of(3, items);
 }
 
 /* The arrangement's path from the root: (dead natural cards, melds, the discard or
@@ -861,7 +878,13 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__solvercore(void) {
     index_name = PyUnicode_InternFromString("index");
-    if (index_name == NULL || PyType_Ready(&CoreType) < 0) return NULL;
+    kind_names[0] = PyUnicode_InternFromString("run");
+    kind_names[1] = PyUnicode_InternFromString("royal");
+    kind_names[2] = PyUnicode_InternFromString("set");
+    if (index_name == NULL || kind_names[0] == NULL || kind_names[1] == NULL ||
+        kind_names[2] == NULL || PyType_Ready(&CoreType) < 0) {
+        return NULL;
+    }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&CoreType);

@@ -191,9 +191,7 @@ class Card:
 
     def symbol(self) -> str:
         """Display form with a suit symbol: ``A♠``, ``10♥``; a joker stays ``Jk``."""
-        if self.index == JOKER_INDEX:
-            return "Jk"
-        return self.rank.label + self.suit.symbol
+        return _SYMBOLS[self.index]
 
     def name_in(self, lang: str) -> str:
         """Full name: ``As Sekop`` / ``Ace of Spades``."""
@@ -214,6 +212,7 @@ class Card:
 Card._all = [Card(i) for i in range(53)]
 Card._by_text = {str(card): card for card in Card._all}
 JOKER = Card._all[JOKER_INDEX]
+_SYMBOLS = [Rank(i % 13 + 1).label + Suit(i // 13).symbol for i in range(52)] + ["Jk"]
 NATURALS: tuple[Card, ...] = tuple(Card._all[:52])
 
 

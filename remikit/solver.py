@@ -149,7 +149,7 @@ class Solver:
         # (counts of the rank, wilds, card): a table shared by every search
         self._run_table: dict[int, tuple[_Candidate, ...]] = {}
         self._set_table: dict[int, tuple[_Candidate, ...]] = {}
-        self._melds: dict[tuple[tuple[object, ...], int], Meld] = {}
+        self._melds: dict[_Found, Meld] = {}  # melds without wilds by path step
         self._core = (
             _CORE(
                 run_position=scoring.run_position,
@@ -508,7 +508,8 @@ class Solver:
         """The arrangement from the search's path: the dead natural cards, the discard,
         the melds found, the flags at the end, and the hand's wild cards."""
         if not wilds:
-            natural = tuple([self._natural_meld(desc, meld_value) for desc, _, meld_value in found])
+            kept = self._melds
+            natural = tuple([kept.get(step) or self._natural_meld(step) for step in found])
             return Arrangement(natural, tuple(dead), value, discard)
         # the discard owed (the costliest wild but `keep`), then the melds take the
         # costliest wilds; the rest makes a wild-only meld, is absorbed, or is dead
@@ -534,14 +535,12 @@ class Solver:
         dead.extend(spare)
         return Arrangement(tuple(melds), tuple(dead), value, discard)
 
-    def _natural_meld(self, desc: tuple[object, ...], value: int) -> Meld:
-        """The meld of ``desc`` without wild cards (one object for each, kept)."""
-        key = (desc, value)
-        meld = self._melds.get(key)
-        if meld is None:
-            if len(self._melds) > _TABLE_LIMIT:
-                self._melds.clear()
-            meld = self._melds[key] = self._meld(desc, [], value)
+    def _natural_meld(self, step: _Found) -> Meld:
+        """The meld of a path step without wild cards, kept for the next time."""
+        if len(self._melds) > _TABLE_LIMIT:
+            self._melds.clear()
+        desc, _, value = step
+        meld = self._melds[step] = self._meld(desc, [], value)
         return meld
 
     def _meld(self, desc: tuple[object, ...], wild_cards: list[Card], value: int) -> Meld:

@@ -25,11 +25,12 @@ HAND_SIZE = 10
 RULES = MeldRules(ace="low", set_distinct_suits=True, set_max=4)
 SCORING = Scoring(dead=tuple(-min(i % 13 + 1, 10) for i in range(52)))
 SOLVER = Solver(RULES, SCORING)
+_GOALS = (Goal(), Goal(discard=True))  # 10 cards, 11 cards
 
 
 def deadwood(hand: Sequence[Card]) -> Deadwood:
     """The minimum deadwood of 10 cards, or of 11 cards after the best discard."""
-    best = SOLVER.solve(hand, goal=Goal(discard=len(hand) > HAND_SIZE))
+    best = SOLVER.solve(hand, goal=_GOALS[len(hand) > HAND_SIZE])
     assert best is not None
     return Deadwood(-best.value, best.melds, best.dead, best.discard)
 
