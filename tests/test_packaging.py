@@ -58,3 +58,20 @@ def test_remi_serve_without_the_web_extra_names_it() -> None:
     done = run("from remikit.cli.main import main\nsys.exit(main(['serve']))\n")
     assert done.returncode == 1
     assert "pip install 'remikit[web]'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_the_compiled_solver_remikit_runs_its_pure_python_search() -> None:
+    """A machine without a C compiler installs remikit without ``remikit._solvercore``:
+    scoring and matches work, and ``remi arena`` says once that it runs slower."""
+    done = run(
+        "sys.modules['remikit._solvercore'] = None  # the import fails, as when not built\n"
+        "import remikit, remikit.solver\n"
+        "print(remikit.solver.COMPILED)\n"
+        "print(remikit.score('gin', remikit.parse_cards('As 2s 3s 7h 7d 7c Kd Kc Ks 9h')).points)\n"
+        "from remikit.cli.main import main\n"
+        "sys.exit(main(['arena', 'gin', '--bots', 'greedy,random', '--games', '2', '--json', "
+        "'--lang', 'en']))\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == ["False", "9"]
+    assert done.stderr.count("without its compiled solver") == 1
