@@ -21,16 +21,19 @@ Cases, on the same seeded hands and games for every engine:
 6. The strong bot at a fixed effort (``--sims`` rollouts' worth a decision):
    its decisions, rollouts and effort per second, seat 0 against greedy bots.
 
-Every figure is the median of ``--repeats`` runs. Each run starts with every
-solver's memo cleared; within a run the memo keeps what earlier hands taught
-it, as in a running process. The "fresh" figures clear the memo before every
-hand (the clearing is not timed). The candidate-meld tables stay warm
-(``bench/bench_solver.py`` times the solver's cold start and its CPU time).
+Times are the CPU time of this thread (``thread_time``), which does not count
+time lost to other processes on a busy machine. Every figure is the median of
+``--repeats`` runs. Each run starts with every solver's memo cleared; within
+a run the memo keeps what earlier hands taught it, as in a running process.
+The "fresh" figures clear the memo before every hand (the clearing is not
+timed). The candidate-meld tables stay warm (``bench/bench_solver.py`` times
+the solver's cold start).
 
-The remikit figures are measured twice: in this process with the default
-solver, then by this script again in a child process with
-``REMIKIT_SOLVER=python`` (the pure-Python solver), whose figures come back as
-JSON (``--pure-only``).
+The remikit figures are measured twice, run by run in turn, so that a change
+in the machine's load weighs on all of them alike: in this process with the
+default solver, the baselines in the same runs; and in a child process with
+``REMIKIT_SOLVER=python`` (the pure-Python solver): this script with
+``--pure-only``, which answers each line it reads with a run's figures as JSON.
 
 Needs the ``openspiel`` extra. Run: ``python bench/bench_speed.py [--quick]
 [--hands N] [--deals N] [--games N] [--decisions N] [--sims N] [--repeats N]
@@ -48,7 +51,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -112,30 +115,44 @@ def per_item(
     for item in items:
         if before is not None:
             before()
-        start = time.perf_counter_ns()
+        start = time.thread_time_ns()
         work(item)
-        times.append((time.perf_counter_ns() - start) / 1000)
+        times.append((time.thread_time_ns() - start) / 1000)
     return times
 
 
-def summary(runs: Sequence[Sequence[float]]) -> Results:
-    """Items per second, median and p99 µs: each the median over the runs."""
+def batch(items: Sequence[Any], work: Callable[[Any], object]) -> float:
+    """Items per second of ``work`` over ``items``, the whole loop timed (no timer call
+    per item, which would weigh on a call of a few microseconds)."""
+    start = time.thread_time_ns()
+    for item in items:
+        work(item)
+    return len(items) / ((time.thread_time_ns() - start) / 1e9)
+
+
+def summary(times: Sequence[float]) -> Results:
+    """Items per second, median and p99 µs of one run's times per item."""
     return {
-        "per_s": statistics.median(len(r) / (sum(r) / 1e6) for r in runs),
-        "median_us": statistics.median(statistics.median(r) for r in runs),
-        "p99_us": statistics.median(p99(r) for r in runs),
+        "per_s": len(times) / (sum(times) / 1e6),
+        "median_us": statistics.median(times),
+        "p99_us": p99(times),
     }
 
 
-def score_case(items: Sequence[Any], work: Callable[[Any], object], repeats: int) -> Results:
-    """``work`` over ``items``: the memo cleared before each run, and before each item."""
+Work = Callable[[Any], object]
+
+
+def score_case(
+    items: Sequence[Any], work: Work, others: Mapping[str, tuple[Sequence[Any], Work]]
+) -> Results:
+    """``work`` over ``items``, the memo cleared first, then again with the memo cleared
+    before each item; then each of ``others`` (a baseline: its items and work)."""
     memos = Memos()
-    warm, fresh = [], []
-    for _ in range(repeats):
-        memos.clear()
-        warm.append(per_item(items, work, None))
-        fresh.append(per_item(items, work, memos.clear))
-    return {"warm": summary(warm), "fresh": summary(fresh), "memo_found": memos.found}
+    memos.clear()
+    warm = summary(per_item(items, work, None))
+    fresh = summary(per_item(items, work, memos.clear))
+    rates = {name: {"per_s": batch(its, other)} for name, (its, other) in others.items()}
+    return {"warm": warm, "fresh": fresh, "memo_found": memos.found, **rates}
 
 
 # -- the hands ----------------------------------------------------------------------
@@ -214,34 +231,31 @@ def random_deal(variant: str, seed: int) -> int:
     return actions
 
 
-def play_rate(play: Callable[[int], int], seeds: Sequence[int], repeats: int) -> Results:
-    """Deals and actions per second of ``play`` over ``seeds`` (median of the runs)."""
-    runs = []
-    for _ in range(repeats):
-        Memos().clear()
-        start = time.perf_counter()
+def play_rates(players: Mapping[str, Callable[[int], int]], seeds: Sequence[int]) -> Results:
+    """Deals and actions per second of each player over ``seeds``, in turn."""
+    Memos().clear()
+    out = {}
+    for name, play in players.items():
+        start = time.thread_time()
         actions = sum(play(s) for s in seeds)
-        runs.append((time.perf_counter() - start, actions))
-    return {
-        "deals_s": statistics.median(len(seeds) / t for t, _ in runs),
-        "actions_s": statistics.median(a / t for t, a in runs),
-        "actions_per_deal": runs[0][1] / len(seeds),
-    }
+        took = time.thread_time() - start
+        out[name] = {
+            "deals_s": len(seeds) / took,
+            "actions_s": actions / took,
+            "actions_per_deal": actions / len(seeds),
+        }
+    return out
 
 
-def greedy_games(variant: str, games: int, seed: int, repeats: int) -> Results:
+def greedy_games(variant: str, games: int, seed: int) -> Results:
     """Arena games of greedy bots per second, and their deals per game."""
     options = find_playable(variant).game_class().options_type()
     bots = ("greedy",) * options.players
     tasks = [GameTask(variant, options.as_dict(), i, seed, bots) for i in range(games)]
-    runs = []
-    deals = 0
-    for _ in range(repeats):
-        Memos().clear()
-        start = time.perf_counter()
-        deals = sum(len(play_task(task).deals) for task in tasks)
-        runs.append(time.perf_counter() - start)
-    return {"games_s": statistics.median(games / t for t in runs), "deals_per_game": deals / games}
+    Memos().clear()
+    start = time.thread_time()
+    deals = sum(len(play_task(task).deals) for task in tasks)
+    return {"games_s": games / (time.thread_time() - start), "deals_per_game": deals / games}
 
 
 def strong_decisions(variant: str, decisions: int, sims: int, seed: int) -> tuple[float, int, int]:
@@ -261,9 +275,9 @@ def strong_decisions(variant: str, decisions: int, sims: int, seed: int) -> tupl
             seat = game.to_play
             assert seat is not None
             before = strong.last
-            start = time.perf_counter()
+            start = time.thread_time()
             action = bots[seat].choose(game.view(seat))
-            took = time.perf_counter() - start
+            took = time.thread_time() - start
             found = strong.last
             if seat == 0 and found is not None and found is not before:
                 elapsed += took
@@ -274,58 +288,84 @@ def strong_decisions(variant: str, decisions: int, sims: int, seed: int) -> tupl
     return elapsed, rollouts, searched
 
 
-def strong_rate(variant: str, decisions: int, sims: int, seed: int, repeats: int) -> Results:
-    runs = []
-    for _ in range(repeats):
-        Memos().clear()
-        runs.append(strong_decisions(variant, decisions, sims, seed))
-    _, rollouts, searched = runs[0]
+def strong_rate(variant: str, decisions: int, sims: int, seed: int) -> Results:
+    Memos().clear()
+    took, rollouts, searched = strong_decisions(variant, decisions, sims, seed)
     return {
         "decisions": searched,
         "rollouts": rollouts,
-        "rollouts_s": statistics.median(r / t for t, r, _ in runs),
-        "ms_per_decision": statistics.median(t / n * 1000 for t, _, n in runs),
-        "effort_s": statistics.median(n * sims / t for t, _, n in runs),
+        "rollouts_s": rollouts / took,
+        "ms_per_decision": took / searched * 1000,
+        "effort_s": searched * sims / took,
     }
 
 
-def measure_remikit(args: argparse.Namespace) -> Results:
-    """Every remikit figure, with whichever solver this process has."""
+def measure(args: argparse.Namespace, *, baselines: bool) -> Results:
+    """One run of every remikit figure, with whichever solver this process has; with
+    ``baselines``, OpenSpiel's and RLCard's too, checked against remikit's."""
     out: Results = {"compiled": bool(getattr(remikit.solver, "COMPILED", False))}
     gin: Results = {}
     for label, hands in gin_hands(args.hands, args.seed).items():
         points = [gin_points(h) for h in hands]
-        gin[label] = {**score_case(hands, gin_points, args.repeats), "points": points}
+        others: dict[str, tuple[Sequence[Any], Work]] = {}
+        checked: Results = {}
+        if baselines:
+            spiel, rl, checked = gin_baselines(hands, points)
+            others = {"OpenSpiel": (spiel, openspiel_deadwood), "RLCard": (rl, rlcard_deadwood)}
+        case = score_case(hands, gin_points, others)
+        gin[label] = {**checked, **case, "points": points}
     out["gin"] = gin
     closes = close_hands(args.hands, args.seed)
     points = [close_points(d) for d in closes]
-    out["remi13d"] = {**score_case(closes, close_points, args.repeats), "points": points}
+    out["remi13d"] = {**score_case(closes, close_points, {}), "points": points}
     rng = random.Random(f"{args.seed}-three-thirteen")
     t13 = [rng.sample(DECK_108, 13) for _ in range(args.hands)]
     points = [t13_points(h) for h in t13]
-    out["three-thirteen"] = {**score_case(t13, t13_points, args.repeats), "points": points}
+    out["three-thirteen"] = {**score_case(t13, t13_points, {}), "points": points}
     seeds = [args.seed * 1_000_000 + i for i in range(args.deals)]
     variants = [spec.name for spec in playable()]
-    out["random"] = {v: play_rate(partial(random_deal, v), seeds, args.repeats) for v in variants}
-    out["greedy"] = {v: greedy_games(v, args.games, args.seed, args.repeats) for v in variants}
-    out["strong"] = {
-        v: strong_rate(v, args.decisions, args.sims, args.seed, args.repeats) for v in variants
-    }
+    players: dict[str, Callable[[int], int]] = {v: partial(random_deal, v) for v in variants}
+    if baselines:
+        players |= {"OpenSpiel": openspiel_deal, "RLCard": rlcard_deal}
+    out["random"] = play_rates(players, seeds)
+    out["greedy"] = {v: greedy_games(v, args.games, args.seed) for v in variants}
+    out["strong"] = {v: strong_rate(v, args.decisions, args.sims, args.seed) for v in variants}
     return out
 
 
-def measure_pure(argv: Sequence[str]) -> Results:
-    """:func:`measure_remikit` in a child process with the pure-Python solver."""
+def combine(runs: Sequence[Any]) -> Any:
+    """The runs' results in one: the median of each number (of a whole number, the lower
+    middle one), the first run's other values."""
+    first = runs[0]
+    if isinstance(first, dict):
+        return {key: combine([run[key] for run in runs]) for key in first}
+    if isinstance(first, float):
+        return statistics.median(runs)
+    if isinstance(first, int) and not isinstance(first, bool):
+        return statistics.median_low(runs)
+    return first
+
+
+def measure_runs(args: argparse.Namespace) -> tuple[Results, Results]:
+    """``--repeats`` runs in this process (with the baselines) and as many in a child
+    process with the pure-Python solver, taking turns; each combined."""
     env = {**os.environ, "REMIKIT_SOLVER": "python"}
-    child = subprocess.run(
-        [sys.executable, __file__, *argv, "--pure-only"],
-        env=env,
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    pure: Results = json.loads(child.stdout)
-    return pure
+    argv = [sys.executable, __file__, *(a for a in sys.argv[1:] if a != "--pure-only")]
+    own, pure = [], []
+    with subprocess.Popen(
+        [*argv, "--pure-only"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as child:
+        assert child.stdin is not None and child.stdout is not None
+        for run in range(args.repeats):
+            print(f"run {run + 1} of {args.repeats}…", file=sys.stderr, flush=True)
+            own.append(measure(args, baselines=True))
+            child.stdin.write("run\n")
+            child.stdin.flush()
+            pure.append(json.loads(child.stdout.readline()))
+        child.stdin.close()
+    if child.returncode:
+        raise RuntimeError(f"the pure-Python run failed ({child.returncode})")
+    return combine(own), combine(pure)
 
 
 # -- the baselines --------------------------------------------------------------------
@@ -381,30 +421,19 @@ def rlcard_deal(seed: int) -> int:
     return actions
 
 
-def measure_baselines(args: argparse.Namespace, points: Results) -> Results:
-    """OpenSpiel's and RLCard's figures, checked against remikit's ``points``."""
-    out: Results = {}
-    for label, hands in gin_hands(args.hands, args.seed).items():
-        spiel = [[card_number(c) for c in h] for h in hands]
-        rl = [[rl_utils.get_card(n) for n in h] for h in spiel]
-        over = 0
-        for hand, s, r, best in zip(hands, spiel, rl, points[label], strict=True):
-            if not best == openspiel_best(s) == rlcard_deadwood(r):
-                raise AssertionError(f"the figures differ on {' '.join(map(str, hand))}")
-            over += openspiel_deadwood(s) != best
-        out[label] = {
-            "OpenSpiel": summary(
-                [per_item(spiel, openspiel_deadwood, None) for _ in range(args.repeats)]
-            ),
-            "RLCard": summary([per_item(rl, rlcard_deadwood, None) for _ in range(args.repeats)]),
-            "over": over,
-        }
-    seeds = [args.seed * 1_000_000 + i for i in range(args.deals)]
-    out["random"] = {
-        "OpenSpiel": play_rate(openspiel_deal, seeds, args.repeats),
-        "RLCard": play_rate(rlcard_deal, seeds, args.repeats),
-    }
-    return out
+def gin_baselines(
+    hands: Sequence[list[Card]], points: Sequence[int | None]
+) -> tuple[list[list[int]], list[list[Any]], Results]:
+    """The hands as OpenSpiel and RLCard take them, once both are checked to agree with
+    remikit's ``points``; and how often OpenSpiel's own 11-card call is above the best."""
+    spiel = [[card_number(c) for c in h] for h in hands]
+    rl = [[rl_utils.get_card(n) for n in h] for h in spiel]
+    over = 0
+    for hand, s, r, best in zip(hands, spiel, rl, points, strict=True):
+        if not best == openspiel_best(s) == rlcard_deadwood(r):
+            raise AssertionError(f"the figures differ on {' '.join(map(str, hand))}")
+        over += openspiel_deadwood(s) != best
+    return spiel, rl, {"over": over}
 
 
 # -- the report -----------------------------------------------------------------------
@@ -441,15 +470,15 @@ def check_same(own: Results, pure: Results) -> None:
             raise AssertionError(f"the solvers' figures differ: {name}")
 
 
-def print_gin(own: Results, pure: Results, base: Results) -> None:
+def print_gin(own: Results, pure: Results) -> None:
     rows = []
     for label, mine in own["gin"].items():
-        py, os_, rl = pure["gin"][label], base[label]["OpenSpiel"], base[label]["RLCard"]
+        py, os_, rl = pure["gin"][label], mine["OpenSpiel"], mine["RLCard"]
         rates = [mine["warm"], mine["fresh"], py["warm"], py["fresh"], os_, rl]
         rows.append(
             [label, *(f"{r['per_s']:,.0f}" for r in rates)]
             + [ratio(a["per_s"], b["per_s"]) for a in (mine["warm"], py["warm"]) for b in (os_, rl)]
-            + [str(base[label]["over"])]
+            + [str(mine["over"])]
         )
     table(
         "1. Gin Rummy minimum deadwood, hands per second",
@@ -482,11 +511,11 @@ def print_latency(own: Results, pure: Results) -> None:
     )
 
 
-def print_random(own: Results, pure: Results, base: Results) -> None:
-    os_, rl = base["random"]["OpenSpiel"], base["random"]["RLCard"]
+def print_random(own: Results, pure: Results) -> None:
+    os_, rl = own["random"]["OpenSpiel"], own["random"]["RLCard"]
     rows = []
-    for variant, mine in own["random"].items():
-        py = pure["random"][variant]
+    for variant, py in pure["random"].items():
+        mine = own["random"][variant]
         ratios = [
             ratio(a["actions_s"], b["actions_s"]) for a, b in ((mine, os_), (mine, rl), (py, os_))
         ]
@@ -551,7 +580,7 @@ def print_bots(own: Results, pure: Results, args: argparse.Namespace) -> None:
     )
 
 
-def report(args: argparse.Namespace, own: Results, pure: Results, base: Results) -> None:
+def report(args: argparse.Namespace, own: Results, pure: Results) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"remikit {remikit.__version__} speed beside OpenSpiel and RLCard (seed {args.seed})")
     print(
@@ -560,13 +589,13 @@ def report(args: argparse.Namespace, own: Results, pure: Results, base: Results)
     )
     print(
         f"medians of {args.repeats} runs; {args.hands} hands a score case, {args.deals} deals of "
-        f"random play; load average {load} at the end"
+        f"random play; CPU time of the thread; load average {load} at the end"
     )
     if not own["gin"]["uniform 10 cards"]["memo_found"]:
         print("note: no solver memo found to clear; warm and fresh figures are the same runs")
-    print_gin(own, pure, base)
+    print_gin(own, pure)
     print_latency(own, pure)
-    print_random(own, pure, base)
+    print_random(own, pure)
     print_bots(own, pure, args)
 
 
@@ -580,22 +609,22 @@ def main() -> None:
     for name in FULL:
         parser.add_argument(f"--{name}", type=int, help=f"default {FULL[name]} ({QUICK[name]})")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pure-only", action="store_true", help="remikit's figures as JSON")
+    parser.add_argument(
+        "--pure-only",
+        action="store_true",
+        help="a run of remikit's figures as JSON for each line read",
+    )
     args = parser.parse_args()
     for name, value in (QUICK if args.quick else FULL).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
-    if args.pure_only:
-        print(json.dumps(measure_remikit(args)))
+    if args.pure_only:  # one run for each line read
+        for _ in sys.stdin:
+            print(json.dumps(measure(args, baselines=False)), flush=True)
         return
-    print("measuring remikit…", file=sys.stderr, flush=True)
-    own = measure_remikit(args)
-    print("measuring OpenSpiel and RLCard…", file=sys.stderr, flush=True)
-    base = measure_baselines(args, {label: c["points"] for label, c in own["gin"].items()})
-    print("measuring remikit with REMIKIT_SOLVER=python…", file=sys.stderr, flush=True)
-    pure = measure_pure([a for a in sys.argv[1:] if a != "--pure-only"])
+    own, pure = measure_runs(args)
     check_same(own, pure)
-    report(args, own, pure, base)
+    report(args, own, pure)
 
 
 if __name__ == "__main__":
