@@ -78,6 +78,7 @@ NATURALS_2DECKS = list(NATURALS) * 2
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 OPENSPIEL = pyspiel.load_game("gin_rummy")
 Results = dict[str, Any]
+Work = Callable[[Any], object]
 
 
 # -- timing -------------------------------------------------------------------------
@@ -107,9 +108,7 @@ def p99(times: Sequence[float]) -> float:
     return ordered[max(0, -(-len(ordered) * 99 // 100) - 1)]
 
 
-def per_item(
-    items: Sequence[Any], work: Callable[[Any], object], before: Callable[[], None] | None
-) -> list[float]:
+def per_item(items: Sequence[Any], work: Work, before: Callable[[], None] | None) -> list[float]:
     """Microseconds of ``work`` on each item, ``before`` (untimed) called before each."""
     times = []
     for item in items:
@@ -121,7 +120,7 @@ def per_item(
     return times
 
 
-def batch(items: Sequence[Any], work: Callable[[Any], object]) -> float:
+def batch(items: Sequence[Any], work: Work) -> float:
     """Items per second of ``work`` over ``items``, the whole loop timed (no timer call
     per item, which would weigh on a call of a few microseconds)."""
     start = time.thread_time_ns()
@@ -137,9 +136,6 @@ def summary(times: Sequence[float]) -> Results:
         "median_us": statistics.median(times),
         "p99_us": p99(times),
     }
-
-
-Work = Callable[[Any], object]
 
 
 def score_case(
@@ -361,7 +357,10 @@ def measure_runs(args: argparse.Namespace) -> tuple[Results, Results]:
             own.append(measure(args, baselines=True))
             child.stdin.write("run\n")
             child.stdin.flush()
-            pure.append(json.loads(child.stdout.readline()))
+            line = child.stdout.readline()
+            if not line:
+                raise RuntimeError("the pure-Python run stopped")
+            pure.append(json.loads(line))
         child.stdin.close()
     if child.returncode:
         raise RuntimeError(f"the pure-Python run failed ({child.returncode})")
@@ -591,8 +590,9 @@ def report(args: argparse.Namespace, own: Results, pure: Results) -> None:
         f"medians of {args.repeats} runs; {args.hands} hands a score case, {args.deals} deals of "
         f"random play; CPU time of the thread; load average {load} at the end"
     )
-    if not own["gin"]["uniform 10 cards"]["memo_found"]:
-        print("note: no solver memo found to clear; warm and fresh figures are the same runs")
+    for name, figures in (("this process", own), ("the pure child", pure)):
+        if not next(iter(figures["gin"].values()))["memo_found"]:
+            print(f"note: {name} found no solver memo to clear; its fresh figures are not fresh")
     print_gin(own, pure)
     print_latency(own, pure)
     print_random(own, pure)
