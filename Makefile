@@ -47,7 +47,7 @@ messages: $(INSTALLED_DEV)
 catalogues: $(INSTALLED_DEV)
 	$(PYBABEL) compile -d $(LOCALE) -D remikit --statistics
 
-bench: $(INSTALLED_DEV)  # bench_gin.py needs the openspiel extra
+bench: $(INSTALLED_DEV)  # bench_speed.py needs the openspiel extra
 	for script in bench/bench_*.py; do $(BIN)/python "$$script" || exit 1; done
 
 clean:

@@ -85,22 +85,14 @@ Work = Callable[[Any], object]
 
 
 class Memos:
-    """The memo of every solver this process has made so far."""
+    """Every solver this process has made so far, to start their searches afresh."""
 
     def __init__(self) -> None:
         self.solvers = [o for o in gc.get_objects() if isinstance(o, Solver)]
 
-    @property
-    def found(self) -> bool:
-        return bool(self.solvers) and all(
-            isinstance(getattr(s, "_memo", None), dict) for s in self.solvers
-        )
-
     def clear(self) -> None:
         for solver in self.solvers:
-            memo = getattr(solver, "_memo", None)
-            if isinstance(memo, dict):
-                memo.clear()
+            solver.clear()
 
 
 def p99(times: Sequence[float]) -> float:
@@ -148,7 +140,7 @@ def score_case(
     warm = summary(per_item(items, work, None))
     fresh = summary(per_item(items, work, memos.clear))
     rates = {name: {"per_s": batch(its, other)} for name, (its, other) in others.items()}
-    return {"warm": warm, "fresh": fresh, "memo_found": memos.found, **rates}
+    return {"warm": warm, "fresh": fresh, **rates}
 
 
 # -- the hands ----------------------------------------------------------------------
@@ -590,9 +582,6 @@ def report(args: argparse.Namespace, own: Results, pure: Results) -> None:
         f"medians of {args.repeats} runs; {args.hands} hands a score case, {args.deals} deals of "
         f"random play; CPU time of the thread; load average {load} at the end"
     )
-    for name, figures in (("this process", own), ("the pure child", pure)):
-        if not next(iter(figures["gin"].values()))["memo_found"]:
-            print(f"note: {name} found no solver memo to clear; its fresh figures are not fresh")
     print_gin(own, pure)
     print_latency(own, pure)
     print_random(own, pure)
