@@ -3,7 +3,8 @@
 Cases, on the same seeded hands and games for every engine:
 
 1. Gin Rummy minimum deadwood, hands per second, 10 and 11 cards, uniform and
-   meld-dense (five consecutive ranks): ``remikit.score("gin", hand)``,
+   meld-dense (five consecutive ranks): ``remikit.score("gin", hand)`` (the
+   arrangement, as a user calls it) and the figure only (``Solver.value``),
    OpenSpiel's ``GinRummyUtils.min_deadwood`` (C++) and RLCard's meld
    clusters (pure Python; 11 cards: each cluster's deadwood less its highest
    card). The figures must agree (11 cards: with OpenSpiel's best discard;
@@ -67,9 +68,10 @@ from remikit.bots.base import Bot
 from remikit.bots.strong import tactics_for
 from remikit.cards import JOKER, NATURALS, Card, Rank, make_deck
 from remikit.cli.arena import GameTask, play_task
-from remikit.solver import Solver
+from remikit.solver import Goal, Solver
 from remikit.variants import find_playable, playable
 from remikit.variants.gin.openspiel import card_number
+from remikit.variants.gin.scoring import SOLVER as GIN_SOLVER
 from remikit.variants.spec import ScoreInputError
 
 GIN_DECK = make_deck(decks=1)
@@ -201,6 +203,14 @@ def gin_points(cards: list[Card]) -> int | None:
     return remikit.score("gin", cards).points
 
 
+GIN_GOALS = (Goal(), Goal(discard=True))  # 10 cards, 11 cards
+
+
+def gin_figure(cards: list[Card]) -> int:
+    """The minimum deadwood only, from the solver (as the baselines give it)."""
+    return -GIN_SOLVER.value(cards, goal=GIN_GOALS[len(cards) > 10])
+
+
 # -- remikit ------------------------------------------------------------------------
 
 
@@ -295,11 +305,12 @@ def measure(args: argparse.Namespace, *, baselines: bool) -> Results:
     gin: Results = {}
     for label, hands in gin_hands(args.hands, args.seed).items():
         points = [gin_points(h) for h in hands]
-        others: dict[str, tuple[Sequence[Any], Work]] = {}
+        assert [gin_figure(h) for h in hands] == points
+        others: dict[str, tuple[Sequence[Any], Work]] = {"figure": (hands, gin_figure)}
         checked: Results = {}
         if baselines:
             spiel, rl, checked = gin_baselines(hands, points)
-            others = {"OpenSpiel": (spiel, openspiel_deadwood), "RLCard": (rl, rlcard_deadwood)}
+            others |= {"OpenSpiel": (spiel, openspiel_deadwood), "RLCard": (rl, rlcard_deadwood)}
         case = score_case(hands, gin_points, others)
         gin[label] = {**checked, **case, "points": points}
     out["gin"] = gin
@@ -465,20 +476,23 @@ def print_gin(own: Results, pure: Results) -> None:
     rows = []
     for label, mine in own["gin"].items():
         py, os_, rl = pure["gin"][label], mine["OpenSpiel"], mine["RLCard"]
-        rates = [mine["warm"], mine["fresh"], py["warm"], py["fresh"], os_, rl]
+        rates = [mine["warm"], mine["fresh"], mine["figure"], py["warm"], os_, rl]
+        mine_ = (mine["warm"], mine["figure"], py["warm"])
         rows.append(
             [label, *(f"{r['per_s']:,.0f}" for r in rates)]
-            + [ratio(a["per_s"], b["per_s"]) for a in (mine["warm"], py["warm"]) for b in (os_, rl)]
+            + [ratio(a["per_s"], b["per_s"]) for a in mine_ for b in (os_, rl)]
             + [str(mine["over"])]
         )
     table(
         "1. Gin Rummy minimum deadwood, hands per second",
-        "hands:16 remikit:8 fresh:8 pure:8 pure_fr.:8 OpenSpiel:9 RLCard:8 /OS:6 /RL:6"
-        " pure/OS:7 pure/RL:7 OS_over:7",
+        "hands:16 remikit:8 fresh:8 figure:8 pure:8 OpenSpiel:9 RLCard:8 /OS:6 /RL:6"
+        " fig/OS:6 fig/RL:6 pure/OS:7 pure/RL:7 OS_over:7",
         rows,
         "(remikit: remikit.score, the memo cleared before each run; fresh: before each hand;",
-        " pure: the pure-Python solver; /OS, /RL: remikit's hands/s over OpenSpiel's, RLCard's;",
-        " OS over: 11-card hands where OpenSpiel's own call is above the best discard)",
+        " figure: the solver's value only (Solver.value), as the baselines give it; pure:",
+        " remikit.score with the pure-Python solver; /OS, /RL: remikit's hands/s over",
+        " OpenSpiel's, RLCard's; OS over: 11-card hands where OpenSpiel's own call is above",
+        " the best discard)",
     )
 
 

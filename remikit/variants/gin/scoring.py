@@ -60,17 +60,20 @@ class GinScorer(Scorer):
         ace: str | None,
         pure_run: str | None,
     ) -> Scored:
-        found = deadwood(hand)
-        discard = (
-            Reason("score.gin_discard", card=found.discard.symbol())
-            if found.discard is not None
-            else ""
-        )
+        best = SOLVER.solve(hand, goal=_GOALS[len(hand) > HAND_SIZE])
+        assert best is not None
         return Scored(
-            "gin",
-            found.points,
-            found.points == 0,
-            found.melds,
-            found.dead,
-            title=Reason("score.title_gin", discard=discard),
+            "gin", -best.value, best.value == 0, best.melds, best.dead, title=_title(best.discard)
         )
+
+
+_TITLES: dict[Card | None, Reason] = {}
+
+
+def _title(discard: Card | None) -> Reason:
+    """The report's title, naming the best discard of 11 cards (one object for each)."""
+    title = _TITLES.get(discard)
+    if title is None:
+        named = Reason("score.gin_discard", card=discard.symbol()) if discard is not None else ""
+        title = _TITLES[discard] = Reason("score.title_gin", discard=named)
+    return title
