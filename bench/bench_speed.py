@@ -94,7 +94,10 @@ class Memos:
 
     def clear(self) -> None:
         for solver in self.solvers:
-            solver.clear()
+            if hasattr(solver, "clear"):
+                solver.clear()
+            else:  # a remikit before Solver.clear: its memo was a dict
+                solver._memo.clear()
 
 
 def p99(times: Sequence[float]) -> float:
