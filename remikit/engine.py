@@ -32,6 +32,10 @@ MAX_ACTIONS_PER_DEAL = 5_000
 out (RULES.md §0, endless deals), so no table can be kept going for ever."""
 
 
+DRAW_STOCK = Draw("stock")
+DRAW_DISCARD = Draw("discard")
+
+
 class Phase(StrEnum):
     """Where a deal stands; :attr:`Deal.phases` says which actions each one allows."""
 
@@ -385,6 +389,11 @@ class Deal(ABC):
             raise self.turn_refusal(seat, action)
         if self.phase not in phases:
             raise self.phase_refusal(action, phases)
+        self.verify_kind(seat, action)
+
+    def verify_kind(self, seat: int, action: Action) -> None:
+        """The checks of :meth:`verify` that belong to the action's kind (its turn and
+        phase already checked)."""
         if isinstance(action, Draw):
             self.verify_draw(seat, action)
         elif isinstance(action, Discard):
@@ -411,11 +420,22 @@ class Deal(ABC):
             return []
         candidates: list[Action] = []
         if self.phase is Phase.DRAW:
-            candidates += [Draw("stock"), Draw("discard")]
+            candidates += [DRAW_STOCK, DRAW_DISCARD]
         elif self.phase is Phase.DISCARD:
             candidates += [Discard(c) for c in dict.fromkeys(self.hands[seat])]
         candidates += self.variant_actions(seat)
-        return [a for a in candidates if self.can(seat, a)]
+        return [a for a in candidates if self._allows(seat, a)]
+
+    def _allows(self, seat: int, action: Action) -> bool:
+        """:meth:`can` for the seat to play in a deal still running."""
+        phases = self.phases.get(type(action))
+        if phases is None or self.phase not in phases:
+            return False
+        try:
+            self.verify_kind(seat, action)
+        except IllegalAction:
+            return False
+        return True
 
     def apply(self, seat: int, action: Action) -> None:
         """Verify and carry out ``action``; an illegal one changes nothing. At
