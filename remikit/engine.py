@@ -10,6 +10,7 @@ hooks; each action has one ``verify`` that says why it is illegal, and
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from abc import ABC, abstractmethod
@@ -522,6 +523,29 @@ class Deal(ABC):
 
     def resume_variant(self, view: PlayerView) -> None:
         """Variant state of the position ``view`` shows (table melds, who went out)."""
+        return None
+
+    def fork(self, *, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Self:
+        """A copy of this deal with other hidden cards: every seat's ``hands`` and the
+        ``stock`` (top last), of the sizes this deal has. A fork of a deal that
+        :meth:`resume` made is the deal it makes of the same view with these cards, without
+        reading the view again (a search plays many)."""
+        if [len(h) for h in hands] != [len(h) for h in self.hands] or len(stock) != len(
+            self.stock
+        ):
+            raise ValueError("the hands and the stock must have the sizes of the deal")
+        deal = copy.copy(self)
+        deal.hands = [list(h) for h in hands]
+        deal.stock = list(stock)
+        deal.discard_pile = list(self.discard_pile)
+        deal.log = list(self.log)
+        deal.taken = list(self.taken)
+        self.fork_variant(deal)
+        return deal
+
+    def fork_variant(self, deal: Self) -> None:
+        """Give the fork ``deal`` its own copy of the variant state that play changes in
+        place (a list of table melds)."""
         return None
 
 

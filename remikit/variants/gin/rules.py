@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
 from remikit.cards import Card, make_deck
@@ -383,6 +383,9 @@ class GinDeal(Deal):
             elif isinstance(action, Knock):
                 self.knocker = play.seat
         self.table = [LaidMeld(self.owner(m), list(m.cards), list(m.laid_by)) for m in view.table]
+
+    def fork_variant(self, deal: Self) -> None:
+        deal.table = [LaidMeld(m.owner, list(m.cards), list(m.laid_by)) for m in self.table]
 
     def owner(self, meld: TableMeld) -> int:
         """Who laid ``meld`` down: the knocker where any card is the knocker's (only the

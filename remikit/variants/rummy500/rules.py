@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from remikit.actions import (
     Action,
@@ -284,6 +284,10 @@ class Rummy500Deal(Deal):
             self.asking = order[order.index(view.to_play) :]
             self.calls_open = self.callable_depths()
 
+    def fork_variant(self, deal: Self) -> None:
+        deal.table = list(self.table)
+        deal.asking = list(self.asking)
+
     # -- Rummy calls (R5-10) -------------------------------------------------
 
     def call_order(self, discarder: int) -> list[int]:
@@ -341,11 +345,14 @@ class Rummy500Deal(Deal):
         """Depths K whose card is playable at once with the cards above it (public facts)."""
         pile = self.discard_pile
         joker_layoff = self.options.joker_layoff
-        return frozenset(
-            k
-            for k in range(1, len(pile) + 1)
-            if can_place(pile[-k], Counter(pile[-k:]), self.table, joker_layoff=joker_layoff)
-        )
+        above: Counter[Card] = Counter()  # the K-th card and the cards above it
+        depths = []
+        for k in range(1, len(pile) + 1):
+            card = pile[-k]
+            above[card] += 1
+            if can_place(card, above, self.table, joker_layoff=joker_layoff):
+                depths.append(k)
+        return frozenset(depths)
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
