@@ -38,7 +38,7 @@ from remikit.engine import Game
 from remikit.variants import find_variant
 from remikit.views import PlayerView
 
-search_module = importlib.import_module("remikit.bots.strong.search")
+search_module: Any = importlib.import_module("remikit.bots.strong.search")
 VARIANTS = ("gin", "remi13d", "rummy500", "three-thirteen")
 OPTIONS: dict[str, dict[str, Any]] = {"rummy500": {"players": 4}}
 
@@ -95,7 +95,8 @@ def searched(view: PlayerView) -> bool:
 
 
 def search_views(variant: str, count: int) -> list[PlayerView]:
-    """Views of decisions the strong bot may search, from seeded greedy games (every third one; Gin Rummy's every one)."""
+    """Views of decisions the strong bot may search, from seeded greedy games (every
+    third one; in Gin Rummy every one)."""
     views: list[PlayerView] = []
     seed = 0
     while len(views) < count:

@@ -530,9 +530,7 @@ class Deal(ABC):
         ``stock`` (top last), of the sizes this deal has. A fork of a deal that
         :meth:`resume` made is the deal it makes of the same view with these cards, without
         reading the view again (a search plays many)."""
-        if [len(h) for h in hands] != [len(h) for h in self.hands] or len(stock) != len(
-            self.stock
-        ):
+        if [len(h) for h in hands] != [len(h) for h in self.hands] or len(stock) != len(self.stock):
             raise ValueError("the hands and the stock must have the sizes of the deal")
         deal = copy.copy(self)
         deal.hands = [list(h) for h in hands]

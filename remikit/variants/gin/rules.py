@@ -22,8 +22,8 @@ from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pas
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
-from remikit.variants.gin import melds
 from remikit.solver import Goal
+from remikit.variants.gin import melds
 from remikit.variants.gin.scoring import SOLVER
 from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
 

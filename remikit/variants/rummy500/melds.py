@@ -186,6 +186,11 @@ class PlacedMeld:
         return tuple(s.token() for s in self.slots if seat is None or s.seat == seat)
 
     @cached_property
+    def key(self) -> tuple[tuple[int, int], ...]:
+        """(card index, identity index) of every slot: the meld's cards as they lie."""
+        return tuple((s.card.index, s.identity.index) for s in self.slots)
+
+    @cached_property
     def table_meld(self) -> TableMeld:
         """The meld as views show it."""
         return TableMeld(
@@ -436,7 +441,7 @@ def _neighbours(index: int) -> tuple[tuple[Card, ...], tuple[tuple[Card, Card], 
     runs = []
     for p in position_choices(Card(index)):
         for low in (p - 2, p - 1, p):
-            if 0 <= low and low + 2 <= ACE_HIGH:
+            if low >= 0 and low + 2 <= ACE_HIGH:
                 a, b = (row[q] for q in range(low, low + 3) if q != p)
                 runs.append((a, b))
     return same, tuple(runs)
@@ -455,10 +460,7 @@ def _natural_meld(card: Card, cards: Counter[Card], jokers: int) -> bool:
             others += 1
     if others + jokers >= 2:
         return True
-    for a, b in runs:
-        if (not cards.get(a)) + (not cards.get(b)) <= jokers:
-            return True
-    return False
+    return any((not cards.get(a)) + (not cards.get(b)) <= jokers for a, b in runs)
 
 
 def _joker_meld(cards: Counter[Card]) -> bool:

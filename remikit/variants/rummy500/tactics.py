@@ -377,7 +377,7 @@ class Rummy500Tactics:
         same hand on the same table again and again."""
         key = (
             tuple(sorted(c.index for c in hand)),
-            tuple(tuple((s.card.index, s.identity.index) for s in m.slots) for m in table),
+            tuple(m.key for m in table),
             owed,
             banned,
             discard_done,
