@@ -154,13 +154,13 @@ class Card:
         """The rank of a natural card (a joker has none)."""
         if self.index == JOKER_INDEX:
             raise CardError("card.joker_no_rank")
-        return Rank(self.index % 13 + 1)
+        return _RANKS[self.index % 13]
 
     @property
     def suit(self) -> Suit:
         if self.index == JOKER_INDEX:
             raise CardError("card.joker_no_suit")
-        return Suit(self.index // 13)
+        return _SUITS[self.index // 13]
 
     @staticmethod
     def parse(token: str) -> Card:
@@ -182,9 +182,7 @@ class Card:
         raise CardError("card.not_a_card", token=repr(token))
 
     def __str__(self) -> str:
-        if self.index == JOKER_INDEX:
-            return "Jk"
-        return self.rank.letter + self.suit.letter
+        return _TEXTS[self.index]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -205,10 +203,13 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    # Equality is identity (object's own, the fastest): cards are interned.
 
 
+_RANKS = tuple(Rank)
+_SUITS = tuple(Suit)
+_TEXTS = (*(r.letter + s.letter for s in Suit for r in Rank), "Jk")
+"""A card's text by index."""
 Card._all = [Card(i) for i in range(53)]
 Card._by_text = {str(card): card for card in Card._all}
 JOKER = Card._all[JOKER_INDEX]

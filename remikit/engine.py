@@ -10,6 +10,7 @@ hooks; each action has one ``verify`` that says why it is illegal, and
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from abc import ABC, abstractmethod
@@ -30,6 +31,10 @@ from remikit.views import DealSummary, EndedBy, PlayerView
 MAX_ACTIONS_PER_DEAL = 5_000
 """The most actions a deal takes: a deal still running then ends as if its stock had run
 out (RULES.md §0, endless deals), so no table can be kept going for ever."""
+
+
+DRAW_STOCK = Draw("stock")
+DRAW_DISCARD = Draw("discard")
 
 
 class Phase(StrEnum):
@@ -385,6 +390,11 @@ class Deal(ABC):
             raise self.turn_refusal(seat, action)
         if self.phase not in phases:
             raise self.phase_refusal(action, phases)
+        self.verify_kind(seat, action)
+
+    def verify_kind(self, seat: int, action: Action) -> None:
+        """The checks of :meth:`verify` that belong to the action's kind (its turn and
+        phase already checked)."""
         if isinstance(action, Draw):
             self.verify_draw(seat, action)
         elif isinstance(action, Discard):
@@ -411,11 +421,22 @@ class Deal(ABC):
             return []
         candidates: list[Action] = []
         if self.phase is Phase.DRAW:
-            candidates += [Draw("stock"), Draw("discard")]
+            candidates += [DRAW_STOCK, DRAW_DISCARD]
         elif self.phase is Phase.DISCARD:
             candidates += [Discard(c) for c in dict.fromkeys(self.hands[seat])]
         candidates += self.variant_actions(seat)
-        return [a for a in candidates if self.can(seat, a)]
+        return [a for a in candidates if self._allows(seat, a)]
+
+    def _allows(self, seat: int, action: Action) -> bool:
+        """:meth:`can` for the seat to play in a deal still running."""
+        phases = self.phases.get(type(action))
+        if phases is None or self.phase not in phases:
+            return False
+        try:
+            self.verify_kind(seat, action)
+        except IllegalAction:
+            return False
+        return True
 
     def apply(self, seat: int, action: Action) -> None:
         """Verify and carry out ``action``; an illegal one changes nothing. At
@@ -502,6 +523,27 @@ class Deal(ABC):
 
     def resume_variant(self, view: PlayerView) -> None:
         """Variant state of the position ``view`` shows (table melds, who went out)."""
+        return None
+
+    def fork(self, *, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Self:
+        """A copy of this deal with other hidden cards: every seat's ``hands`` and the
+        ``stock`` (top last), of the sizes this deal has. A fork of a deal that
+        :meth:`resume` made is the deal it makes of the same view with these cards, without
+        reading the view again (a search plays many)."""
+        if [len(h) for h in hands] != [len(h) for h in self.hands] or len(stock) != len(self.stock):
+            raise ValueError("the hands and the stock must have the sizes of the deal")
+        deal = copy.copy(self)
+        deal.hands = [list(h) for h in hands]
+        deal.stock = list(stock)
+        deal.discard_pile = list(self.discard_pile)
+        deal.log = list(self.log)
+        deal.taken = list(self.taken)
+        self.fork_variant(deal)
+        return deal
+
+    def fork_variant(self, deal: Self) -> None:
+        """Give the fork ``deal`` its own copy of the variant state that play changes in
+        place (a list of table melds)."""
         return None
 
 

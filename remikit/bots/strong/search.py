@@ -2,7 +2,8 @@
 
 Each candidate comes with a prior value from the variant's heuristic. For
 each sampled world (:func:`~remikit.bots.strong.determinize.determinize`)
-the search rebuilds a real deal (:meth:`remikit.engine.Game.resume_deal`),
+the search rebuilds a real deal (:meth:`remikit.engine.Game.resume_deal`, once, then
+:meth:`~remikit.engine.Deal.fork` for each world),
 applies one candidate action and lets fast policies play every seat for a
 few turns (or to the end of the deal); the deal's scores, or the variant's
 solver-based estimate of them at the horizon, add to the candidate's prior a
@@ -167,14 +168,17 @@ def search(
     diff_sums = [0.0] * n
     diff_squares = [0.0] * n
     played = 0
+    start: Deal | None = None  # the view's deal, forked for every rollout
     for _ in range(worlds):
         if deadline is not None and played and time.perf_counter() >= deadline:
             break
         world = sampler(view, rng)
         seed = rng.getrandbits(64)
+        if start is None:
+            start = game.resume_deal(view, hands=world.hands, stock=world.stock)
         values = []
         for plan in candidates:
-            deal = game.resume_deal(view, hands=world.hands, stock=world.stock)
+            deal = start.fork(hands=world.hands, stock=world.stock)
             values.append(rollout(deal, seat, plan, tactics, random.Random(seed)))
         values = [v + p for v, p in zip(values, priors, strict=True)]
         played += 1

@@ -20,8 +20,10 @@ from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pas
 from remikit.bots.greedy import draw_choice
 from remikit.cards import Card
 from remikit.engine import Phase
+from remikit.solver import Goal
 from remikit.variants.gin import melds
 from remikit.variants.gin.rules import min_deadwood
+from remikit.variants.gin.scoring import SOLVER
 from remikit.views import PlayerView
 
 
@@ -33,8 +35,9 @@ def after_discard(hand: Sequence[Card], card: Card) -> int:
 
 
 def best_after_discard(hand: Sequence[Card], kept: Card | None = None) -> int:
-    """The least deadwood ``hand`` leaves after its best discard (never ``kept``)."""
-    return min(after_discard(hand, c) for c in dict.fromkeys(hand) if c is not kept)
+    """The least deadwood ``hand`` leaves after its best discard (never ``kept``): one
+    search that chooses the discard too."""
+    return -SOLVER.value(hand, goal=Goal(discard=True, keep=kept))
 
 
 def takes_upcard(view: PlayerView) -> bool:

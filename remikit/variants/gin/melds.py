@@ -54,25 +54,33 @@ def is_meld(cards: Sequence[Card]) -> bool:
     return len(cards) <= MAX_MELD and (is_run(cards) or is_set(cards))
 
 
+_SUITS_DOWN = sorted(Suit, reverse=True)
+_RUN_CARDS = tuple(
+    tuple(Card.of(rank, suit) for rank in range(low, min(low + MAX_MELD, 14)))
+    for suit in _SUITS_DOWN
+    for low in range(1, 12)
+)
+"""The cards a run may hold from each lowest card (by suit, then lowest card)."""
+_RANK_CARDS = tuple(tuple(Card.of(rank, s) for s in _SUITS_DOWN) for rank in range(1, 14))
+
+
 def melds_in(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every meld (G-2) that can be laid down from ``hand``: runs by suit and lowest card,
     then sets by rank."""
     held = set(hand)
     out: list[tuple[Card, ...]] = []
-    for suit in sorted(Suit, reverse=True):
-        for low in range(1, 12):
-            run: list[Card] = []
-            for rank in range(low, min(low + MAX_MELD, 14)):
-                card = Card.of(rank, suit)
-                if card not in held:
-                    break
-                run.append(card)
-                if len(run) >= 3:
-                    out.append(tuple(run))
-    for rank in range(1, 14):
-        same = [Card.of(rank, s) for s in sorted(Suit, reverse=True) if Card.of(rank, s) in held]
-        for size in (3, 4):
-            out.extend(combinations(same, size))
+    for cards in _RUN_CARDS:
+        if cards[0] not in held or cards[1] not in held:
+            continue
+        for size in range(3, len(cards) + 1):
+            if cards[size - 1] not in held:
+                break
+            out.append(cards[:size])
+    for ranked in _RANK_CARDS:
+        same = [c for c in ranked if c in held]
+        if len(same) >= 3:
+            out.extend(combinations(same, 3))
+            out.extend(combinations(same, 4))
     return out
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
+from remikit.solver import Goal
 from remikit.variants.gin import melds
 from remikit.variants.gin.scoring import SOLVER
 from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
@@ -139,9 +140,10 @@ class GinDeal(Deal):
         if self.phase is Phase.OFFER:
             return [Draw("discard"), Pass()]
         if self.phase is Phase.DISCARD:
-            return [Knock(c) for c in hand]
+            return [Knock(c) for c in hand] if self.may_knock(hand) else []
         if self.phase is Phase.WALL:
-            return [Pass(), *(Knock(c) for c in [*hand, self.discard_pile[-1]])]
+            cards = [*hand, self.discard_pile[-1]]
+            return [Pass(), *(Knock(c) for c in cards)] if self.may_knock(cards) else [Pass()]
         if self.phase in (Phase.LAY_DOWN, Phase.DEFEND):
             return [*(MeldCards(m, (None,) * len(m)) for m in melds.melds_in(hand)), Pass()]
         if self.phase is Phase.LAY_OFF:
@@ -153,6 +155,11 @@ class GinDeal(Deal):
             ]
             return [*laid, Pass()]
         return []
+
+    def may_knock(self, cards: Sequence[Card]) -> bool:
+        """Whether some discard from ``cards`` leaves deadwood within the limit (G-5): one
+        search for the best discard, before each knock is verified on its own."""
+        return -SOLVER.value(cards, goal=Goal(discard=True)) <= self.limit
 
     def after_draw_hint(self) -> Reason:
         return Reason("reason.or_knock")
@@ -376,6 +383,9 @@ class GinDeal(Deal):
             elif isinstance(action, Knock):
                 self.knocker = play.seat
         self.table = [LaidMeld(self.owner(m), list(m.cards), list(m.laid_by)) for m in view.table]
+
+    def fork_variant(self, deal: Self) -> None:
+        deal.table = [LaidMeld(m.owner, list(m.cards), list(m.laid_by)) for m in self.table]
 
     def owner(self, meld: TableMeld) -> int:
         """Who laid ``meld`` down: the knocker where any card is the knocker's (only the

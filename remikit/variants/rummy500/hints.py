@@ -69,14 +69,17 @@ def opens_call(
     that could not be called before (R5-10)."""
     if playable(card, table, joker_layoff=joker_layoff):
         return True
+    above: Counter[Card] = Counter()  # the K-th card and the cards above it
     for k in range(1, len(pile) + 1):
         deep = pile[-k]
+        above[deep] += 1
         if not _related(deep, card):
             continue
-        above = Counter(pile[-k:])
-        if can_place(
-            deep, above + Counter([card]), table, joker_layoff=joker_layoff
-        ) and not can_place(deep, above, table, joker_layoff=joker_layoff):
+        with_card = above.copy()
+        with_card[card] += 1
+        if can_place(deep, with_card, table, joker_layoff=joker_layoff) and not can_place(
+            deep, above, table, joker_layoff=joker_layoff
+        ):
             return True
     return False
 

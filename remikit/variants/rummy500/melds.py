@@ -186,6 +186,11 @@ class PlacedMeld:
         return tuple(s.token() for s in self.slots if seat is None or s.seat == seat)
 
     @cached_property
+    def key(self) -> tuple[tuple[int, int], ...]:
+        """(card index, identity index) of every slot: the meld's cards as they lie."""
+        return tuple((s.card.index, s.identity.index) for s in self.slots)
+
+    @cached_property
     def table_meld(self) -> TableMeld:
         """The meld as views show it."""
         return TableMeld(
@@ -399,46 +404,63 @@ def can_place(
     once or after the gap up to a run's end is filled with lay-offs of
     ``cards`` (naturals or jokers; runs take jokers whatever ``joker_layoff``).
     """
-    jokers = cards[JOKER]
-    if card.is_joker:
+    jokers = cards.get(JOKER, 0)
+    if card is JOKER:
         return playable(card, table, joker_layoff=joker_layoff) or _joker_meld(cards)
-    suit = _suit_of(card)
+    suit = card.index // 13
     row = _AT[suit]
+    choices = _POSITIONS[card.index]
     for meld in table:
+        slots = meld.slots
         if meld.kind == "set":
             if any(i is card for i, _ in meld.openings):
                 return True
             continue
-        if _suit_of(meld.slots[0].identity) != suit:
+        if slots[0].identity.index // 13 != suit:
             continue
-        low, high = meld.low, meld.high
-        for p in position_choices(card):
+        low, high = slots[0].position, slots[-1].position
+        assert low is not None and high is not None
+        for p in choices:
             if p < low:
                 gap, ok = range(p + 1, low), _window_ok(p, high)
             elif p > high:
                 gap, ok = range(high + 1, p), _window_ok(low, p)
             else:
                 continue
-            if ok and sum(1 for q in gap if cards[row[q]] == 0) <= jokers:
+            if ok and sum(1 for q in gap if not cards.get(row[q])) <= jokers:
                 return True
     return _natural_meld(card, cards, jokers)
 
 
+def _neighbours(index: int) -> tuple[tuple[Card, ...], tuple[tuple[Card, Card], ...]]:
+    """The natural card ``index``'s other suits of its rank, and the two other cards of
+    each run of three that holds it."""
+    suit, rank = index // 13, index % 13 + 1
+    same = tuple(_AT[s][rank - 1] for s in range(4) if s != suit)
+    row = _AT[suit]
+    runs = []
+    for p in position_choices(Card(index)):
+        for low in (p - 2, p - 1, p):
+            if low >= 0 and low + 2 <= ACE_HIGH:
+                a, b = (row[q] for q in range(low, low + 3) if q != p)
+                runs.append((a, b))
+    return same, tuple(runs)
+
+
+_NEIGHBOURS = tuple(_neighbours(i) for i in range(52))
+_POSITIONS = tuple(position_choices(Card(i)) for i in range(52))
+
+
 def _natural_meld(card: Card, cards: Counter[Card], jokers: int) -> bool:
     """Whether a new meld of ``cards`` holds the natural ``card``."""
-    suit, rank = _suit_of(card), _rank_of(card)
-    others = sum(1 for s in range(4) if s != suit and cards[_AT[s][rank - 1]] > 0)
+    same, runs = _NEIGHBOURS[card.index]
+    others = 0
+    for other in same:
+        if cards.get(other, 0) > 0:
+            others += 1
     if others + jokers >= 2:
         return True
-    row = _AT[suit]
-    for p in position_choices(card):
-        for low in (p - 2, p - 1, p):
-            if low < 0 or low + 2 > ACE_HIGH:
-                continue
-            missing = sum(1 for q in range(low, low + 3) if q != p and cards[row[q]] == 0)
-            if missing <= jokers:
-                return True
-    return False
+    return any((not cards.get(a)) + (not cards.get(b)) <= jokers for a, b in runs)
 
 
 def _joker_meld(cards: Counter[Card]) -> bool:

@@ -182,9 +182,18 @@ def table_plays(
 
 
 def meld_plays(hand: Sequence[Card], scoring: str) -> list[Play]:
-    return [
+    naturals = tuple(sorted({c.index for c in hand if c is not JOKER}))
+    return list(_meld_plays(naturals, sum(1 for c in hand if c is JOKER), scoring))
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_plays(naturals: tuple[int, ...], jokers: int, scoring: str) -> tuple[Play, ...]:
+    """The new melds of a hand of the ``naturals`` (indices) and ``jokers`` jokers: the
+    same hands come up again and again in a search."""
+    hand = [Card(i) for i in naturals] + [JOKER] * jokers
+    return tuple(
         Play((meld,), meld.cards, _meld_points(meld, scoring)) for meld in candidate_melds(hand)
-    ]
+    )
 
 
 @lru_cache(maxsize=1 << 16)

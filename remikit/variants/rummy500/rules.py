@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from remikit.actions import (
     Action,
@@ -103,6 +103,10 @@ class Rummy500Options(Options):
         return 1 if self.players <= 4 else 2
 
 
+_Resolved = tuple[list[PlacedMeld], list[Card]]
+"""A play resolved: the table after it, the cards it takes from the hand."""
+
+
 class Rummy500Deal(Deal):
     """One hand of Rummy 500."""
 
@@ -128,6 +132,8 @@ class Rummy500Deal(Deal):
         self.asking: list[int] = []  # the seats still to answer the call window, in order
         self.calls_open: frozenset[int] = frozenset()  # the depths that may be called now
         self.went_out: int | None = None
+        # the last play resolved, for its apply after its verify: (seat, action, table, found)
+        self._resolved: tuple[int, Action, list[PlacedMeld], _Resolved] | None = None
 
     # -- hooks --------------------------------------------------------------
 
@@ -284,6 +290,10 @@ class Rummy500Deal(Deal):
             self.asking = order[order.index(view.to_play) :]
             self.calls_open = self.callable_depths()
 
+    def fork_variant(self, deal: Self) -> None:
+        deal.table = list(self.table)
+        deal.asking = list(self.asking)
+
     # -- Rummy calls (R5-10) -------------------------------------------------
 
     def call_order(self, discarder: int) -> list[int]:
@@ -341,34 +351,42 @@ class Rummy500Deal(Deal):
         """Depths K whose card is playable at once with the cards above it (public facts)."""
         pile = self.discard_pile
         joker_layoff = self.options.joker_layoff
-        return frozenset(
-            k
-            for k in range(1, len(pile) + 1)
-            if can_place(pile[-k], Counter(pile[-k:]), self.table, joker_layoff=joker_layoff)
-        )
+        above: Counter[Card] = Counter()  # the K-th card and the cards above it
+        depths = []
+        for k in range(1, len(pile) + 1):
+            card = pile[-k]
+            above[card] += 1
+            if can_place(card, above, self.table, joker_layoff=joker_layoff):
+                depths.append(k)
+        return frozenset(depths)
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
-    def _resolve(
-        self, seat: int, action: MeldCards | LayOff
-    ) -> tuple[list[PlacedMeld], list[Card]]:
-        """The table after ``action`` and the cards it takes from the hand."""
+    def _resolve(self, seat: int, action: MeldCards | LayOff) -> _Resolved:
+        """The table after ``action`` and the cards it takes from the hand (worked out
+        once when the play is verified and then applied)."""
+        last = self._resolved
+        if last is not None and last[1] is action and last[0] == seat and last[2] is self.table:
+            return last[3]
         if isinstance(action, MeldCards):
             meld = resolve_meld(
                 action.cards, action.stands_for, seat=seat, number=len(self.table) + 1
             )
-            return [*self.table, meld], list(action.cards)
-        if not 1 <= action.meld <= len(self.table):
-            raise IllegalAction("no_such_meld", meld=action.meld)
-        table = list(self.table)
-        table[action.meld - 1] = resolve_layoff(
-            table[action.meld - 1],
-            action.card,
-            action.stands_for,
-            seat=seat,
-            joker_layoff=self.options.joker_layoff,
-        )
-        return table, [action.card]
+            found = [*self.table, meld], list(action.cards)
+        else:
+            if not 1 <= action.meld <= len(self.table):
+                raise IllegalAction("no_such_meld", meld=action.meld)
+            table = list(self.table)
+            table[action.meld - 1] = resolve_layoff(
+                table[action.meld - 1],
+                action.card,
+                action.stands_for,
+                seat=seat,
+                joker_layoff=self.options.joker_layoff,
+            )
+            found = table, [action.card]
+        self._resolved = (seat, action, self.table, found)
+        return found
 
     def _verify_play(self, seat: int, action: MeldCards | LayOff) -> None:
         hand = Counter(self.hands[seat])

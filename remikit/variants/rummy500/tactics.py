@@ -36,13 +36,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from weakref import WeakKeyDictionary
 
 from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan
 from remikit.cards import Card
-from remikit.engine import Deal, Phase
+from remikit.engine import Deal, Options, Phase
 from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
 from remikit.variants.rummy500.hints import (
     NEAR,
@@ -78,7 +79,11 @@ MAX_WEIGHT = 0.5  # the best opponent's share (the rest: their mean) in the obje
 
 
 def _rules(deal: Deal) -> Rules:
-    options = deal.options
+    return _rules_of(deal.options)
+
+
+@cache
+def _rules_of(options: Options) -> Rules:
     return Rules(
         scoring=str(getattr(options, "scoring", "standard")),
         floating=bool(getattr(options, "floating", False)),
@@ -105,10 +110,13 @@ def may_meld(hand: Sequence[Card]) -> bool:
     need = 3 - jokers
     if need <= 0 or max(ranks) >= need:
         return True
-    for bits in runs:
-        for low in range(12):
-            if (bits >> low & 7).bit_count() >= need:
-                return True
+    for bits in runs:  # positions low … low + 2 of a window, ``need`` of them held
+        if need == 1 and bits:
+            return True
+        if need == 2 and bits & (bits >> 1 | bits >> 2):
+            return True
+        if bits & bits >> 1 & bits >> 2:
+            return True
     return False
 
 
@@ -328,17 +336,17 @@ class Rummy500Tactics:
         near = 0  # the cards that could share a meld with the hand or the cards above
         for card in hand:
             near |= NEAR[card.index]
+        held = Counter(hand)  # the hand and the cards taken
         for depth in range(1, len(pile) + 1):
             deep = pile[-depth]
-            taken = pile[-depth:]
+            held[deep] += 1
             close = near >> deep.index & 1
             near |= NEAR[deep.index]
             if not close and not playable(deep, table, joker_layoff=rules.joker_layoff):
                 continue
-            if not can_place(
-                deep, Counter([*hand, *taken]), table, joker_layoff=rules.joker_layoff
-            ):
+            if not can_place(deep, held, table, joker_layoff=rules.joker_layoff):
                 continue
+            taken = pile[-depth:]
             plan = self._plan([*hand, *taken], table, rules, deep, deep if depth == 1 else None)
             if plan is None:
                 continue
@@ -369,7 +377,7 @@ class Rummy500Tactics:
         same hand on the same table again and again."""
         key = (
             tuple(sorted(c.index for c in hand)),
-            tuple(tuple((s.card.index, s.identity.index) for s in m.slots) for m in table),
+            tuple(m.key for m in table),
             owed,
             banned,
             discard_done,
