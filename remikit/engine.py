@@ -26,7 +26,7 @@ from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_, brief, t
 from remikit.shuffle import draw_seed, shuffled
-from remikit.views import DealSummary, EndedBy, PlayerView
+from remikit.views import DealSummary, EndedBy, PlayerView, PlayLog
 
 MAX_ACTIONS_PER_DEAL = 5_000
 """The most actions a deal takes: a deal still running then ends as if its stock had run
@@ -704,7 +704,7 @@ class Game(ABC):
             hand_sizes=tuple(len(h) for h in deal.hands),
             stock_size=len(deal.stock),
             discard_pile=tuple(deal.discard_pile),
-            log=tuple(deal.log),
+            log=PlayLog(deal.log, len(deal.log)),
             totals=tuple(self.totals),
             finished_deals=tuple(d.summary for d in self.deals if d.summary is not None),
             legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),

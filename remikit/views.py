@@ -8,15 +8,64 @@ seat's legal actions. Other hands appear only as counts. A spectator's view
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from itertools import islice
+from typing import TYPE_CHECKING, overload
 
 from remikit.actions import Action, Discard, Play
 from remikit.cards import Card
 
 if TYPE_CHECKING:
     from remikit.engine import Options, Phase
+
+
+class PlayLog(Sequence[Play]):
+    """The first ``length`` plays of a deal's log, read-only, without copying them: a
+    view holds the log as it was, although the deal goes on appending to it (a deal's
+    log only grows). Equal to any sequence of the same plays, a tuple included.
+
+    >>> plays: list[Play] = []
+    >>> log = PlayLog(plays, 0)
+    >>> plays.append(Play(0, Discard(Card(3))))
+    >>> len(log), len(PlayLog(plays, 1)), PlayLog(plays, 1) == tuple(plays)
+    (0, 1, True)
+    """
+
+    __slots__ = ("_length", "_plays")
+
+    def __init__(self, plays: list[Play], length: int) -> None:
+        self._plays = plays
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
+    def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
+        if isinstance(index, slice):
+            return tuple(self._plays[: self._length][index])
+        if not -self._length <= index < self._length:
+            raise IndexError("log index out of range")
+        return self._plays[index % self._length]
+
+    def __iter__(self) -> Iterator[Play]:
+        return islice(self._plays, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"PlayLog({list(self)!r})"
 
 
 @dataclass(frozen=True)
@@ -97,7 +146,7 @@ class PlayerView:
     hand_sizes: tuple[int, ...]
     stock_size: int
     discard_pile: tuple[Card, ...]
-    log: tuple[Play, ...]
+    log: Sequence[Play]
     totals: tuple[int, ...]
     finished_deals: tuple[DealSummary, ...]
     legal_actions: tuple[Action, ...] = ()

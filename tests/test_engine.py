@@ -16,7 +16,7 @@ from remikit.server.serialize import view_json
 from remikit.variants import VariantSpec, playable
 from remikit.variants.remi13d.rules import Remi13DDeal, Remi13DGame, Remi13DOptions
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
-from remikit.views import EndedBy
+from remikit.views import EndedBy, PlayLog
 from tests.stacked import Stacked, act, deal_stacked
 
 
@@ -64,6 +64,25 @@ def test_the_log_is_typed_and_its_text_is_made_once() -> None:
         }
     ]
     assert all(a["text"] == t for a, t in zip(data["legal"], data["legal_actions"], strict=True))
+
+
+def test_a_view_holds_the_log_as_it_was_without_copying_it() -> None:
+    """Views share the deal's log (a view costs the same at any point of a deal) and
+    keep showing the plays made up to it while the deal goes on."""
+    game = Remi13DGame(Remi13DOptions(), rng=random.Random(1))
+    game.apply(0, Draw("stock"))
+    early = game.view(1)
+    deal = game.deal
+    assert deal is not None
+    game.apply(0, Discard(deal.hands[0][0]))
+    later = game.view(1)
+    assert isinstance(early.log, PlayLog) and isinstance(later.log, PlayLog)
+    assert early.log._plays is later.log._plays is deal.log  # one list, not copies
+    assert early.log == (Play(0, Draw("stock")),) and len(early.log) == 1
+    assert list(later.log) == deal.log and later.log[-1] == deal.log[-1]
+    assert later.log[:1] == early.log and list(reversed(later.log)) == deal.log[::-1]
+    with pytest.raises(IndexError):
+        early.log[1]
 
 
 def test_a_deal_that_reaches_the_action_limit_ends_as_if_the_stock_ran_out() -> None:
