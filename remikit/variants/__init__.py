@@ -18,7 +18,7 @@ __all__ = ["VARIANTS", "VariantSpec", "find_playable", "find_variant", "playable
 
 VARIANTS: dict[str, VariantSpec] = {}
 """Every registered variant by its canonical name, in the order registered."""
-_BY_NAME: dict[str, VariantSpec] = {}  # every name and alias, lower case
+_BY_NAME: dict[str, VariantSpec] = {}  # every registered name and alias, as written
 
 
 def register(spec: VariantSpec) -> None:
@@ -33,9 +33,13 @@ def register(spec: VariantSpec) -> None:
 
 def find_variant(name: str) -> VariantSpec:
     """The variant called ``name`` (any alias, any letter case)."""
-    spec = _BY_NAME.get(name) or _BY_NAME.get(name.strip().lower())
+    spec = _BY_NAME.get(name)
     if spec is not None:
         return spec
+    key = name.strip().lower()
+    for spec in VARIANTS.values():
+        if key in spec.names():
+            return spec
     names = ", ".join(VARIANTS)
     raise ValueError(f"unknown variant {name!r}; variants: {names}")
 
