@@ -380,7 +380,7 @@ def main() -> None:
                 print(table_row(result))
         return
     if args.calibrate:
-        for variant in ("remi13d", "three-thirteen", "rummy500"):
+        for variant in ("remi13d", "three-thirteen", "rummy500", "gin"):
             p95, rate = calibrate(variant, args.budget, games=4)
             print(
                 f"{variant}: decision CPU p95 {p95:.3f} s at {args.budget:g} s; "

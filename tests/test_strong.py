@@ -240,7 +240,7 @@ def test_the_budget_is_a_fixed_effort_in_rollouts() -> None:
         variant = spec.name
         sims = max(8, round(0.1 * tactics_for(variant).sims_per_second))
         assert bot.simulations(variant) == sims
-    assert StrongBot(seed=1, budget=1.0).simulations("remi13d") == 1000
+    assert StrongBot(seed=1, budget=1.0).simulations("remi13d") == 1400
     assert StrongBot(seed=1, sims=3).simulations("remi13d") == 3
     expert = make_bot("expert@0.1", seed=1)
     assert isinstance(expert, StrongBot) and expert.budget == pytest.approx(0.3)

@@ -125,7 +125,9 @@ class GinTactics:
     """The strong bot's Gin Rummy: see the module docstring."""
 
     horizon = 60  # to the end of the hand
-    sims_per_second = 4000  # solver calls a second buys (the outlook's unit of effort)
+    # solver calls a second buys (the outlook's unit of effort): with the compiled
+    # solver, decision time p95 0.010 s CPU at 0.1 s and 4000 a second
+    sims_per_second = 39000
     max_rollouts: int | None = 24
     effort = 0
 
