@@ -53,7 +53,7 @@ def remi_hand(rng: random.Random, i: int) -> list[Card]:
 
 
 def clear(solver: Solver, *, tables: bool) -> None:
-    solver._memo.clear()
+    solver.clear()
     if tables:
         solver._run_table.clear()
         solver._set_table.clear()
