@@ -632,20 +632,24 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
     Py_ssize_t n = PyTuple_GET_SIZE(hand);
     PyObject *const *items = &PyTuple_GET_ITEM(hand, 0);
     PyObject *cards[53] = {NULL};
-    PyObject *wild_cards = PyList_New(0);
-    if (wild_cards == NULL) goto fail;
+    Py_ssize_t wild_at[MAX_WILDS]; /* where the wild cards are in the hand */
     uint64_t k0 = 0, k1 = 0;
-    int jokers = 0, wild_ranks = 0, beyond = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    int jokers = 0, wild_ranks = 0, beyond = 0, wild_rank_may_go = 0;
+    for (Py_ssize_t i = 0; i < n && !beyond; i++) {
         int c = card_index(items[i]);
         if (c < 0) goto fail;
         if (c == 52 || (wild_rank && c % 13 + 1 == wild_rank)) {
+            if (jokers + wild_ranks == MAX_WILDS) {
+                beyond = 1; /* more wilds than four bits count */
+                break;
+            }
+            wild_at[jokers + wild_ranks] = i;
             if (c == 52) {
                 jokers++;
             } else {
                 wild_ranks++;
+                wild_rank_may_go |= c != keep;
             }
-            if (PyList_Append(wild_cards, items[i]) < 0) goto fail;
         } else if (count_of(k0, k1, c) == 3) {
             beyond = 1; /* more copies than two bits count */
         } else {
@@ -653,8 +657,7 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
             cards[c] = items[i];
         }
     }
-    if (beyond || jokers + wild_ranks > MAX_WILDS) {
-        Py_DECREF(wild_cards);
+    if (beyond) {
         Py_DECREF(hand);
         Py_RETURN_NONE;
     }
@@ -678,12 +681,6 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
     for (int i = 0; i < first_count; i++) s.values[s.n_values++] = first_value;
     for (int i = 0; i < second_count; i++) s.values[s.n_values++] = second_value;
     int joker_may_go = jokers > 0 && keep != 52;
-    int wild_rank_may_go = 0;
-    Py_ssize_t n_wild = PyList_GET_SIZE(wild_cards);
-    for (Py_ssize_t i = 0; i < n_wild; i++) {
-        int c = card_index(PyList_GET_ITEM(wild_cards, i));
-        if (c != 52 && c != keep) wild_rank_may_go = 1;
-    }
     if (joker_may_go || wild_rank_may_go) {
         int64_t gone;
         if (joker_may_go && wild_rank_may_go) {
@@ -712,8 +709,8 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
     int wilds = jokers + wild_ranks, flags = discard ? F_OWED : 0;
     s.table = table_take();
     if (s.table == NULL) {
-        PyErr_NoMemory();
-        goto fail;
+        Py_DECREF(hand);
+        return PyErr_NoMemory();
     }
     s.budget = GIL_BUDGET;
     int64_t value = best(&s, k0, k1, wilds, flags);
@@ -735,15 +732,21 @@ static PyObject *Core_search(Core *self, PyObject *const *args, Py_ssize_t nargs
     } else {
         s.budget = -1;
         PyObject *steps = walk(&s, k0, k1, wilds, flags, cards);
-        if (steps != NULL) result = Py_BuildValue("(LNO)", (long long)value, steps, wild_cards);
+        PyObject *wild_cards = steps != NULL ? PyList_New(wilds) : NULL;
+        if (wild_cards != NULL) {
+            for (int i = 0; i < wilds; i++) {
+                PyList_SET_ITEM(wild_cards, i, Py_NewRef(items[wild_at[i]]));
+            }
+            result = Py_BuildValue("(LNN)", (long long)value, steps, wild_cards);
+        } else {
+            Py_XDECREF(steps);
+        }
     }
     PyMem_RawFree(s.buf);
     table_give(s.table);
-    Py_DECREF(wild_cards);
     Py_DECREF(hand);
     return result;
 fail:
-    Py_XDECREF(wild_cards);
     Py_DECREF(hand);
     return NULL;
 }
