@@ -10,10 +10,10 @@
  * (a table is taken from the pool at the start of a call and given back at its
  * end, both under the GIL), so its memory is bounded and no two threads ever
  * share a table. An entry is keyed by the natural cards, the wild count, the
- * flags and a mode number that the Python side gives each (solver, goal)
- * once: entries of different solvers and goals never mix. A search starts
- * holding the GIL; past a few thousand positions it gives the GIL up and
- * finishes without it.
+ * flags and a tag: the solver's serial (a new one when it forgets) and the
+ * goal's mode (Solver._mode), so entries of different solvers and goals never
+ * mix. A search starts holding the GIL; past GIL_BUDGET positions and
+ * candidates it gives the GIL up and finishes without it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -752,6 +752,7 @@ fail:
 }
 
 static PyObject *Core_forget(Core *self, PyObject *unused) {
+    (void)unused;
     self->serial = next_serial++;
     Py_RETURN_NONE;
 }
@@ -853,11 +854,15 @@ static PyTypeObject CoreType = {
 };
 
 static PyObject *clear_pool(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
     while (pool_free > 0) table_free(pool[--pool_free]);
     Py_RETURN_NONE;
 }
 
 static PyObject *stats(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
     return Py_BuildValue("{slslsl}", "tables", tables_live, "pooled", (long)pool_free,
                          "released", released_searches);
 }
