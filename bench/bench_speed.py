@@ -68,9 +68,10 @@ from remikit.bots.base import Bot
 from remikit.bots.strong import tactics_for
 from remikit.cards import JOKER, NATURALS, Card, Rank, make_deck
 from remikit.cli.arena import GameTask, play_task
-from remikit.solver import Goal, Solver
+from remikit.solver import Solver
 from remikit.variants import find_playable, playable
 from remikit.variants.gin.openspiel import card_number
+from remikit.variants.gin.scoring import BEST_DISCARD
 from remikit.variants.gin.scoring import SOLVER as GIN_SOLVER
 from remikit.variants.spec import ScoreInputError
 
@@ -206,12 +207,11 @@ def gin_points(cards: list[Card]) -> int | None:
     return remikit.score("gin", cards).points
 
 
-GIN_GOALS = (Goal(), Goal(discard=True))  # 10 cards, 11 cards
-
-
 def gin_figure(cards: list[Card]) -> int:
     """The minimum deadwood only, from the solver (as the baselines give it)."""
-    return -GIN_SOLVER.value(cards, goal=GIN_GOALS[len(cards) > 10])
+    return (
+        -GIN_SOLVER.value(cards, goal=BEST_DISCARD) if len(cards) > 10 else -GIN_SOLVER.value(cards)
+    )
 
 
 # -- remikit ------------------------------------------------------------------------

@@ -22,9 +22,8 @@ from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pas
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
-from remikit.solver import Goal
 from remikit.variants.gin import melds
-from remikit.variants.gin.scoring import SOLVER
+from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
 
 HAND_SIZE = 10  # G-1
@@ -159,7 +158,7 @@ class GinDeal(Deal):
     def may_knock(self, cards: Sequence[Card]) -> bool:
         """Whether some discard from ``cards`` leaves deadwood within the limit (G-5): one
         search for the best discard, before each knock is verified on its own."""
-        return -SOLVER.value(cards, goal=Goal(discard=True)) <= self.limit
+        return -SOLVER.value(cards, goal=BEST_DISCARD) <= self.limit
 
     def after_draw_hint(self) -> Reason:
         return Reason("reason.or_knock")

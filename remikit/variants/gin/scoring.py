@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from remikit.cards import Card
 from remikit.errors import Reason
-from remikit.melds import Deadwood, MeldRules, Scoring
+from remikit.melds import Arrangement, Deadwood, MeldRules, Scoring
 from remikit.solver import Goal, Solver
 from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
@@ -25,13 +25,20 @@ HAND_SIZE = 10
 RULES = MeldRules(ace="low", set_distinct_suits=True, set_max=4)
 SCORING = Scoring(dead=tuple(-min(i % 13 + 1, 10) for i in range(52)))
 SOLVER = Solver(RULES, SCORING)
-_GOALS = (Goal(), Goal(discard=True))  # 10 cards, 11 cards
+BEST_DISCARD = Goal(discard=True)
+"""The goal of 11 cards: the least deadwood after the best discard."""
+
+
+def best_arrangement(hand: Sequence[Card]) -> Arrangement:
+    """The least-deadwood arrangement of 10 cards, or of 11 after the best discard."""
+    best = SOLVER.solve(hand, goal=BEST_DISCARD) if len(hand) > HAND_SIZE else SOLVER.solve(hand)
+    assert best is not None
+    return best
 
 
 def deadwood(hand: Sequence[Card]) -> Deadwood:
     """The minimum deadwood of 10 cards, or of 11 cards after the best discard."""
-    best = SOLVER.solve(hand, goal=_GOALS[len(hand) > HAND_SIZE])
-    assert best is not None
+    best = best_arrangement(hand)
     return Deadwood(-best.value, best.melds, best.dead, best.discard)
 
 
@@ -60,8 +67,7 @@ class GinScorer(Scorer):
         ace: str | None,
         pure_run: str | None,
     ) -> Scored:
-        best = SOLVER.solve(hand, goal=_GOALS[len(hand) > HAND_SIZE])
-        assert best is not None
+        best = best_arrangement(hand)
         return Scored(
             "gin", -best.value, best.value == 0, best.melds, best.dead, title=_title(best.discard)
         )

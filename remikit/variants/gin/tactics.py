@@ -36,7 +36,7 @@ from remikit.engine import Deal, Phase
 from remikit.solver import Goal
 from remikit.variants.gin import greedy, melds
 from remikit.variants.gin.rules import GinDeal, min_deadwood
-from remikit.variants.gin.scoring import SOLVER
+from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.views import PlayerView
 
 STEPS = 4  # own turns the outlook looks ahead
@@ -76,7 +76,7 @@ def outlook(
             alive *= 1 - risk
             turn += 2
             cards.append(card)
-            best = SOLVER.solve(cards, goal=Goal(discard=True))
+            best = SOLVER.solve(cards, goal=BEST_DISCARD)
             assert best is not None and best.discard is not None
             held = -best.value
             if held <= limit:
@@ -192,7 +192,7 @@ class GinTactics:
         total = 0.0
         for future in futures:
             cards = [*view.hand, future[0]]
-            best = SOLVER.solve(cards, goal=Goal(discard=True))
+            best = SOLVER.solve(cards, goal=BEST_DISCARD)
             assert best is not None and best.discard is not None
             if -best.value <= limit:
                 total += WIN + best.value + (GIN if best.value == 0 else 0.0)
