@@ -18,7 +18,6 @@ __all__ = ["VARIANTS", "VariantSpec", "find_playable", "find_variant", "playable
 
 VARIANTS: dict[str, VariantSpec] = {}
 """Every registered variant by its canonical name, in the order registered."""
-_BY_NAME: dict[str, VariantSpec] = {}  # every registered name and alias, as written
 
 
 def register(spec: VariantSpec) -> None:
@@ -28,14 +27,10 @@ def register(spec: VariantSpec) -> None:
     if clash:
         raise ValueError(f"variant names already taken: {', '.join(sorted(clash))}")
     VARIANTS[spec.name] = spec
-    _BY_NAME.update(dict.fromkeys(spec.names(), spec))
 
 
 def find_variant(name: str) -> VariantSpec:
     """The variant called ``name`` (any alias, any letter case)."""
-    spec = _BY_NAME.get(name)
-    if spec is not None:
-        return spec
     key = name.strip().lower()
     for spec in VARIANTS.values():
         if key in spec.names():
