@@ -210,10 +210,11 @@ _RANKS = tuple(Rank)
 _SUITS = tuple(Suit)
 _TEXTS = (*(r.letter + s.letter for s in Suit for r in Rank), "Jk")
 """A card's text by index."""
+_SYMBOLS = (*(r.label + s.symbol for s in Suit for r in Rank), "Jk")
+"""A card's display form by index."""
 Card._all = [Card(i) for i in range(53)]
 Card._by_text = {str(card): card for card in Card._all}
 JOKER = Card._all[JOKER_INDEX]
-_SYMBOLS = [Rank(i % 13 + 1).label + Suit(i // 13).symbol for i in range(52)] + ["Jk"]
 NATURALS: tuple[Card, ...] = tuple(Card._all[:52])
 
 
