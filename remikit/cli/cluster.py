@@ -16,8 +16,9 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from typing import TYPE_CHECKING
 
 import remikit
@@ -87,16 +88,19 @@ def connected(address: str, lang: str, play: Callable[[GameTask], GameOutcome]) 
     except ImportError:
         raise ClusterError(t("cluster.needs_ray", lang)) from None
     probe(address, lang)
-    try:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-    except Exception as exc:
-        why = error_text(exc)
-        raise ClusterError(t("cluster.unreachable", lang, address=address, why=why)) from None
-    try:
-        play_ref = ray.put(play)
-        yield lambda tasks: _games(play_ref, tasks, lang)
-    finally:
-        ray.shutdown()
+    # what Ray prints of its own (a worker lost) goes to standard error, so that standard
+    # output holds only the report
+    with redirect_stdout(sys.stderr):
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+        except Exception as exc:
+            why = error_text(exc)
+            raise ClusterError(t("cluster.unreachable", lang, address=address, why=why)) from None
+        try:
+            play_ref = ray.put(play)
+            yield lambda tasks: _games(play_ref, tasks, lang)
+        finally:
+            ray.shutdown()
 
 
 def _games(
