@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
+import remikit
 from remikit.cli import arena
-from remikit.cli.arena import GameOutcome, GameTask, play_task
+from remikit.cli.arena import GameOutcome, GameTask, make_arena, play_task
+from remikit.cli.cluster import play_on_worker
 from remikit.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,6 +153,27 @@ def test_games_that_fail_on_the_cluster_are_reported(
     bots = data["bots"]
     assert isinstance(bots, list) and [b["wins"] for b in bots] == [0, 2]  # games 0 and 3
     assert bots[1]["win_rate"] == 1.0
+
+
+def test_a_worker_with_another_remikit_plays_nothing(
+    head: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workers = remikit.__version__
+    monkeypatch.setattr(remikit, "__version__", "0.0.1")  # this machine's, as the tasks say
+    data = arena_json(capsys, *MATCHES[1], "--cluster", head, status=1)
+    error = f"this worker has remikit {workers}, not 0.0.1: install the same remikit on every node"
+    assert data["failures"] == [
+        {"game": 0, "seats": ["greedy", "random"], "error": error},
+        {"game": 1, "seats": ["random", "greedy"], "error": error},
+    ]
+    bots = data["bots"]
+    assert isinstance(bots, list) and [b["wins"] for b in bots] == [0, 0]
+
+
+def test_a_worker_plays_only_for_its_own_version() -> None:
+    task = make_arena("gin", "random,greedy", games=1, seed=3).tasks()[0]
+    assert play_on_worker(play_task, task, remikit.__version__) == play_task(task)
+    assert play_on_worker(play_task, task, "0.0.1") == remikit.__version__
 
 
 @pytest.mark.parametrize(
