@@ -64,11 +64,14 @@ class Tactics(Protocol):
     :meth:`candidates`): with very few, the tactics think less about candidates
     (below :data:`QUICK`)."""
 
-    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+    def candidates(
+        self, view: PlayerView, include: Action | None = None
+    ) -> list[tuple[Plan, float]]:
         """Sensible plans (a legal action and, in a variant with several actions a
         turn, the ones that follow it) with their prior values, the favourite (highest)
         first; one means: no search needed. A candidate's value in a world is its prior
-        plus its rollout's value."""
+        plus its rollout's value. ``include``: a legal action that must begin one of the
+        plans, its prior found as the others' are (a game review rates it)."""
 
     def refine(
         self, view: PlayerView, world: Determinization, known: Knowledge, rng: random.Random
@@ -84,6 +87,16 @@ class Tactics(Protocol):
 
     def objective(self, scores: Sequence[float], seat: int) -> float:
         """How good per-seat deal scores are for ``seat`` (greater is better)."""
+
+
+def including(
+    found: list[tuple[Plan, float]], include: Action | None, prior: float = 0.0
+) -> list[tuple[Plan, float]]:
+    """``found`` with a plan of ``include`` alone (at ``prior``) after them, unless one of
+    them begins with it."""
+    if include is None or any(plan[0] == include for plan, _ in found):
+        return found
+    return [*found, ((include,), prior)]
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
-from remikit.bots.strong.search import Plan
+from remikit.bots.strong.search import Plan, including
 from remikit.cards import Card, Suit
 from remikit.engine import Deal, Phase
 from remikit.solver import Goal
@@ -135,16 +135,19 @@ class GinTactics:
         count = max(4, self.effort // (STEPS * max(1, candidates)))
         return own_draws(view, STEPS + 1, count)
 
-    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+    def candidates(
+        self, view: PlayerView, include: Action | None = None
+    ) -> list[tuple[Plan, float]]:
         phase = view.phase
+        prior = KNOCK_PRIOR if isinstance(include, Knock) else 0.0
         if phase in (Phase.OFFER, Phase.DRAW):
-            return [((self.draw(view),), 0.0)]
+            return including([((self.draw(view),), 0.0)], include)
         if phase is Phase.DISCARD:
-            return self.discards(view)
+            return including(self.discards(view), include, prior)
         if phase is Phase.WALL:
             knock = greedy.best_knock(view)
-            return [((knock if knock is not None else Pass(),), 0.0)]
-        return [((greedy.GinStrategy().discard(view),), 0.0)]
+            return including([((knock if knock is not None else Pass(),), 0.0)], include, prior)
+        return including([((greedy.GinStrategy().discard(view),), 0.0)], include)
 
     def rated_discards(self, view: PlayerView, hand: Sequence[Card]) -> list[tuple[float, Card]]:
         """The shortlist of discards from ``hand`` with their worth (outlook less danger),

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from remikit.actions import Action, Close, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.refine import refine_world
-from remikit.bots.strong.search import QUICK, Plan, forced_draw
+from remikit.bots.strong.search import QUICK, Plan, forced_draw, including
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import PureRun, Scoring
@@ -304,26 +304,30 @@ class Remi13DTactics:
         )
         return own_draws(view, steps, count) if count > 0 else []
 
-    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+    def candidates(
+        self, view: PlayerView, include: Action | None = None
+    ) -> list[tuple[Plan, float]]:
         legal = view.legal_actions
         if view.phase == "draw":
-            return [((self.draw(view),), 0.0)]
+            return including([((self.draw(view),), 0.0)], include)
         rule = pure_rule_of(view)
         closes = [a for a in legal if isinstance(a, Close)]
-        if closes:
+        if closes and not isinstance(include, Discard):
             found = scoring.best_close(view.hand, pure_run=rule)
             if found is not None and found.closing is not None and Close(found.closing) in closes:
-                return [((Close(found.closing),), 0.0)]
-            return [((closes[0],), 0.0)]
+                return including([((Close(found.closing),), 0.0)], include)
+            return including([((closes[0],), 0.0)], include)
         discards = [a.card for a in legal if isinstance(a, Discard)]
         rated = sorted(
             ((self.prior(_without(view.hand, c)), c) for c in discards),
             key=lambda pc: pc[0],
             reverse=True,
         )
+        kept = include.card if isinstance(include, Discard) else None
+        top = 2 if self.effort < QUICK else TOP_DISCARDS
+        rated = [pc for i, pc in enumerate(rated) if i < top or pc[1] is kept]
         if self.effort < QUICK:
-            return [((Discard(c),), p) for p, c in rated[:2]]
-        rated = rated[:TOP_DISCARDS]
+            return [((Discard(c),), p) for p, c in rated]
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS)
         rated = sorted(

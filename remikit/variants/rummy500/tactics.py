@@ -41,7 +41,7 @@ from weakref import WeakKeyDictionary
 
 from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge
-from remikit.bots.strong.search import QUICK, Plan
+from remikit.bots.strong.search import QUICK, Plan, including
 from remikit.cards import Card
 from remikit.engine import Deal, Options, Phase
 from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
@@ -140,13 +140,15 @@ class Rummy500Tactics:
 
     # -- the real decision ------------------------------------------------------
 
-    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+    def candidates(
+        self, view: PlayerView, include: Action | None = None
+    ) -> list[tuple[Plan, float]]:
         self._plans.clear()  # a new search
         if view.phase is Phase.CALL:
-            return [((a,), 0.0) for a in self.answers(view)]
+            return including([((a,), 0.0) for a in self.answers(view)], include)
         if view.phase is Phase.DRAW:
-            return [((a,), 0.0) for a in self.draws(view)]
-        return [(plan, 0.0) for plan in self.plans(view)]
+            return including([((a,), 0.0) for a in self.draws(view)], include)
+        return including([(plan, 0.0) for plan in self.plans(view)], include)
 
     def draws(self, view: PlayerView) -> list[Action]:
         """The greedy choice first, then the stock, the top card, the best deep take."""

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from remikit.actions import Action, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.refine import refine_world
-from remikit.bots.strong.search import QUICK, Plan, forced_draw
+from remikit.bots.strong.search import QUICK, Plan, forced_draw, including
 from remikit.cards import JOKER, Card
 from remikit.engine import Deal, Phase
 from remikit.melds import AceMode
@@ -238,21 +238,28 @@ class ThreeThirteenTactics:
     max_rollouts: int | None = None
     effort = 0
 
-    def candidates(self, view: PlayerView) -> list[tuple[Plan, float]]:
+    def candidates(
+        self, view: PlayerView, include: Action | None = None
+    ) -> list[tuple[Plan, float]]:
         round_no = view.deal_number
         ace = options_of(view).ace_mode
         legal = view.legal_actions
         if view.phase == "draw":
-            return [((self.draw(view, round_no, ace),), 0.0)]
+            return including([((self.draw(view, round_no, ace),), 0.0)], include)
         discards = list(dict.fromkeys(a.card for a in legal if isinstance(a, Discard)))
         rated = sorted(
             ((deadwood(_without(view.hand, c), round_no, ace), c) for c in discards),
             key=lambda pc: pc[0],
         )
+        kept = include.card if isinstance(include, Discard) else None
         if view.went_out is not None or rated[0][0] == 0:  # the last turn, or going out
-            return [((Discard(rated[0][1]),), 0.0)]
+            if kept is None or kept is rated[0][1]:
+                return [((Discard(rated[0][1]),), 0.0)]
+            return [((Discard(c),), float(-d)) for d, c in rated if c in (rated[0][1], kept)]
         if self.effort < QUICK:
-            return [((Discard(c),), float(-d)) for d, c in rated[:2]]
+            return [
+                ((Discard(c),), float(-d)) for i, (d, c) in enumerate(rated) if i < 2 or c is kept
+            ]
         wild = scoring.wild_rank(round_no)
         ace_high = ace == "high"
         rows, ranks, _ = masks(view.hand, wild)
@@ -260,11 +267,16 @@ class ThreeThirteenTactics:
         chosen = list(dict.fromkeys([c for _, c in rated[:SHORTLIST]] + shunned[:SHORTLIST]))
         futures = self._futures(view, STEPS)
         weights = ending(view)
-        expected, best = min(
+        outlooks = sorted(
             ((outlook(_without(view.hand, c), futures, round_no, ace, weights), c) for c in chosen),
             key=lambda pc: pc[0],
         )
-        return [((Discard(best),), -expected)]
+        if kept is None or kept is outlooks[0][1]:
+            return [((Discard(outlooks[0][1]),), -outlooks[0][0])]
+        if kept not in chosen:
+            rest = _without(view.hand, kept)
+            outlooks.append((outlook(rest, futures, round_no, ace, weights), kept))
+        return [((Discard(c),), -e) for e, c in outlooks if c in (outlooks[0][1], kept)]
 
     def _futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
         """The stock cards of the seat's next ``steps`` draws, sampled from the unseen cards
