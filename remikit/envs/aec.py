@@ -5,10 +5,14 @@ window the seat whose answer is awaited). Its observation is its own view only
 (:mod:`remikit.envs.planes`) with the mask of the tokens it may choose
 (:mod:`remikit.envs.tokens`); ``infos[agent]["view"]`` is the same view, typed.
 
-Rewards (``reward``): ``"deal"`` gives every seat its points of each finished deal, as
-the variant scores them, negated where the lowest total wins (Three-Thirteen's penalty
-points), so that more reward is always better; ``"game"`` gives, when the episode ends,
-+1 to the winner (the seat with the best total), -1 to the others, 0 to all on a tie.
+Rewards (``reward``), so that more reward is always better:
+
+- ``"deal"``: every seat's points of each finished deal, as the variant scores them,
+  negated where the lowest total wins (Three-Thirteen's penalty points);
+- ``"margin"``: the same less the mean of the other seats' (zero-sum: in Gin Rummy, where
+  only the hand's winner scores, the loser's reward is minus the winner's points);
+- ``"game"``: when the episode ends, +1 to the winner (the seat with the best total), -1
+  to the others, 0 to all on a tie.
 
 An episode is a game (``deals=N``: its first N deals). A token the mask does not allow
 changes nothing: the agent is asked again, with ``infos[agent]["refused"]`` saying why
@@ -42,8 +46,8 @@ from remikit.variants import VariantSpec, find_playable
 from remikit.views import PlayerView
 
 Observation = dict[str, NDArray[Any]]
-Reward = Literal["deal", "game"]
-REWARDS: tuple[Reward, ...] = ("deal", "game")
+Reward = Literal["deal", "margin", "game"]
+REWARDS: tuple[Reward, ...] = ("deal", "margin", "game")
 RENDER_MODES = ("ansi", "human")
 
 
@@ -172,14 +176,18 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _apply(self, seat: int, action: Action) -> None:
         before = self.finished_deals()
         self.game.apply(seat, action)
-        if self.reward_kind != "deal" or self.finished_deals() == before:
+        if self.reward_kind == "game" or self.finished_deals() == before:
             return
         summary = [d.summary for d in self.game.deals if d.summary is not None][-1]
         sign = -1 if self.game_type.lower_is_better else 1
-        for s, points in enumerate(summary.points):
+        points: tuple[float, ...] = summary.points
+        if self.reward_kind == "margin":
+            total, others = sum(points), len(points) - 1
+            points = tuple(p - (total - p) / others for p in points)
+        for s, value in enumerate(points):
             agent = self.possible_agents[s]
             if agent in self.rewards:
-                self.rewards[agent] += sign * points
+                self.rewards[agent] += sign * value
 
     def _advance(self) -> None:
         """Select the agent the engine asks; seats whose agent is truncated are played by

@@ -38,7 +38,7 @@ pending_layoff   M        the table meld the lay-off being chosen goes on (one-h
 
 >>> layout = Layout(players=2, melds=0)
 >>> layout.size, layout["hand"], layout["totals"]
-(633, slice(0, 53, None), slice(616, 618, None))
+(656, slice(0, 53, None), slice(638, 640, None))
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ layoff         M       lay off on table meld i+1 (M: the deck's size // 3)
 >>> from remikit.variants import find_variant
 >>> codec = ActionCodec.for_variant(find_variant("gin"))
 >>> codec.size, [s.name for s in codec.sections][:4]
-(232, ['draw_stock', 'draw_discard', 'discard', 'knock'])
+(179, ['draw_stock', 'draw_discard', 'discard', 'knock'])
 >>> from remikit.actions import parse_action
 >>> codec.encode(parse_action("meld 7h 8h 9h"))
-(165, 166, 167, 215)
+(141, 142, 143, 161)
 >>> [codec.describe(t) for t in codec.encode(parse_action("layoff 9s to 2"))]
 ['layoff 2', 'card 9s']
 """
