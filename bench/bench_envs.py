@@ -66,14 +66,13 @@ def aec_episodes(env: Any, episodes: int, seed: int) -> Results:
     """``episodes`` episodes of the AEC environment ``env``, a uniformly random legal
     action each turn; episodes, actions and steps per second, and actions per episode."""
     rng = np.random.default_rng(seed)
-    actions = steps = truncated = 0
+    actions = steps = 0
     start = time.thread_time()
     for episode in range(episodes):
         env.reset(seed=seed if episode == 0 else None)
         for _ in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
-                truncated += truncation
                 action = None
             else:
                 legal = np.flatnonzero(observation["action_mask"])
@@ -83,7 +82,7 @@ def aec_episodes(env: Any, episodes: int, seed: int) -> Results:
             steps += 1
     took = time.thread_time() - start
     seats = len(env.possible_agents)
-    return rates(episodes, actions, took, seats=seats, steps=steps, truncated=truncated)
+    return rates(episodes, actions, took, seats=seats, steps=steps)
 
 
 def rlcard_episodes(episodes: int, seed: int) -> Results:
@@ -105,7 +104,7 @@ def rlcard_episodes(episodes: int, seed: int) -> Results:
 
 def rates(episodes: int, actions: int, took: float, **counts: int) -> Results:
     """Per second and per episode figures; ``counts``: ``seats``, and for an AEC
-    environment ``steps`` and ``truncated`` (episodes)."""
+    environment ``steps``."""
     out: Results = {
         "seats": counts["seats"],
         "episodes_s": episodes / took,
@@ -114,7 +113,6 @@ def rates(episodes: int, actions: int, took: float, **counts: int) -> Results:
     }
     if "steps" in counts:
         out["steps_s"] = counts["steps"] / took
-        out["truncated"] = counts["truncated"]
     return out
 
 
@@ -259,14 +257,10 @@ def report(args: argparse.Namespace, own: Results, pz: Results) -> None:
         " gin_rummy_v4's, over RLCard's gin-rummy environment's, which both play RLCard's",
         " rules: the first player is dealt 11 cards)",
     )
-    rows = []
-    for variant, f in own["game"].items():
-        rows.append([*row(variant, f, baselines)[:6], str(f["truncated"])])
     table(
         "2. remikit, a full game an episode (deals=None, default options)",
-        "variant:16 seats:5 games/s:8 actions/s:9 steps/s:8 actions/game:12 truncated:9",
-        rows,
-        "(truncated: games that reached the environment's max_cycles)",
+        "variant:16 seats:5 games/s:8 actions/s:9 steps/s:8 actions/game:12",
+        [row(variant, f, baselines)[:6] for variant, f in own["game"].items()],
     )
 
 
