@@ -1,14 +1,21 @@
-"""The check that a view leaks nothing: it must not change when hidden cards do."""
+"""The check that a view (and an environment's observation) leaks nothing: it must not
+change when hidden cards do."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from remikit.cards import Card
 from remikit.engine import Game
 from remikit.views import PlayerView
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from remikit.envs.aec import RemiEnv
 
 FILLER = Card.parse("2c")
 
@@ -30,6 +37,13 @@ def blind_view(game: Game, seat: int | None, *, shown: Iterable[int | None] = ()
         for hand, cards in zip(deal.hands, hands, strict=True):
             hand[:] = cards
         deal.stock[:] = stock
+
+
+def blind_observation(env: RemiEnv, agent: str) -> NDArray[np.float32]:
+    """The observation an environment's agent would get with every card it may not see
+    replaced by a filler card (:func:`blind_view`), choosing the same action tokens."""
+    view = blind_view(env.game, env.seat(agent))
+    return env.layout.encode(view, env.codec, env._pending)
 
 
 def check_no_early_secret(secrets: Mapping[int, str], messages: Iterable[dict[str, Any]]) -> int:

@@ -1,4 +1,5 @@
-"""``remi arena``: the JSON of CONTRACT.md, seat rotation, --jobs, Wilson intervals, --deals."""
+"""``remi arena``: the JSON of CONTRACT.md, seat rotation, --jobs, Wilson intervals, --deals,
+games whose play raises."""
 
 from __future__ import annotations
 
@@ -7,10 +8,16 @@ from collections import Counter
 
 import pytest
 
+from remikit.cli import arena
 from remikit.cli.arena import (
     ArenaError,
+    ArenaResult,
+    GameFailure,
     GameOutcome,
+    GameTask,
+    attempt,
     derive_seed,
+    failure_report,
     make_arena,
     play_task,
     seat_order,
@@ -311,3 +318,89 @@ def test_option_text_is_parsed_strictly(variant: str, option: str, message: str)
     with pytest.raises(ArenaError) as refused:
         make_arena(variant, bots, games=1, seed=1, options=[option], lang="en")
     assert message in str(refused.value)
+
+
+def game_1_raises(task: GameTask) -> GameOutcome:
+    """:func:`play_task`, except that game 1's bot raises."""
+    if task.index == 1:
+        raise RuntimeError("the bot gave up [at move 3]")
+    return play_task(task)
+
+
+GIN = ("gin", "--bots", "random,greedy", "--games", "4", "--seed", "3")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_game_that_raises_is_reported_and_the_others_are_counted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    monkeypatch.setattr(arena, "play_task", game_1_raises)
+    assert main(["arena", *GIN, "--jobs", jobs, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4
+    assert data["failures"] == [
+        {
+            "game": 1,
+            "seats": ["greedy", "random"],
+            "error": "RuntimeError: the bot gave up [at move 3]",
+        }
+    ]
+    finished = [
+        play_task(task) for task in make_arena("gin", "random,greedy", games=4, seed=3).tasks()
+    ]
+    del finished[1]
+    stats = tally(finished, ["random", "greedy"], per_deal=False, lower_is_better=False)
+    assert data["bots"] == [s.as_json() for s in stats]
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "line"),
+    [
+        (
+            "en",
+            "1 game did not finish and is not counted (games are numbered from 0):",
+            "game 1 (greedy, random): RuntimeError: the bot gave up [at move 3]",
+        ),
+        (
+            "id",
+            "1 permainan tidak selesai dan tidak dihitung (nomor permainan mulai dari 0):",
+            "permainan 1 (greedy, random): RuntimeError: the bot gave up [at move 3]",
+        ),
+    ],
+)
+def test_the_report_lists_the_games_that_did_not_finish(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    heading: str,
+    line: str,
+) -> None:
+    monkeypatch.setattr(arena, "play_task", game_1_raises)
+    assert main(["arena", *GIN, "--jobs", "1", "--lang", lang]) == 1
+    out = capsys.readouterr().out
+    assert f"{heading}\n{line}\n" in out
+    assert ("4 games, seed 3" if lang == "en" else "4 permainan, benih 3") in out
+
+
+def test_a_failure_keeps_the_game_seats_and_error() -> None:
+    task = make_arena("3-13", "greedy,random,random", games=3, seed=1).tasks()[1]
+    failed = attempt(game_1_raises, task)
+    assert failed == GameFailure(1, (2, 0, 1), "RuntimeError: the bot gave up [at move 3]")
+    assert failed.as_json(["a", "b", "c"]) == {
+        "game": 1,
+        "seats": ["c", "a", "b"],
+        "error": "RuntimeError: the bot gave up [at move 3]",
+    }
+    stats = tally([], ["a", "b", "c"], per_deal=False, lower_is_better=True)
+    failures = [failed, GameFailure(2, (1, 2, 0), "ValueError")]
+    result = ArenaResult("three-thirteen", 3, 1, 0.5, False, 0, stats, failures)
+    assert result.as_json()["failures"][1] == {
+        "game": 2,
+        "seats": ["b", "c", "a"],
+        "error": "ValueError",
+    }
+    assert failure_report(result, "en").plain.splitlines() == [
+        "2 games did not finish and are not counted (games are numbered from 0):",
+        "game 1 (c, a, b): RuntimeError: the bot gave up [at move 3]",
+        "game 2 (b, c, a): ValueError",
+    ]

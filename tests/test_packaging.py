@@ -60,6 +60,18 @@ def test_remi_serve_without_the_web_extra_names_it() -> None:
     assert "pip install 'remikit[web]'" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_the_environments_without_the_rl_extra_name_it() -> None:
+    done = run(
+        "sys.modules['pettingzoo'] = None  # not installed\n"
+        "try:\n"
+        "    from remikit.envs import gin_v0\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "remikit.envs needs pettingzoo: pip install 'remikit[rl]'"
+
+
 def test_without_the_compiled_solver_remikit_runs_its_pure_python_search() -> None:
     """A machine without a C compiler installs remikit without ``remikit._solvercore``:
     scoring and matches work, and ``remi arena`` says once that it runs slower."""

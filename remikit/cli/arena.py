@@ -3,7 +3,9 @@
 Game ``i`` seats bot ``j`` (in the order given) at seat ``(j + i) mod n``, so
 over ``n`` games every bot has sat everywhere once. Every game's deck seed
 and bot seeds are derived from ``(seed, i)`` alone, so the results are the
-same however many worker processes play them.
+same however many worker processes, or machines of a Ray cluster
+(:mod:`remikit.cli.cluster`), play them. A game whose play raises is reported
+as a :class:`GameFailure` and the others go on.
 
 >>> [round(x, 4) for x in wilson_interval(88, 200)]
 [0.373, 0.5093]
@@ -24,11 +26,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TextIO, TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from remikit import solver
 from remikit.bots import play_game
@@ -113,6 +117,39 @@ def play_task(task: GameTask) -> GameOutcome:
     return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
 
 
+@dataclass(frozen=True)
+class GameFailure:
+    """A game whose play raised: by seat the bot sitting there, and the error's text."""
+
+    index: int
+    seats: tuple[int, ...]
+    error: str
+
+    def as_json(self, bots: Sequence[str]) -> dict[str, Any]:
+        return {"game": self.index, "seats": [bots[j] for j in self.seats], "error": self.error}
+
+
+Played = GameOutcome | GameFailure
+"""What playing one game gives: the finished game, or why it did not finish."""
+
+Runner = Callable[[Sequence[GameTask]], Iterator[Played]]
+"""Plays the tasks, yielding each game as it ends (in any order)."""
+
+
+def error_text(exc: BaseException) -> str:
+    """``Type: message``, as a failed game reports its error."""
+    message = str(exc).strip()
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def attempt(play: Callable[[GameTask], GameOutcome], task: GameTask) -> Played:
+    """``play(task)``, or the failure when it raises."""
+    try:
+        return play(task)
+    except Exception as exc:
+        return GameFailure(task.index, task.seats(), error_text(exc))
+
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -191,6 +228,7 @@ class ArenaResult:
     per_deal: bool
     deals: int
     stats: list[BotStats]
+    failures: list[GameFailure]
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -202,6 +240,9 @@ class ArenaResult:
         if self.per_deal:
             out["deals"] = self.deals
         out["bots"] = [s.as_json() for s in self.stats]
+        if self.failures:
+            bots = [s.bot for s in self.stats]
+            out["failures"] = [f.as_json(bots) for f in self.failures]
         return out
 
 
@@ -226,15 +267,26 @@ class Arena:
         *,
         jobs: int = 1,
         per_deal: bool = False,
-        on_game: Callable[[GameOutcome], None] | None = None,
+        on_game: Callable[[Played], None] | None = None,
+        runner: Runner | None = None,
     ) -> ArenaResult:
+        """Play every game, by ``runner`` or else by ``jobs`` processes here, and tally the
+        finished ones; ``on_game`` is told of each game as it ends."""
         start = time.perf_counter()
-        outcomes = []
-        for outcome in play_all(play_task, self.tasks(), jobs):
-            outcomes.append(outcome)
+        tasks = self.tasks()
+        if runner is None:
+            games: Iterator[Played] = play_all(partial(attempt, play_task), tasks, jobs)
+        else:
+            games = runner(tasks)
+        played: list[Played] = []
+        for game in games:
+            played.append(game)
             if on_game is not None:
-                on_game(outcome)
+                on_game(game)
         seconds = time.perf_counter() - start
+        played.sort(key=lambda game: game.index)
+        outcomes = [g for g in played if isinstance(g, GameOutcome)]
+        failures = [g for g in played if isinstance(g, GameFailure)]
         stats = tally(
             outcomes,
             self.bots,
@@ -242,7 +294,9 @@ class Arena:
             lower_is_better=self.info.game_class().lower_is_better,
         )
         deals = sum(len(o.deals) for o in outcomes)
-        return ArenaResult(self.info.name, self.games, self.seed, seconds, per_deal, deals, stats)
+        return ArenaResult(
+            self.info.name, self.games, self.seed, seconds, per_deal, deals, stats, failures
+        )
 
 
 def parse_options(pairs: Sequence[str], lang: str) -> dict[str, OptionText]:
@@ -378,6 +432,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="KEY=VALUE",
         help=t("arena.help_option", lang),
     )
+    parser.add_argument("--cluster", metavar="ADDRESS", help=t("arena.help_cluster", lang))
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 
@@ -396,7 +451,7 @@ def jobs_count(jobs: int) -> int:
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     """Exit status: 0 played, 1 a game the bots could not finish, 2 arguments that name
-    no arena."""
+    no arena, or a cluster that cannot be used."""
     lang: str = args.lang or default_lang()
     stream = out if out is not None else sys.stdout
     try:
@@ -413,11 +468,23 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     except ArenaError as exc:
         print(f"remi arena: {exc}", file=sys.stderr)
         return 2
-    solver_notice(lang)
-    return _play(arena, args, stream, lang)
+    if args.cluster is None:
+        solver_notice(lang)
+        return _play(arena, args, stream, lang, None)
+    # imported here, since it imports this module (and Ray only when asked for)
+    from remikit.cli.cluster import ClusterError, connected
+
+    try:
+        with connected(args.cluster, lang, play_task) as runner:
+            return _play(arena, args, stream, lang, runner)
+    except ClusterError as exc:
+        print(f"remi arena: {exc}", file=sys.stderr)
+        return 2
 
 
-def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> int:
+def _play(
+    arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str, runner: Runner | None
+) -> int:
     jobs = jobs_count(args.jobs)
     show_progress = not args.json and stream.isatty()
     console = Console(file=stream)
@@ -431,15 +498,20 @@ def _play(arena: Arena, args: argparse.Namespace, stream: TextIO, lang: str) -> 
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(t("arena.playing", lang), total=arena.games)
             result = arena.run(
-                jobs=jobs, per_deal=args.deals, on_game=lambda _: progress.advance(task)
+                jobs=jobs,
+                per_deal=args.deals,
+                on_game=lambda _: progress.advance(task),
+                runner=runner,
             )
     else:
-        result = arena.run(jobs=jobs, per_deal=args.deals)
+        result = arena.run(jobs=jobs, per_deal=args.deals, runner=runner)
     if args.json:
         stream.write(json.dumps(result.as_json()) + "\n")
     else:
         console.print(result_table(result, arena, lang))
-    return 0
+        if result.failures:
+            console.print(failure_report(result, lang))
+    return 1 if result.failures else 0
 
 
 CAPTIONS = {
@@ -484,3 +556,13 @@ def result_table(result: ArenaResult, arena: Arena, lang: str) -> Table:
             f"{stats.mean_points:.1f}",
         )
     return table
+
+
+def failure_report(result: ArenaResult, lang: str) -> Text:
+    """The games that did not finish, one a line under a heading."""
+    bots = [s.bot for s in result.stats]
+    lines = [tn("arena.failures", len(result.failures), lang)]
+    for failure in result.failures:
+        seats = ", ".join(bots[j] for j in failure.seats)
+        lines.append(t("arena.failure", lang, game=failure.index, seats=seats, error=failure.error))
+    return Text("\n".join(lines))

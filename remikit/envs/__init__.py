@@ -16,6 +16,14 @@ environments do; :func:`remikit.envs.gym.make` gives the Gymnasium one
 docs/envs.md describes the observations, the action tokens and the rewards.
 """
 
+from importlib.util import find_spec
+
+MISSING = [name for name in ("pettingzoo", "gymnasium", "numpy") if find_spec(name) is None]
+if MISSING:
+    raise ImportError(
+        f"remikit.envs needs {', '.join(MISSING)}: pip install 'remikit[rl]'", name=MISSING[0]
+    )
+
 ENVIRONMENTS = {
     "remi13d": "remikit.envs.remi13d_v0",
     "three-thirteen": "remikit.envs.three_thirteen_v0",

@@ -7,8 +7,10 @@ window the seat whose answer is awaited). Its observation is its own view only
 
 Rewards (``reward``), so that more reward is always better:
 
-- ``"deal"``: every seat's points of each finished deal, as the variant scores them,
-  negated where the lowest total wins (Three-Thirteen's penalty points);
+- ``"deal"``: every seat's points of each finished deal, as the variant scores them, and
+  at the end of the game any bonuses it adds (Gin Rummy's, G-10), negated where the
+  lowest total wins (Three-Thirteen's penalty points): a seat's rewards add up to its
+  total;
 - ``"margin"``: the same less the mean of the other seats' (zero-sum: in Gin Rummy, where
   only the hand's winner scores, the loser's reward is minus the winner's points);
 - ``"game"``: when the episode ends, +1 to the winner (the seat with the best total), -1
@@ -102,6 +104,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         )
         self._action_space = spaces.Discrete(self.codec.size)
         self._seeder = random.Random()
+        self._paid: list[int] = []
         self.game: Game = self.game_type(self.options, rng=random.Random(0))
         self._view: PlayerView = self.game.view(0)
         self._tree: Tree = {}
@@ -134,6 +137,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.steps = dict.fromkeys(self.agents, 0)
+        self._paid = [0] * self.options.players
         self._skip_agent_selection = None
         self.agent_selection = self.agents[0]
         self._advance()
@@ -174,20 +178,22 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._advance()
 
     def _apply(self, seat: int, action: Action) -> None:
-        before = self.finished_deals()
         self.game.apply(seat, action)
-        if self.reward_kind == "game" or self.finished_deals() == before:
+        if self.reward_kind == "game":
             return
-        summary = [d.summary for d in self.game.deals if d.summary is not None][-1]
+        gained = [now - paid for now, paid in zip(self.game.totals, self._paid, strict=True)]
+        if not any(gained):
+            return
+        self._paid = list(self.game.totals)
         sign = -1 if self.game_type.lower_is_better else 1
-        points: tuple[float, ...] = summary.points
+        values: list[float] = [sign * g for g in gained]
         if self.reward_kind == "margin":
-            total, others = sum(points), len(points) - 1
-            points = tuple(p - (total - p) / others for p in points)
-        for s, value in enumerate(points):
+            total, others = sum(values), len(values) - 1
+            values = [v - (total - v) / others for v in values]
+        for s, value in enumerate(values):
             agent = self.possible_agents[s]
             if agent in self.rewards:
-                self.rewards[agent] += sign * value
+                self.rewards[agent] += value
 
     def _advance(self) -> None:
         """Select the agent the engine asks; seats whose agent is truncated are played by

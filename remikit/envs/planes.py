@@ -18,6 +18,7 @@ discard_depth    53       the depth of each card's topmost copy in the pile (1 =
 wild             53       the cards of this deal's wild rank (1), where it has one
 must_meld        53       the card the observer must meld this turn (Rummy 500)
 taken            P × 53   per seat: the cards it took from the discard pile this deal
+                          (counted on after it melds or discards them)
 laid             P × 53   per seat: its cards on the table (a joker in column 52)
 melds            M × 53   per table meld 1..M: its cards, a joker as what it stands for
 pending          53       the meld or lay-off being chosen: its cards (any joker in 52)

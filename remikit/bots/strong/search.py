@@ -137,6 +137,39 @@ def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Ran
     return tactics.objective(scores, seat)
 
 
+def play_worlds(
+    view: PlayerView,
+    tactics: Tactics,
+    sampler: Sampler,
+    rng: random.Random,
+    plans: Sequence[Plan],
+    priors: Sequence[float],
+    worlds: int,
+    deadline: float | None = None,
+) -> list[list[float]]:
+    """Per sampled world, the value of each plan (its prior added): every plan sees the
+    same world and the same random numbers. Stops early at ``deadline`` (a
+    :func:`time.perf_counter` time), after at least one world."""
+    seat = view.seat
+    assert seat is not None
+    game = table_game(view)
+    start: Deal | None = None  # the view's deal, forked for every rollout
+    rows: list[list[float]] = []
+    for _ in range(worlds):
+        if deadline is not None and rows and time.perf_counter() >= deadline:
+            break
+        world = sampler(view, rng)
+        seed = rng.getrandbits(64)
+        if start is None:
+            start = game.resume_deal(view, hands=world.hands, stock=world.stock)
+        values = []
+        for plan in plans:
+            deal = start.fork(hands=world.hands, stock=world.stock)
+            values.append(rollout(deal, seat, plan, tactics, random.Random(seed)))
+        rows.append([v + p for v, p in zip(values, priors, strict=True)])
+    return rows
+
+
 def search(
     view: PlayerView,
     tactics: Tactics,
@@ -160,31 +193,19 @@ def search(
     priors = [p for _, p in found]
     if len(candidates) == 1:
         return Decision(candidates[0], tuple(candidates))
-    game = table_game(view)
     n = len(candidates)
     rollouts = sims if tactics.max_rollouts is None else min(sims, tactics.max_rollouts)
-    worlds = max(1, rollouts // n)
+    rows = play_worlds(
+        view, tactics, sampler, rng, candidates, priors, max(1, rollouts // n), deadline
+    )
+    played = len(rows)
     sums = [0.0] * n
     diff_sums = [0.0] * n
     diff_squares = [0.0] * n
-    played = 0
-    start: Deal | None = None  # the view's deal, forked for every rollout
-    for _ in range(worlds):
-        if deadline is not None and played and time.perf_counter() >= deadline:
-            break
-        world = sampler(view, rng)
-        seed = rng.getrandbits(64)
-        if start is None:
-            start = game.resume_deal(view, hands=world.hands, stock=world.stock)
-        values = []
-        for plan in candidates:
-            deal = start.fork(hands=world.hands, stock=world.stock)
-            values.append(rollout(deal, seat, plan, tactics, random.Random(seed)))
-        values = [v + p for v, p in zip(values, priors, strict=True)]
-        played += 1
-        for i, value in enumerate(values):
+    for row in rows:
+        for i, value in enumerate(row):
             sums[i] += value
-            d = value - values[0]
+            d = value - row[0]
             diff_sums[i] += d
             diff_squares[i] += d * d
     best, best_bound = 0, 0.0
