@@ -187,10 +187,9 @@ def evaluate(env: Any, policy: Policy, games: int, seed: int) -> Score:
         observation, _ = env.reset(seed=seed + game)
         done = False
         while not done:
-            observation, _, terminated, truncated, _ = env.step(policy(observation))
+            observation, _, terminated, truncated, info = env.step(policy(observation))
             done = terminated or truncated
-        now = env.unwrapped.aec.view(env.unwrapped.agent)  # the seat's view, the deal scored
-        deal = now.finished_deals[-1].points
+        deal = info["view"].finished_deals[-1].points  # the last view shows the deal scored
         mine, others = deal[TABLE["seat"]], [p for s, p in enumerate(deal) if s != TABLE["seat"]]
         wins += mine < min(others)
         points += mine

@@ -309,6 +309,7 @@ def test_gym_plays_one_seat_against_bots() -> None:
         done = terminated or truncated
     game = inner.aec.game
     assert inner.aec.finished_deals() == 3
+    assert len(info["view"].finished_deals) == 3  # the last view shows the scores
     assert total == -sum(d.summary.points[1] for d in game.deals if d.summary)
 
 

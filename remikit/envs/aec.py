@@ -230,6 +230,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         for agent in self.agents:
             if not self.truncations[agent]:
                 self.terminations[agent] = True
+            self.infos[agent] = {"view": self.game.view(self.seat(agent))}  # with the scores
 
     def finished_deals(self) -> int:
         return sum(1 for d in self.game.deals if d.summary is not None)
