@@ -16,7 +16,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
-SUBCOMMANDS = ("score", "play", "arena", "openspiel", "replay", "verify", "serve")
+SUBCOMMANDS = ("score", "play", "arena", "openspiel", "replay", "review", "verify", "serve")
 
 
 def _subcommand(name: str) -> ModuleType | None:

@@ -219,6 +219,9 @@ class VariantSpec:
     """The number of the section of docs/rules.md that holds the variant's rules."""
     rule_prefix: str | None = None
     """How the variant's rule ids begin (``R5-``, ``G-``)."""
+    review_marks: tuple[float, float, float] = (5.0, 15.0, 40.0)
+    """A game review's marks, in the points its search counts: a decision that costs at
+    least this much is an inaccuracy, a mistake, a blunder (docs/review.md)."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

@@ -19,6 +19,7 @@ SPEC = VariantSpec(
     },
     rules_section="4",
     rule_prefix="G-",
+    review_marks=(3.0, 8.0, 20.0),
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -20,6 +20,7 @@ SPEC = VariantSpec(
     },
     rules_section="1",
     rule_prefix="R13-",
+    review_marks=(10.0, 30.0, 80.0),
     client=ClientInfo(
         deal="game",
         length="games",

@@ -311,19 +311,32 @@ class Remi13DTactics:
         if view.phase == "draw":
             return including([((self.draw(view),), 0.0)], include)
         rule = pure_rule_of(view)
+        kept = include.card if isinstance(include, Discard) else None
         closes = [a for a in legal if isinstance(a, Close)]
-        if closes and not isinstance(include, Discard):
+        if closes:
             found = scoring.best_close(view.hand, pure_run=rule)
             if found is not None and found.closing is not None and Close(found.closing) in closes:
-                return including([((Close(found.closing),), 0.0)], include)
-            return including([((closes[0],), 0.0)], include)
-        discards = [a.card for a in legal if isinstance(a, Discard)]
+                close = Close(found.closing)
+            else:
+                close = closes[0]
+            if kept is None:
+                return including([((close,), 0.0)], include)
+            return [
+                ((close,), 0.0),
+                *(pc for pc in self.discards(view, rule, kept) if pc[0][0] == include),
+            ]
+        return self.discards(view, rule, kept)
+
+    def discards(
+        self, view: PlayerView, rule: PureRun, kept: Card | None
+    ) -> list[tuple[Plan, float]]:
+        """The discards worth trying (``kept`` among them), with their priors, best first."""
+        discards = [a.card for a in view.legal_actions if isinstance(a, Discard)]
         rated = sorted(
             ((self.prior(_without(view.hand, c)), c) for c in discards),
             key=lambda pc: pc[0],
             reverse=True,
         )
-        kept = include.card if isinstance(include, Discard) else None
         top = 2 if self.effort < QUICK else TOP_DISCARDS
         rated = [pc for i, pc in enumerate(rated) if i < top or pc[1] is kept]
         if self.effort < QUICK:

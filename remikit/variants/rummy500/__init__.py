@@ -16,6 +16,7 @@ SPEC = VariantSpec(
     },
     rules_section="2",
     rule_prefix="R5-",
+    review_marks=(5.0, 15.0, 40.0),
     client=ClientInfo(
         deal="hand",
         length="target",

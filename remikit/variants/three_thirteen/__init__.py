@@ -19,6 +19,7 @@ SPEC = VariantSpec(
     },
     rules_section="3",
     rule_prefix="R3-",
+    review_marks=(2.0, 5.0, 12.0),
     client=ClientInfo(
         deal="round",
         length=scoring.ROUNDS,
