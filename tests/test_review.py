@@ -134,9 +134,14 @@ def test_remi_review_prints_a_table_and_json(
     path = tmp_path / "game.json"
     path.write_text(json.dumps(bot_game("gin", 2, target=25)))
     assert main(["review", str(path), "--seat", "1", "--budget", "0.05", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["seat"] == 1 and out["game"]["decisions"] == len(out["decisions"]) > 0
-    assert {"taken", "best", "cost", "error", "verdict", "candidates"} <= set(out["decisions"][0])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    *decisions, summary = lines
+    assert summary["summary"] is True and summary["decisions"] == len(decisions) > 0
+    assert set(summary) == {"summary", "decisions", "agreed", "expected_points_lost"}
+    assert all(set(d) == {"index", "deal", "action", "best", "cost", "label"} for d in decisions)
+    assert all(d["action"].startswith("p1 ") and d["best"].startswith("p1 ") for d in decisions)
+    actions = [a for hand in json.loads(path.read_text())["hands"] for a in hand["actions"]]
+    assert all(actions[d["index"]] == d["action"] for d in decisions)
     assert main(["review", str(path), "--budget", "0.05", "--lang", "id"]) == 0
     text = capsys.readouterr().out
     assert "Ringkasan" in text and "Permainan" in text

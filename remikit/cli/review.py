@@ -81,7 +81,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         print(f"remi review: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        stream.write(json.dumps(result.as_json()) + "\n")
+        stream.write("".join(json.dumps(line) + "\n" for line in result.lines()))
     else:
         Console(file=stream).print(decision_table(result, lang), summary_table(result, lang))
     return 0

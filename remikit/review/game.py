@@ -30,6 +30,7 @@ VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 class Moment:
     """A decision to rate: the seat's view and the action it took."""
 
+    index: int  # the action's place in the record, counted over every deal from 0
     deal: int  # from 1
     turn: int  # the action's place in the deal's log, from 0
     view: PlayerView
@@ -40,6 +41,7 @@ class Moment:
 class Reviewed:
     """A decision with its rating and mark."""
 
+    index: int
     deal: int
     turn: int
     phase: str
@@ -49,6 +51,7 @@ class Reviewed:
     def as_json(self) -> dict[str, Any]:
         r = self.rating
         return {
+            "index": self.index,
             "deal": self.deal,
             "turn": self.turn,
             "phase": self.phase,
@@ -104,6 +107,31 @@ class Review:
     def summary(self) -> Summary:
         return Summary.of(self.decisions)
 
+    def lines(self) -> list[dict[str, Any]]:
+        """``remi review --json`` (docs/contract.md): one object per decision, in order,
+        then the summary."""
+        out: list[dict[str, Any]] = [
+            {
+                "index": d.index,
+                "deal": d.deal,
+                "action": f"p{self.seat} {d.rating.taken}",
+                "best": f"p{self.seat} {d.rating.best}",
+                "cost": round(d.rating.cost, 2),
+                "label": d.verdict,
+            }
+            for d in self.decisions
+        ]
+        summary = self.summary()
+        out.append(
+            {
+                "summary": True,
+                "decisions": summary.decisions,
+                "agreed": summary.agreed,
+                "expected_points_lost": round(summary.lost, 2),
+            }
+        )
+        return out
+
     def as_json(self) -> dict[str, Any]:
         return {
             "variant": self.variant,
@@ -126,6 +154,7 @@ def moments(record: Mapping[str, Any], seat: int) -> list[Moment]:
     if not isinstance(hands, list):
         raise RecordError("hands must be a list (one entry per deal)")
     found: list[Moment] = []
+    index = 0
     for number, hand in enumerate(hands, start=1):
         for turn, text in enumerate(start_hand(game, hand, number)):
             try:
@@ -133,10 +162,11 @@ def moments(record: Mapping[str, Any], seat: int) -> list[Moment]:
                 if who == seat:
                     view = game.view(seat)
                     if len(view.legal_actions) > 1 and game.to_play == seat:
-                        found.append(Moment(number, turn, view, action))
+                        found.append(Moment(index, number, turn, view, action))
                 apply_recorded(game, who, action)
             except (ValueError, IllegalAction) as exc:
                 raise RecordError(f"hand {number}, action {turn + 1} ({text}): {exc}") from None
+            index += 1
     return found
 
 
@@ -177,7 +207,7 @@ def review(
         if on_decision is not None:
             on_decision(len(ratings), len(tasks))
     reviewed = tuple(
-        Reviewed(m.deal, m.turn, str(m.view.phase), r, verdict(r, spec.review_marks))
+        Reviewed(m.index, m.deal, m.turn, str(m.view.phase), r, verdict(r, spec.review_marks))
         for m, r in zip(found, ratings, strict=True)
     )
     return Review(variant, seat, sims, seed, reviewed)
