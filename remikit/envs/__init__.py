@@ -16,7 +16,9 @@ environments do; :func:`remikit.envs.gym.make` gives the Gymnasium one
 docs/envs.md describes the observations, the action tokens and the rewards.
 """
 
+from importlib import import_module
 from importlib.util import find_spec
+from types import ModuleType
 
 MISSING = [name for name in ("pettingzoo", "gymnasium", "numpy") if find_spec(name) is None]
 if MISSING:
@@ -31,3 +33,14 @@ ENVIRONMENTS = {
     "gin": "remikit.envs.gin_v0",
 }
 """The PettingZoo module of each variant, by the variant's name."""
+
+SUBMODULES = frozenset({"aec", "gym", "planes", "render", "tokens"}) | {
+    module.rsplit(".", 1)[1] for module in ENVIRONMENTS.values()
+}
+
+
+def __getattr__(name: str) -> ModuleType:
+    """``remikit.envs.gym`` and the variants' modules without importing each first."""
+    if name in SUBMODULES:
+        return import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
