@@ -57,6 +57,7 @@ from functools import partial
 from typing import Any
 
 import pyspiel
+from report import combine, ratio, table
 from rlcard.games.gin_rummy.game import GinRummyGame
 from rlcard.games.gin_rummy.utils import melding
 from rlcard.games.gin_rummy.utils import utils as rl_utils
@@ -335,19 +336,6 @@ def measure(args: argparse.Namespace, *, baselines: bool) -> Results:
     return out
 
 
-def combine(runs: Sequence[Any]) -> Any:
-    """The runs' results in one: the median of each number (of a whole number, the lower
-    middle one), the first run's other values."""
-    first = runs[0]
-    if isinstance(first, dict):
-        return {key: combine([run[key] for run in runs]) for key in first}
-    if isinstance(first, float):
-        return statistics.median(runs)
-    if isinstance(first, int) and not isinstance(first, bool):
-        return statistics.median_low(runs)
-    return first
-
-
 def measure_runs(args: argparse.Namespace) -> tuple[Results, Results]:
     """``--repeats`` runs in this process (with the baselines) and as many in a child
     process with the pure-Python solver, taking turns; each combined."""
@@ -442,28 +430,6 @@ def gin_baselines(
 
 
 # -- the report -----------------------------------------------------------------------
-
-
-def table(title: str, columns: str, rows: Sequence[Sequence[str]], *notes: str) -> None:
-    """A titled table: ``columns`` is ``name:width`` pairs (``_`` for a space in a name);
-    the first column is left-aligned, the others right-aligned."""
-    widths = [(n.replace("_", " "), int(w)) for n, w in (c.split(":") for c in columns.split())]
-    print(f"\n{title}")
-    for i, row in enumerate([[n for n, _ in widths], *rows]):
-        cells = [
-            f"{c:<{w}}" if j == 0 else f"{c:>{w}}"
-            for j, (c, (_, w)) in enumerate(zip(row, widths, strict=True))
-        ]
-        line = " ".join(cells).rstrip()
-        print(line)
-        if i == 0:
-            print("-" * len(line))
-    for note in notes:
-        print(note)
-
-
-def ratio(a: float, b: float) -> str:
-    return f"{a / b:.3f}" if a / b < 10 else f"{a / b:.1f}"
 
 
 def check_same(own: Results, pure: Results) -> None:
