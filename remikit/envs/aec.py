@@ -105,6 +105,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._action_space = spaces.Discrete(self.codec.size)
         self._seeder = random.Random()
         self._paid: list[int] = []
+        self._finished = 0
         self.game: Game = self.game_type(self.options, rng=random.Random(0))
         self._view: PlayerView = self.game.view(0)
         self._tree: Tree = {}
@@ -125,7 +126,8 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if seed is not None:
             self._seeder = random.Random(seed)
         game_seed = seed if seed is not None else self._seeder.getrandbits(63)
-        self.game = self.game_type(self.options, rng=random.Random(game_seed))
+        self.game = self.game_type(self.options, rng=random.Random(game_seed), auto_deal=False)
+        self._finished = 0
         self._fallback = [
             RandomBot(seed=random.Random(f"{game_seed}|{s}").getrandbits(63))
             for s in range(self.options.players)
@@ -178,7 +180,9 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._advance()
 
     def _apply(self, seat: int, action: Action) -> None:
+        deal = self.game.current()
         self.game.apply(seat, action)
+        self._finished += deal.summary is not None
         if self.reward_kind == "game":
             return
         gained = [now - paid for now, paid in zip(self.game.totals, self._paid, strict=True)]
@@ -233,7 +237,8 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.infos[agent] = {"view": self.game.view(self.seat(agent))}  # with the scores
 
     def finished_deals(self) -> int:
-        return sum(1 for d in self.game.deals if d.summary is not None)
+        """How many deals of the episode are over."""
+        return self._finished
 
     def _best_seat(self) -> int | None:
         if self.game.over:
