@@ -3,8 +3,10 @@
 A seeded match (4 games, the default length) of one strong bot against three greedy
 bots is reviewed seat by seat with ``remikit.review.review`` at ``--budget`` (the strong
 bot's default, 1 s), on ``--jobs`` processes. It prints, per seat, the decisions, the
-wall time, and the review's summary (decisions agreed with the search, expected points
-lost); the target is a whole seat's review in under a minute on two cores.
+wall time, the review's summary (decisions agreed with the search, expected points
+lost) and the mean cost of a decision with its 95% interval: the review should rate the
+strong bot's seat better than a greedy one's. The target is a whole seat's review in
+under a minute on two cores.
 
 Run: ``python bench/bench_review.py [--seed S] [--budget S] [--jobs J] [--seats 0,1]``.
 """
@@ -12,8 +14,10 @@ Run: ``python bench/bench_review.py [--seed S] [--budget S] [--jobs J] [--seats 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
+import statistics
 import time
 
 from remikit.bots import make_bot, play_game
@@ -48,10 +52,20 @@ def main() -> None:
         result = review(record, seat, budget=args.budget, seed=args.seed, jobs=args.jobs)
         seconds = time.perf_counter() - start
         summary = result.summary()
+        mean, half = interval([d.rating.cost for d in result.decisions])
         print(
             f"{seat:>4} {summary.decisions:>9} {seconds:>8.1f} "
             f"{seconds / max(1, summary.decisions):>10.3f} {summary.agreed:>7} {summary.lost:>7.1f}"
+            f" {mean:.2f} ± {half:.2f}"
         )
+
+
+def interval(costs: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% interval (normal approximation)."""
+    if len(costs) < 2:
+        return (costs[0] if costs else 0.0), 0.0
+    mean = statistics.fmean(costs)
+    return mean, 1.96 * statistics.stdev(costs) / math.sqrt(len(costs))
 
 
 if __name__ == "__main__":
