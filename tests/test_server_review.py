@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import remikit.server.reviews as reviews_module
+from remikit.review import review as real_review
 from remikit.server.app import create_app
 from remikit.server.settings import Settings
 
@@ -73,13 +73,12 @@ def test_a_review_runs_in_the_background_and_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runs: list[int] = []
-    real = reviews_module.review
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         runs.append(args[1])
-        return real(*args, **kwargs)
+        return real_review(*args, **kwargs)
 
-    monkeypatch.setattr(reviews_module, "review", counted)
+    monkeypatch.setattr("remikit.server.reviews.review", counted)
     with running(tmp_path) as client:
         table_id = finished_gin(client)
         started = client.post(f"/api/games/{table_id}/reviews", json={"seat": 1})
@@ -133,7 +132,7 @@ def test_a_review_that_fails_says_so_and_may_be_asked_again(
 
     with running(tmp_path) as client:
         table_id = finished_gin(client)
-        monkeypatch.setattr(reviews_module, "review", broken)
+        monkeypatch.setattr("remikit.server.reviews.review", broken)
         client.post(f"/api/games/{table_id}/reviews", json={"seat": 0})
         failed = finished_review(client, table_id, 0)
         assert failed["status"] == "failed" and failed["error"]["code"] == "review_failed"
@@ -158,7 +157,7 @@ def test_every_refusal_is_in_the_error_shape(tmp_path: Path) -> None:
             client.post(f"{start}?lang=id", json={"seat": 2}), 400, "bad_seat"
         )
         error_of(client.get(f"{start}/2"), 400, "bad_seat")
-        for body in (
+        bodies: list[Any] = [
             {"seat": -1},
             {"seat": "1"},
             {"seat": 1.0},
@@ -166,7 +165,8 @@ def test_every_refusal_is_in_the_error_shape(tmp_path: Path) -> None:
             {},
             [],
             {"seat": 99},
-        ):
+        ]
+        for body in bodies:
             error_of(client.post(start, json=body), 422, "bad_request")
         error_of(client.post(start, content=b"{seat: 1", headers=JSON), 422, "bad_request")
         error_of(client.get(f"{start}/x"), 422, "bad_request")

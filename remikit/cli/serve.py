@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
         database_url=args.database,
         bot_delay=max(0.0, args.bot_delay),
         call_window=max(0.0, args.call_window),
-        review_budget=min(max(0.001, args.review_budget), defaults.max_bot_budget),
+        review_budget=min(max(0.001, args.review_budget), Settings.max_bot_budget),
         bot_threads=max(1, args.bot_threads),
         public_url=public,
         lan_hosts=lan_hosts(args.host),

@@ -146,6 +146,8 @@ def _discard_reasons(view: PlayerView, rating: Rating, following: Play | None) -
                 },
             )
         )
+        if points[best_card] >= points[card]:  # the difference lies elsewhere
+            out.append(_worth(rating))
     if card is not None and following is not None and following.seat != view.seat:
         picked = isinstance(following.action, CallRummy) or (
             isinstance(following.action, Draw) and following.action.source == "discard"
@@ -184,13 +186,17 @@ def reasons(view: PlayerView, rating: Rating, following: Play | None = None) -> 
         _card(a) for a in (taken, best)
     ):
         out = _draw_reasons(view)
+        if not rating.agreed:
+            out.append(_worth(rating))
     else:
         out = _discard_reasons(view, rating, following)
     if not out and not rating.agreed:
-        out.append(
-            Reason(N_("review.reason.worth"), {"best": str(best), "cost": round(rating.cost, 1)})
-        )
+        out.append(_worth(rating))
     return out
+
+
+def _worth(rating: Rating) -> Reason:
+    return Reason(N_("review.reason.worth"), {"cost": round(rating.cost, 1)})
 
 
 def texts(found: Sequence[Reason], lang: str) -> str:

@@ -91,7 +91,7 @@ function svg(tag, attrs = {}, ...children) {
  * marker at the decision of the step shown. */
 function chart(review, step, go) {
   const decisions = review.decisions;
-  const width = 600, height = 140, pad = 14;
+  const width = 800, height = 120, pad = 10;
   const total = Math.max(1, decisions.reduce((sum, d) => sum + d.cost, 0));
   const x = (i) => pad + (decisions.length > 1 ? (i * (width - 2 * pad)) / (decisions.length - 1) : (width - 2 * pad) / 2);
   let sum = 0;
