@@ -1,4 +1,4 @@
-"""Reviews of finished games (docs/protocol.md §3.13): every decision of one seat rated
+"""Reviews of finished games (docs/protocol.md §3.12): every decision of one seat rated
 by the strong search (:mod:`remikit.review`) with a short reason, worked out in the
 background one review at a time, and polled.
 
@@ -37,6 +37,10 @@ REVIEW_SEED = 0
 """Every review of the server uses this seed: the same game and seat, the same review."""
 
 
+class Stopped(Exception):
+    """The server stopped during a review."""
+
+
 @dataclass
 class Job:
     """One seat's review: ``running`` (``total`` is None until its decisions are
@@ -50,9 +54,6 @@ class Job:
     result: Review | None = None
     steps: list[int] = field(default_factory=list)  # per decision, its replay step
     why: list[list[Reason]] = field(default_factory=list)  # per decision, its reasons
-
-    def progress(self, done: int, total: int) -> None:
-        self.done, self.total = done, total
 
     def as_json(self, lang: str, budget: float) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -85,6 +86,7 @@ class Reviews:
         self.waiting = settings.reviews_waiting
         self.jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self.pool = DaemonPool(1, name="remikit-review")
+        self.closed = False
 
     def get(self, table_id: str, seat: int) -> Job | None:
         return self.jobs.get((table_id, seat))
@@ -122,8 +124,14 @@ class Reviews:
             record = build_game(stored).record()
             found = moments(record, job.seat)
             job.total = len(found)
+
+            def progress(done: int, total: int) -> None:
+                if self.closed:  # the server stops: the review is worth nothing now
+                    raise Stopped
+                job.done, job.total = done, total
+
             result = review(
-                record, job.seat, budget=self.budget, seed=REVIEW_SEED, on_decision=job.progress
+                record, job.seat, budget=self.budget, seed=REVIEW_SEED, on_decision=progress
             )
             hands = [list(hand["actions"]) for hand in record["hands"]]
             starts = [sum(len(h) for h in hands[:i]) for i in range(len(hands))]
@@ -135,11 +143,14 @@ class Reviews:
                 job.steps.append(starts[decision.deal - 1] + turn + 1)
             job.result = result
             job.status = "done"
+        except Stopped:
+            job.status = "failed"
         except Exception:
             log.exception("table %s: the review of seat %d failed", job.table_id, job.seat)
             job.status = "failed"
 
     def close(self) -> None:
+        self.closed = True
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
