@@ -1,5 +1,6 @@
 """The review of a finished game on its replay page: a seat's review started, its progress,
-then each decision's mark and the chart, clickable, in English and Indonesian.
+then each decision's mark and the chart, clickable, and the end of the deal, in English and
+Indonesian.
 Screenshots go to tests/artifacts/review_*.png."""
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ def test_a_seat_is_reviewed_on_the_replay_page(
         page.wait_for_selector("#review-reasons li")
         assert page.inner_text("#review-best")
     shot(page, f"review_{locale}", full_page=True)
+    # the end of the deal: its review, and every hand's melds and dead cards
+    page.click("#replay-last")
+    page.wait_for_selector("#review-deal")
+    assert page.locator("#side .deal-results .result-row").count() == 2
+    assert page.locator("#side .deal-results .melds-group").count() == 2
     page.click("#replay-first")
     none = "No decision" if locale == "en-US" else "Tidak ada keputusan"
     assert none in page.inner_text("#review-decision")
