@@ -60,6 +60,13 @@ def add_parser(subparsers: Any) -> None:
         help=t("serve.help_call_window", lang, default=defaults.call_window),
     )
     p.add_argument(
+        "--review-budget",
+        type=float,
+        default=defaults.review_budget,
+        metavar="SECONDS",
+        help=t("serve.help_review_budget", lang, default=defaults.review_budget),
+    )
+    p.add_argument(
         "--public-url",
         metavar="URL",
         default=os.environ.get("REMI_PUBLIC_URL") or None,
@@ -154,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         database_url=args.database,
         bot_delay=max(0.0, args.bot_delay),
         call_window=max(0.0, args.call_window),
+        review_budget=min(max(0.001, args.review_budget), Settings.max_bot_budget),
         bot_threads=max(1, args.bot_threads),
         public_url=public,
         lan_hosts=lan_hosts(args.host),

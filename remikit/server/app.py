@@ -59,6 +59,8 @@ from remikit.server.hub import (
 )
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
+from remikit.server.reviews import Reviews, finished_game
+from remikit.server.reviews import router as reviews_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings
@@ -160,6 +162,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = Hub(settings, clock=clock)
         app.state.hub = hub
         app.state.competitions = competitions = Competitions(hub)
+        app.state.reviews = reviews = Reviews(settings)
         try:
             with collection_paused():
                 await hub.start()
@@ -168,6 +171,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             yield
         finally:
             await competitions.close()
+            reviews.close()
             await hub.close()
 
     app = FastAPI(
@@ -230,6 +234,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(rules_router)
     app.include_router(competition_pages_router)
     app.include_router(competition_router)
+    app.include_router(reviews_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     if isinstance(clock, ManualClock) and settings.manual_clock:
@@ -394,15 +399,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         root = root_path(request)
         return {"games": [game_summary(g, root) for g in games], "limit": limit, "offset": offset}
 
-    async def finished_game(request: Request, table_id: str) -> StoredTable:
-        stored = await hub_of(request).stored(table_id)
-        if stored.finished_at is None:
-            raise Problem("not_finished", "server.not_finished", status=409, table=stored.id)
-        return stored
-
     @app.get("/api/games/{table_id}")
     async def get_game(request: Request, table_id: str) -> dict[str, Any]:
-        stored = await finished_game(request, table_id)
+        stored = await finished_game(hub_of(request), table_id)
         return {
             "game": game_summary(stored, root_path(request))
             | {"actions": list(stored.actions), "client": variant_client(stored.variant)}
@@ -410,7 +409,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     @app.get("/api/games/{table_id}/record")
     async def get_record(request: Request, table_id: str) -> Response:
-        stored = await finished_game(request, table_id)
+        stored = await finished_game(hub_of(request), table_id)
         game = await asyncio.to_thread(build_game, stored)
         text = json.dumps(record_with_fairness(game.record(), stored), indent=1)
         filename = f"remikit-{stored.variant}-{stored.id}.record.json"
@@ -427,7 +426,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         step: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         seat: Annotated[int | None, Query(ge=0, le=MAX_INT)] = None,
     ) -> dict[str, Any]:
-        stored = await finished_game(request, table_id)
+        stored = await finished_game(hub_of(request), table_id)
         steps = len(stored.actions)
         if step > steps:
             raise Problem("bad_step", "server.bad_step", step=step, steps=steps)

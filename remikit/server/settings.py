@@ -33,6 +33,9 @@ class Settings:
     random key each start (a restart then forgets who made which table)."""
     body_limit: int = 64 * 1024  # bytes of an HTTP request body
     body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
+    review_budget: float = 0.3  # seconds of search per decision of a game review
+    reviews_kept: int = 100  # finished game reviews kept in memory (the oldest dropped)
+    reviews_waiting: int = 20  # game reviews under way or waiting their turn, at most
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"

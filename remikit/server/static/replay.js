@@ -1,10 +1,12 @@
 // A finished game step by step (/static/replay.html?game=CODE): the public view or any
-// seat's view after each action (GET /api/games/CODE/replay), on the same board as live play.
+// seat's view after each action (GET /api/games/CODE/replay), on the same board as live play,
+// with the review of a seat (review.js).
 
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {cardElement, isWild, sortKey, wildRankLetter} from "./cards.js";
 import {langButton, onLangChange, t} from "./i18n.js";
 import {prefsControl} from "./prefs.js";
+import {createReview, reviewPanel} from "./review.js";
 import {scoreSection} from "./scores.js";
 import {url} from "./urls.js";
 import {$, api, describeAction, describeLog, h, seatName} from "./util.js";
@@ -20,6 +22,7 @@ const replay = {
   timer: null,
   loading: 0,
 };
+replay.review = createReview(code, () => renderReview());
 window.remikit = replay;
 
 function showError(text) {
@@ -150,10 +153,24 @@ function render() {
   });
   const deals = view.finished_deals;
   const justEnded = deals.length && (view.plays.length === 0 || view.game_over);
+  renderReview();
   $("#side").replaceChildren(...[
     justEnded ? dealResults(view, client, deals[deals.length - 1], nameOf, replay.seat ?? 0) : null,
     logPanel(view, client, nameOf),
     scoreSection(view, client, nameOf)].filter(Boolean));
+}
+
+/** The review panel at the step shown; a review started shows that seat's view. */
+function renderReview() {
+  const data = replay.data;
+  if (!replay.game || !data) return;
+  const deals = data.view.finished_deals;
+  const ended = deals.length && (data.view.plays.length === 0 || data.view.game_over) ? deals[deals.length - 1].number : null;
+  $("#review-box").replaceChildren(reviewPanel(replay.review, {
+    seats: replay.game.seats, nameOf, step: replay.step, endedDeal: ended,
+    start: (seat) => { replay.review.start(seat); if (replay.seat !== seat) go(replay.step, seat); },
+    go: (step) => go(step),
+  }));
 }
 
 document.addEventListener("keydown", (event) => {
