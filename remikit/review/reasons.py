@@ -10,23 +10,15 @@ followed, public once made) or picked up a card earlier that goes with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from remikit.actions import Action, CallRummy, Close, Discard, Draw, Knock, Pass, Play
 from remikit.cards import Card
 from remikit.i18n import N_, t
-from remikit.melds import AceMode
 from remikit.review.rate import Rating
-from remikit.solver import Goal
-from remikit.variants.gin import scoring as gin
-from remikit.variants.remi13d import scoring as remi13d
-from remikit.variants.remi13d.rules import pure_rule_of
-from remikit.variants.rummy500.melds import hand_points
-from remikit.variants.rummy500.plan import Rules
-from remikit.variants.three_thirteen import scoring as three_thirteen
-from remikit.variants.three_thirteen.rules import options_of
+from remikit.variants import find_playable
 from remikit.views import PlayerView
 
 
@@ -44,58 +36,29 @@ class Reason:
         return {"key": self.key, "params": self.params}
 
 
-# -- what a hand leaves, per variant ----------------------------------------------------
+# -- what a variant computes of a hand --------------------------------------------------
 
 
-def _gin_left(view: PlayerView, hand: list[Card]) -> int:
-    return gin.deadwood(hand).points
+class Hints(Protocol):
+    """What a variant's review part (``review`` in its spec) computes of a hand."""
+
+    left_message: str
+    """The message that compares two discards by what they leave."""
+
+    def left(self, view: PlayerView, hand: Sequence[Card]) -> int:
+        """The points ``hand`` leaves (deadwood, dead cards, points in hand): lower is better."""
+
+    def top_melds(self, view: PlayerView, top: Card) -> bool | None:
+        """Whether ``top`` joins a meld of the best arrangement of the hand with it (None:
+        the variant does not tell)."""
+
+    def goes_out_with(self, left: int) -> bool:
+        """Whether a hand leaving ``left`` goes out."""
 
 
-def _t13_ace(view: PlayerView) -> AceMode:
-    return "high" if options_of(view).ace == "high" else "low"
-
-
-def _t13_left(view: PlayerView, hand: list[Card]) -> int:
-    return three_thirteen.deadwood_points(hand, round_no=view.deal_number, ace=_t13_ace(view))
-
-
-def _remi13d_left(view: PlayerView, hand: list[Card]) -> int:
-    found = remi13d.solver(pure_rule_of(view)).solve(hand)
-    assert found is not None  # without goals every hand has an arrangement
-    return -remi13d.dead_points(found.dead)
-
-
-def _r5_left(view: PlayerView, hand: list[Card]) -> int:
-    return hand_points(hand, Rules.of(view).scoring)
-
-
-LEFT: dict[str, tuple[Callable[[PlayerView, list[Card]], int], str]] = {
-    "gin": (_gin_left, N_("review.reason.deadwood")),
-    "three-thirteen": (_t13_left, N_("review.reason.deadwood")),
-    "remi13d": (_remi13d_left, N_("review.reason.dead_points")),
-    "rummy500": (_r5_left, N_("review.reason.hand_points")),
-}
-"""Per variant: the points a hand leaves after a discard (lower is better) and the
-message that compares two discards by them."""
-
-
-def _top_melds(view: PlayerView, top: Card) -> bool | None:
-    """Whether ``top`` joins a meld of the best arrangement of the hand with it, ``top``
-    kept (None where the variant has no such solver)."""
-    hand = [*view.hand, top]
-    if view.variant == "gin":
-        melds = gin.SOLVER.solve(hand, goal=Goal(discard=True, keep=top))
-    elif view.variant == "three-thirteen":
-        ace = _t13_ace(view)
-        wild = three_thirteen.wild_rank(view.deal_number)
-        melds = three_thirteen.solver(ace).solve(
-            hand, wild_rank=wild, goal=Goal(discard=True, keep=top)
-        )
-    elif view.variant == "remi13d":
-        melds = remi13d.solver(pure_rule_of(view)).solve(hand, goal=Goal(discard=True, keep=top))
-    else:
-        return None
-    return melds is not None and any(top in m.cards for m in melds.melds)
+def hints_of(view: PlayerView) -> Hints:
+    hints: Hints = find_playable(view.variant).part("review")()
+    return hints
 
 
 # -- reasons ----------------------------------------------------------------------------
@@ -129,15 +92,14 @@ def _discard_reasons(view: PlayerView, rating: Rating, following: Play | None) -
         out.append(Reason(N_("review.reason.missed_close"), {"card": str(best.card)}))
     elif isinstance(best, Knock) and not isinstance(taken, Knock):
         out.append(Reason(N_("review.reason.missed_knock"), {"card": str(best.card)}))
-    left = LEFT.get(view.variant)
-    if card is not None and best_card is not None and card != best_card and left is not None:
-        score, key = left
-        points = {c: score(view, _without(view.hand, c)) for c in (card, best_card)}
-        if view.variant == "three-thirteen" and points[best_card] == 0 < points[card]:
+    if card is not None and best_card is not None and card != best_card:
+        hints = hints_of(view)
+        points = {c: hints.left(view, _without(view.hand, c)) for c in (card, best_card)}
+        if hints.goes_out_with(points[best_card]) and not hints.goes_out_with(points[card]):
             out.append(Reason(N_("review.reason.missed_out"), {"card": str(best_card)}))
         out.append(
             Reason(
-                key,
+                hints.left_message,
                 {
                     "card": str(card),
                     "points": points[card],
@@ -171,7 +133,7 @@ def _draw_reasons(view: PlayerView) -> list[Reason]:
     if not view.discard_pile:
         return []
     top = view.discard_pile[-1]
-    melds = _top_melds(view, top)
+    melds = hints_of(view).top_melds(view, top)
     if melds is None:
         return []
     key = N_("review.reason.top_melds") if melds else N_("review.reason.top_dead")

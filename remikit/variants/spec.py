@@ -38,11 +38,11 @@ if TYPE_CHECKING:
     from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui", "lay_down"]
+Part = Literal["greedy", "tactics", "tui", "review", "lay_down"]
 """The front-end parts a playable variant names by import string (``lay_down``: the next
 step of a seat's best laying down, from its view, where the variant has one)."""
 
-PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui")
+PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui", "review")
 """The parts every playable variant has."""
 OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down",)
 

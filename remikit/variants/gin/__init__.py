@@ -15,6 +15,7 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.gin.greedy:GinStrategy",
         "tactics": "remikit.variants.gin.tactics:GinTactics",
         "tui": "remikit.variants.gin.tui:GinUI",
+        "review": "remikit.variants.gin.review:GinReview",
         "lay_down": "remikit.variants.gin.laydown:next_step",
     },
     rules_section="4",

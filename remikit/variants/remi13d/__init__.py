@@ -17,6 +17,7 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.remi13d.greedy:Remi13DStrategy",
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
+        "review": "remikit.variants.remi13d.review:Remi13DReview",
     },
     rules_section="1",
     rule_prefix="R13-",

@@ -13,6 +13,7 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.rummy500.greedy:Rummy500Strategy",
         "tactics": "remikit.variants.rummy500.tactics:Rummy500Tactics",
         "tui": "remikit.variants.rummy500.tui:Rummy500UI",
+        "review": "remikit.variants.rummy500.review:Rummy500Review",
     },
     rules_section="2",
     rule_prefix="R5-",

@@ -16,6 +16,7 @@ SPEC = VariantSpec(
         "greedy": "remikit.variants.three_thirteen.greedy:ThreeThirteenStrategy",
         "tactics": "remikit.variants.three_thirteen.tactics:ThreeThirteenTactics",
         "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
+        "review": "remikit.variants.three_thirteen.review:ThreeThirteenReview",
     },
     rules_section="3",
     rule_prefix="R3-",
