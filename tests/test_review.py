@@ -144,7 +144,7 @@ def test_remi_review_prints_a_table_and_json(
     assert all(actions[d["index"]] == d["action"] for d in decisions)
     assert main(["review", str(path), "--budget", "0.05", "--lang", "id"]) == 0
     text = capsys.readouterr().out
-    assert "Ringkasan" in text and "Permainan" in text
+    assert "Ringkasan" in text and "Permainan" in text and "Calon" in text
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,9 @@ from remikit.records import RecordError, load_record, new_game
 from remikit.review import Review, review
 from remikit.variants import find_playable
 
+CANDIDATES_SHOWN = 3
+"""The search's best candidates a row shows, with their values."""
+
 VERDICT_NAMES = {
     "best": N_("review.verdict.best"),
     "good": N_("review.verdict.good"),
@@ -117,12 +120,13 @@ def decision_table(result: Review, lang: str) -> Table:
     title = t("review.title", lang, variant=spec.title(lang), seat=result.seat, sims=result.sims)
     table = Table(title=title, caption=t("review.caption", lang))
     for key, justify in (
-        ("review.col_deal", "right"),
-        ("review.col_turn", "right"),
-        ("review.col_taken", "left"),
-        ("review.col_best", "left"),
-        ("review.col_cost", "right"),
-        ("review.col_verdict", "left"),
+        (N_("review.col_deal"), "right"),
+        (N_("review.col_turn"), "right"),
+        (N_("review.col_taken"), "left"),
+        (N_("review.col_best"), "left"),
+        (N_("review.col_cost"), "right"),
+        (N_("review.col_verdict"), "left"),
+        (N_("review.col_candidates"), "left"),
     ):
         table.add_column(t(key, lang), justify=justify)  # type: ignore[arg-type]
     for d in result.decisions:
@@ -134,6 +138,7 @@ def decision_table(result: Review, lang: str) -> Table:
             "" if r.agreed else str(r.best),
             f"{r.cost:.1f} ± {r.error:.1f}",
             t(VERDICT_NAMES[d.verdict], lang),
+            "; ".join(f"{c.action} {c.value:+.1f}" for c in r.candidates[:CANDIDATES_SHOWN]),
         )
     return table
 
