@@ -49,11 +49,9 @@ def test_a_table_through_the_proxy(proxied: ProxiedServed, browser: Browser) -> 
     code = create_in_lobby(person, proxied, "three-thirteen", name="Budi")
     assert page.url == f"{proxied.url}/table/{code}"
     assert page.get_attribute("#to-lobby", "href") == f"{PREFIX}/"
-    wait(person, lambda: my_turn_ready(person), 60, "Budi's turn")
-    before = person.board()["stateId"]
-    take_simple_turn(person)
-    assert person.board()["stateId"] != before  # the proxied socket carried the turn
 
+    # sharing first: once the turn is taken the bots may end the round, and its results
+    # then lie over the table's controls
     share_url = f"{proxied.url}/table/{code}"
     page.click("#share-toggle")
     page.wait_for_selector("#share-box", state="visible")
@@ -65,6 +63,13 @@ def test_a_table_through_the_proxy(proxied: ProxiedServed, browser: Browser) -> 
     page.click("#copy-link")
     page.wait_for_selector("#notice.warn", state="visible")
     shot(page, "proxy_table_share")
+    page.click("#share-toggle")
+    page.wait_for_selector("#share-box", state="hidden")
+
+    wait(person, lambda: my_turn_ready(person), 60, "Budi's turn")
+    before = person.board()["stateId"]
+    take_simple_turn(person)
+    assert person.board()["stateId"] != before  # the proxied socket carried the turn
     person.no_page_errors()
     page.context.close()
 
