@@ -169,7 +169,9 @@ def watch_the_seat_draw(person: Person) -> None:
         return bool(over)
 
     wait(person, done, 20, "the seating after the draw")
-    assert {1, 2, total} <= seen, f"the cards were not turned one by one: {sorted(seen)}"
+    # polled, so a loaded machine may miss a frame: some cards, later all, never at once
+    between = seen - {0, total}
+    assert total in seen and len(between) >= 2, f"not turned one by one: {sorted(seen)}"
     shot(page, "ui_seat_draw")
     view = person.states()[-1]["view"]
     first = page.get_attribute("#seating li:has(#seat-first)", "data-seat")
