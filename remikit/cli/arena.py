@@ -19,7 +19,6 @@ import argparse
 import hashlib
 import json
 import math
-import multiprocessing
 import os
 import random
 import sys
@@ -27,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -37,6 +36,7 @@ from rich.text import Text
 from remikit import solver
 from remikit.bots import play_game
 from remikit.bots.cheater import check_arena_bot, make_arena_bot
+from remikit.bots.runner import play_all
 from remikit.engine import OptionError, OptionRefused, Options, OptionText
 from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
 from remikit.variants import VariantSpec, find_playable
@@ -148,20 +148,6 @@ def attempt(play: Callable[[GameTask], GameOutcome], task: GameTask) -> Played:
         return play(task)
     except Exception as exc:
         return GameFailure(task.index, task.seats(), error_text(exc))
-
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-def play_all(play: Callable[[T], R], tasks: Sequence[T], jobs: int) -> Iterator[R]:
-    """``play`` of each task, in task order, by ``jobs`` processes (1: in this process)."""
-    if jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play(task)
-        return
-    with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(play, tasks, chunksize=1)
 
 
 # -- results ----------------------------------------------------------------------

@@ -29,12 +29,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from remikit.bots import BotError, check_bot, make_bot
+from remikit.bots.runner import play_all
 from remikit.cli.arena import (
     Z95,
     add_run_arguments,
     derive_seed,
     jobs_count,
-    play_all,
     solver_notice,
     wilson_interval,
 )

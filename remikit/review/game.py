@@ -9,12 +9,12 @@ seed and its place in the game, so a review is the same for any number of proces
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from remikit.actions import Action, parse_seat_action
+from remikit.bots.runner import play_all
 from remikit.bots.strong import DEFAULT_BUDGET, MIN_SIMS, tactics_for
 from remikit.errors import IllegalAction
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
@@ -202,7 +202,7 @@ def review(
     sims = sims_for(variant, budget)
     tasks = [(m, sims, decision_seed(seed, m)) for m in found]
     ratings: list[Rating] = []
-    for rating in _map(_rate, tasks, jobs):
+    for rating in play_all(_rate, tasks, jobs):
         ratings.append(rating)
         if on_decision is not None:
             on_decision(len(ratings), len(tasks))
@@ -222,15 +222,3 @@ def verdict(rating: Rating, marks: tuple[float, float, float]) -> str:
         return "good"
     reached = sum(1 for mark in marks if rating.cost >= mark)
     return VERDICTS[1 + reached]
-
-
-def _map(
-    play: Callable[[tuple[Moment, int, int]], Rating],
-    tasks: Sequence[tuple[Moment, int, int]],
-    jobs: int,
-) -> Iterator[Rating]:
-    if jobs <= 1 or len(tasks) <= 1:
-        yield from map(play, tasks)
-        return
-    with multiprocessing.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap(play, tasks, chunksize=1)
