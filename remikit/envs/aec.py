@@ -38,6 +38,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from remikit.actions import Action
 from remikit.bots.random_bot import RandomBot
+from remikit.cli.arena import unique_best
 from remikit.engine import Game
 from remikit.envs.planes import Layout
 from remikit.envs.render import render_text
@@ -243,10 +244,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def _best_seat(self) -> int | None:
         if self.game.over:
             return self.game.winner
-        totals = self.game.totals
-        best = min(totals) if self.game_type.lower_is_better else max(totals)
-        leaders = [s for s, p in enumerate(totals) if p == best]
-        return leaders[0] if len(leaders) == 1 else None
+        return unique_best(self.game.totals, self.game_type.lower_is_better)
 
     # -- what an agent sees -----------------------------------------------------
 
