@@ -44,6 +44,35 @@ LANGUAGES: tuple[str, ...] = _languages()
 """The languages with a compiled catalogue (a folder of ``remikit/locale``)."""
 
 
+class _Added(gettext.NullTranslations):
+    """Messages a variant package outside remikit brings (:func:`add_messages`)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        super().__init__()
+        self.texts = texts
+
+    def gettext(self, message: str) -> str:
+        found = self.texts.get(message)
+        return found if found is not None else super().gettext(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        found = self.texts.get(msgid1)
+        return found if found is not None else super().ngettext(msgid1, msgid2, n)
+
+
+_ADDED: dict[str, dict[str, str]] = {}
+"""Messages added by :func:`add_messages`, by language."""
+
+
+def add_messages(texts: dict[str, dict[str, str]]) -> None:
+    """Add messages by language (``{"en": {key: text}, "id": {key: text}}``): how a variant
+    package that lives outside remikit brings the texts its spec and parts name. A key the
+    catalogue already has keeps the catalogue's text."""
+    for lang, entries in texts.items():
+        _ADDED.setdefault(lang, {}).update(entries)
+    catalogue.cache_clear()
+
+
 def N_(key: str) -> str:
     """Mark ``key`` as a message id where it is data (a variant's hint, a table of keys),
     so that extraction finds it; :func:`t` translates it where it is shown."""
@@ -55,10 +84,12 @@ def catalogue(lang: str) -> gettext.NullTranslations:
     """The compiled catalogue of ``lang``, falling back to English for what it lacks (and
     to English altogether for a language without a catalogue)."""
     source = gettext.translation(DOMAIN, LOCALE_DIR, languages=[SOURCE_LANG])
+    source.add_fallback(_Added(_ADDED.get(SOURCE_LANG, {})))
     if lang == SOURCE_LANG or lang not in LANGUAGES:
         return source
     found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
-    found.add_fallback(source)
+    found.add_fallback(_Added(_ADDED.get(lang, {})))
+    found.add_fallback(source)  # after the added texts of ``lang``
     return found
 
 
@@ -87,6 +118,7 @@ def messages(lang: str) -> dict[str, str | list[str]]:
     for code in dict.fromkeys((SOURCE_LANG, lang)):
         if code not in LANGUAGES:
             continue
+        out.update(_ADDED.get(code, {}))
         compiled = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code])
         entries: dict[str | tuple[str, int], str] = vars(compiled)["_catalog"]  # every message
         forms: dict[str, dict[int, str]] = {}

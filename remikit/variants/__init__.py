@@ -1,8 +1,12 @@
 """The registry of variants, found by name or alias.
 
 Each variant lives in its own package and declares a
-:class:`~remikit.variants.spec.VariantSpec`; adding a variant is its folder and
-one line below.
+:class:`~remikit.variants.spec.VariantSpec`; adding a variant to remikit is its folder
+and one line below. A variant kept in a package of its own is registered by naming its
+spec (``module:attribute``) in the entry point group ``remikit.variants`` of that
+package's metadata, or in the environment variable ``REMIKIT_VARIANTS`` (several
+separated by commas): every process (``remi serve``, ``remi play``, the arena's workers)
+then knows it.
 
 >>> find_variant("3-13").name
 'three-thirteen'
@@ -12,9 +16,24 @@ one line below.
 
 from __future__ import annotations
 
+import os
+from importlib import import_module
+from importlib.metadata import entry_points
+
 from remikit.variants.spec import VariantSpec
 
-__all__ = ["VARIANTS", "VariantSpec", "find_playable", "find_variant", "playable", "register"]
+__all__ = [
+    "ENV_VAR",
+    "VARIANTS",
+    "VariantSpec",
+    "find_playable",
+    "find_variant",
+    "playable",
+    "register",
+]
+
+ENV_VAR = "REMIKIT_VARIANTS"
+"""The environment variable naming more variants' specs, ``module:attribute`` each."""
 
 VARIANTS: dict[str, VariantSpec] = {}
 """Every registered variant by its canonical name, in the order registered."""
@@ -58,6 +77,19 @@ def _register_all() -> None:
 
     for package in (remi13d, three_thirteen, rummy500, gin):
         register(package.SPEC)
+    for point in entry_points(group="remikit.variants"):
+        register(point.load())
+    for target in filter(None, (n.strip() for n in os.environ.get(ENV_VAR, "").split(","))):
+        register(load_spec(target))
+
+
+def load_spec(target: str) -> VariantSpec:
+    """The :class:`VariantSpec` that ``module:attribute`` names (``module`` alone: its ``SPEC``)."""
+    module, _, attribute = target.partition(":")
+    spec = getattr(import_module(module), attribute or "SPEC", None)
+    if not isinstance(spec, VariantSpec):
+        raise ValueError(f"{ENV_VAR}: {target!r} names no VariantSpec")
+    return spec
 
 
 _register_all()
