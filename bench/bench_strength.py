@@ -294,7 +294,7 @@ def report(result: dict[str, Any]) -> None:
 
 
 def table_row(result: dict[str, Any]) -> str:
-    """One Markdown table row for the README: the tested bot's figures against the target."""
+    """One Markdown table row for docs/strength.md: the tested bot's figures against the target."""
     me = result["bots"][0]
     t = result["decision_time"]
     target = result["target"]
@@ -369,7 +369,7 @@ def main() -> None:
         "--table",
         nargs="+",
         metavar="JSON",
-        help="print the README's Markdown rows for results written by --out",
+        help="print docs/strength.md's Markdown rows for results written by --out",
     )
     args = parser.parse_args()
     if args.table:
