@@ -11,7 +11,6 @@ from remikit.actions import Discard, Draw
 from remikit.cards import make_deck, parse_cards
 from remikit.engine import Phase
 from remikit.server.advice import best_arrangement, state_advice
-from remikit.variants.gin.advice import lay_offs
 from remikit.variants.gin.rules import GinGame, GinOptions
 from tests.stacked import Stacked, act, deal_stacked
 
@@ -159,14 +158,6 @@ def test_G6_the_defender_is_shown_the_lay_offs_and_its_deadwood_after(stacked: S
     assert sorted(found["dead"]) == ["2d", "8d", "9c"] and found["points"] == 19
     act(game, "s1 layoff 5s to 1", "s1 layoff 6s to 1", "s1 layoff 6h to 2", "s1 layoff Kc to 3")
     assert state(game, 1)["lay_off"] == {"plays": [], "deadwood": 19}
-
-
-def test_G6_a_lay_off_that_saves_nothing_is_not_suggested() -> None:
-    """The 5s 6s 7s meld in hand: laying them off on the knocker's 2s 3s 4s leaves the same
-    deadwood, so the fewest lay-offs (none) are shown; the Kc saves 10."""
-    run = {1: tuple(parse_cards("2s 3s 4s")), 2: tuple(parse_cards("Ks Kh Kd"))}
-    points, plays = lay_offs(parse_cards("5s 6s 7s Kc 9d"), run)
-    assert points == 9 and [str(p) for p in plays] == ["layoff Kc to 2"]
 
 
 # -- feeding the other player --------------------------------------------------------------

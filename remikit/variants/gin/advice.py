@@ -3,19 +3,15 @@
 The deadwood of the best arrangement (G-2); whether the seat can knock or go gin now and
 with which card (G-5, at the wall too, G-8); the best lay-down, its melds laid as
 :mod:`.laydown` lays them (G-6); for the defender, the lay-offs onto the knocker's melds
-that leave it the least deadwood, and that deadwood (G-6); and a warning before a discard
+that leave it the least deadwood, and that deadwood (G-6, the greedy bot's
+:func:`~remikit.variants.gin.greedy.defence`); and a warning before a discard
 that may meld with a card the other player took from the discard pile and still holds
 (G-4: what the view's ``taken_from_discard``, the pile and the table show).
-
->>> from remikit.cards import parse_cards
->>> points, plays = lay_offs(parse_cards("8s 9s Kd"), {1: tuple(parse_cards("5s 6s 7s"))})
->>> points, [str(p) for p in plays]
-(10, ['layoff 8s to 1', 'layoff 9s to 1'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, TypedDict
 
 from remikit.actions import Knock, LayOff
@@ -25,7 +21,7 @@ from remikit.melds import Arrangement, Meld
 from remikit.server.advice import BestArrangement, StateAdvice, discards, meld_json
 from remikit.server.serialize import action_json, cards_json
 from remikit.solver import Goal
-from remikit.variants.gin import melds as gin_melds
+from remikit.variants.gin.greedy import defence
 from remikit.variants.gin.laydown import split
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import SOLVER
@@ -85,39 +81,6 @@ def knocking(view: PlayerView, found: Arrangement | None) -> Knocking | None:
     return {"card": str(found.discard), "deadwood": -found.value}
 
 
-def knocker_melds(view: PlayerView) -> dict[int, tuple[Card, ...]]:
-    """The knocker's melds on the table by number, the only ones that take lay-offs (G-6)."""
-    knocker = next((p.seat for p in view.log if isinstance(p.action, Knock)), None)
-    return {m.number: m.cards for m in view.table if knocker in m.laid_by}
-
-
-def lay_offs(
-    hand: Collection[Card], melds: Mapping[int, tuple[Card, ...]]
-) -> tuple[int, list[LayOff]]:
-    """G-6: the lay-offs onto ``melds`` (in an order that lays each) that leave ``hand`` the
-    least deadwood, the fewest such; and that deadwood. A lay-off may open the next (a run
-    grows one card at a time)."""
-    memo: dict[frozenset[tuple[Card, int]], tuple[int, list[LayOff]]] = {}
-
-    def search(laid: frozenset[tuple[Card, int]]) -> tuple[int, list[LayOff]]:
-        if laid in memo:
-            return memo[laid]
-        gone = {card for card, _ in laid}
-        left = [c for c in hand if c not in gone]
-        best: tuple[int, list[LayOff]] = (min_deadwood(left), [])
-        for number, cards in melds.items():
-            grown = [*cards, *(c for c, n in laid if n == number)]
-            for card in gin_melds.layoff_cards(grown):
-                if card in left:
-                    points, plays = search(laid | {(card, number)})
-                    if (points, len(plays) + 1) < (best[0], len(best[1])):
-                        best = (points, [LayOff(card, number), *plays])
-        memo[laid] = best
-        return best
-
-    return search(frozenset())
-
-
 def _laid(melds: Sequence[Meld]) -> list[Meld]:
     """Melds as they are laid down: a run longer than five as two (G-2)."""
     return [
@@ -141,6 +104,10 @@ def _may_meld(card: Card, taken: Card, free: Collection[Card]) -> bool:
     return False
 
 
+def _order(card: Card) -> tuple[int, int]:
+    return (int(card.rank), -card.suit)
+
+
 def warnings(view: PlayerView) -> list[dict[str, Any]]:
     """For each card the seat may discard: the cards the other player took from the
     discard pile and still holds (none of them back on the pile or on the table) that it
@@ -156,14 +123,14 @@ def warnings(view: PlayerView) -> list[dict[str, Any]]:
     return out
 
 
-def _order(card: Card) -> tuple[int, int]:
-    return (int(card.rank), -card.suit)
-
-
-def _laying_off(view: PlayerView) -> tuple[int, list[LayOff]] | None:
+def laying_off(view: PlayerView) -> tuple[int, list[LayOff]] | None:
+    """The defender's lay-offs that leave it the least deadwood, in order, and that
+    deadwood (G-6: in the lay-off phase every meld on the table is the knocker's); None
+    but for the defender in the lay-off phase."""
     if view.to_play != view.seat or view.phase is not Phase.LAY_OFF:
         return None
-    return lay_offs(view.hand, knocker_melds(view))
+    left, plays = defence(frozenset(view.hand), tuple(m.cards for m in view.table))
+    return left, [LayOff(card, number) for card, number in plays]
 
 
 class GinAdvice:
@@ -174,7 +141,7 @@ class GinAdvice:
         the defender's lay-offs (G-6) and the discard warnings."""
         found = discard_now(view)
         knock = knocking(view, found)
-        laying = _laying_off(view)
+        laying = laying_off(view)
         if found is not None and view.phase is Phase.DISCARD:
             deadwood = -found.value
         else:
@@ -200,7 +167,7 @@ class GinAdvice:
         if found is not None and (view.phase is Phase.DISCARD or knock is not None):
             rest, plays, discard = found, [], found.discard
         else:
-            laying = _laying_off(view)
+            laying = laying_off(view)
             plays = [] if laying is None else laying[1]
             laid = {p.card for p in plays}
             rest, discard = _solve([c for c in view.hand if c not in laid]), None
