@@ -77,6 +77,7 @@ class Advisor(Protocol):
 
 
 def meld_json(meld: Meld) -> MeldJson:
+    """A meld of an arrangement as JSON (:class:`MeldJson`)."""
     return {
         "kind": str(meld.kind),
         "cards": cards_json(meld.cards),
