@@ -30,6 +30,7 @@ TABLES: list[tuple[str, dict[str, Any]]] = [
     ("rummy500", {}),
     ("rummy500", {"players": 2}),
     ("three-thirteen", {}),
+    ("gin", {}),
 ]
 
 

@@ -9,9 +9,15 @@ import pytest
 
 from remikit.bots import make_bot
 from remikit.engine import Game
-from remikit.server.advice import best_arrangement, state_advice
+from remikit.server.advice import Advisor, best_arrangement, state_advice
+from remikit.variants import playable
+from remikit.variants.gin.advice import GinAdvice
+from remikit.variants.gin.rules import GinGame
+from remikit.variants.remi13d.advice import Remi13DAdvice
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
+from remikit.variants.rummy500.advice import Rummy500Advice
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.three_thirteen.advice import ThreeThirteenAdvice
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame, ThreeThirteenOptions
 from tests.hidden import blind_view
 from tests.stacked import Stacked, act, deal_stacked
@@ -175,6 +181,7 @@ def test_R5_8_the_seat_that_can_go_out_is_told_and_shown_how(stacked: Stacked) -
         (Remi13DGame, {}),
         (Rummy500Game, {"players": 3}),
         (ThreeThirteenGame, {"players": 3}),
+        (GinGame, {}),
     ],
 )
 def test_advice_depends_only_on_the_seats_own_view(
@@ -198,6 +205,20 @@ def test_advice_depends_only_on_the_seats_own_view(
         if game.needs_deal:
             game.start_deal(game.new_deck(bytes([checked % 256])))
     assert checked >= 60
+
+
+ADVISORS: tuple[Advisor, ...] = (
+    Remi13DAdvice(),
+    ThreeThirteenAdvice(),
+    Rummy500Advice(),
+    GinAdvice(),
+)
+"""Every variant's ``advice`` part, checked against the interface by the type checker."""
+
+
+def test_every_playable_variant_names_its_advice_part() -> None:
+    parts = {type(spec.part("advice")()) for spec in playable()}
+    assert parts == {type(a) for a in ADVISORS}
 
 
 def test_a_spectator_gets_no_advice() -> None:

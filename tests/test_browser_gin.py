@@ -1,6 +1,8 @@
 """Gin Rummy at the web table (RULES.md §4): a game against the random bot from the lobby
 to its end, through the first upcard, knocks, the laying down and the end-of-hand panel;
-then the record and the replay page. Screenshots go to tests/artifacts/gin_*.png."""
+then the record and the replay page; and the hints on stacked hands: the knock and the
+best lay-down (G-5, G-6), the defender's lay-offs (G-6), the warning before a discard
+that feeds the other player (G-4). Screenshots go to tests/artifacts/gin_*.png."""
 
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ from tests.browser import (
     server,
     shot,
     wait,
+    wait_text,
 )
+from tests.test_browser_rules import click_cards, sit_down, stacked_table
 
 pytestmark = [needs_chromium]
 __all__ = ["browser", "server"]  # the fixtures
@@ -74,6 +78,15 @@ def select(person: Person, cards: list[str]) -> None:
         person.page.click(f'#hand .card[data-card="{card}"] >> nth=0')
 
 
+def discard(person: Person) -> None:
+    """Discard the selected card, past the hints' warning where it feeds the other player
+    (G-4)."""
+    page = person.page
+    page.click("#btn-discard")
+    if page.locator("#discard-warning").count():
+        page.click("#discard-anyway")
+
+
 def play_turn(person: Person, seen: dict[str, int]) -> None:
     """One step of seat 0: pass the first upcard and the wall, draw from the stock, knock
     as soon as the best discard allows (G-5), else discard it, lay down with "Lay down
@@ -99,7 +112,7 @@ def play_turn(person: Person, seen: dict[str, int]) -> None:
             person.act_and_wait(lambda: page.click("#btn-knock"))
         else:
             assert page.is_disabled("#btn-knock")  # a knock over the limit is not offered
-            person.act_and_wait(lambda: page.click("#btn-discard"))
+            person.act_and_wait(lambda: discard(person))
     else:  # lay_down, lay_off, defend
         if state.get("lay_down", {}).get("type") != "pass" or phase == "lay_off":
             page.click("#btn-lay-best")
@@ -156,3 +169,104 @@ def test_the_gin_table_speaks_indonesian(browser: Browser, server: Served, local
         assert "Kartu buangan pertama" in page.inner_text("#prompt")
     shot(page, "gin_id_offer")
     person.no_page_errors()
+
+
+# -- hints on stacked hands ------------------------------------------------------------------
+
+KNOCKER = "2s 3s 4s 7h 8h 9h Ks Kh Kd 5c"  # 5 deadwood; with the Ac, knock with 5c for 1
+DEFENDER = "5s 6s 6h Kc Qs Qh Qd 9c 8d 2d"  # lays off 5s 6s 6h Kc on the knocker's melds
+HINTED = [{"kind": "person"}, {"kind": "bot", "level": "greedy"}]
+
+
+def test_G5_G6_the_knock_and_the_best_lay_down_in_the_hints(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("browser-gin-knock")
+    code = stacked_table(folder, "gin", HINTED, KNOCKER, options={}, up="Ac")
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        sit_down(person, served, code, "Ana")
+        page = person.page
+        assert page.inner_text("#advice-counter") == "Deadwood now: 5"
+        assert page.locator("#advice-note").count() == 0
+        person.act_and_wait(lambda: page.click('#discard .card[data-depth="1"]'))
+        wait_text(page, "#advice-note", "You can knock now with 5♣ (1 deadwood).")
+        assert page.inner_text("#advice-counter") == "Deadwood now: 1"
+        page.click("#advice-show")
+        page.wait_for_selector("#advice-best")
+        best = page.inner_text("#advice-best")
+        assert "Knock with 5♣" in best and "Left over: A♣" in best and "Points: 1" in best
+        assert page.locator("#advice-best li").count() == 3  # the melds to lay down
+        shot(page, "gin_hint_knock")
+        click_cards(page, ["5c"])
+        person.act_and_wait(lambda: page.click("#btn-knock"))
+        assert person.board()["phase"] == "lay_down"
+        assert page.locator("#advice-note").count() == 0
+        assert page.inner_text("#advice-counter") == "Deadwood now: 1"
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
+
+
+def test_G6_the_defender_is_shown_its_lay_offs(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The bot takes the Ac, knocks with the 5c and lays down; seat 0 is shown the lay-offs
+    that leave it 19 (the queens melded)."""
+    folder = tmp_path_factory.mktemp("browser-gin-lay-off")
+    code = stacked_table(folder, "gin", HINTED, DEFENDER, options={}, others={1: KNOCKER}, up="Ac")
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        sit_down(person, served, code, "Ana")
+        page = person.page
+        person.act_and_wait(lambda: page.click("#btn-pass"))
+        page.wait_for_selector("#advice-lay-off")
+        text = page.inner_text("#advice-lay-off")
+        assert "Lay off these cards (19 deadwood after):" in text
+        assert all(card in text for card in ("5♠", "6♠", "6♥", "K♣"))
+        assert page.locator("#advice-lay-off li").count() == 4
+        page.click("#advice-show")
+        page.wait_for_selector("#advice-best")
+        assert page.locator("#advice-best li").count() == 5  # the lay-offs, the queens
+        assert "Points: 19" in page.inner_text("#advice-best")
+        shot(page, "gin_hint_lay_off")
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
+
+
+def test_G4_the_warning_before_feeding_the_other_player_in_indonesian(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The bot takes the Ac from the pile; seat 0's 2c may meld with it (the 3c unseen)."""
+    folder = tmp_path_factory.mktemp("browser-gin-warn")
+    hand = "5s 6s 6h Kc Qs Qh Qd 9c 2c 2d"
+    taker = {1: "2s 3s 4s 7h 8h 9h Ks Kh Jd Td"}  # takes the Ac for a K: 31 deadwood
+    code = stacked_table(folder, "gin", HINTED, hand, options={}, others=taker, up="Ac", stock="5d")
+    served = Served(folder)
+    person = open_person(browser, locale="id-ID")
+    try:
+        sit_down(person, served, code, "Budi")
+        page = person.page
+        person.act_and_wait(lambda: page.click("#btn-pass"))
+        page.wait_for_selector("#board[data-my-turn='true'][data-phase='draw']")
+        person.act_and_wait(lambda: page.click("#stock"))
+        before = person.board()["stateId"]
+        click_cards(page, ["2c"])
+        page.click("#btn-discard")
+        page.wait_for_selector("#discard-warning")
+        warning = page.inner_text("#discard-warning-text")
+        assert warning == (
+            "2♣ bisa menjadi kartu jadi dengan A♣ yang diambil lawan dari tumpukan buangan."
+        )
+        shot(page, "gin_hint_warning_id")
+        page.click("#discard-cancel")
+        assert person.board()["stateId"] == before  # nothing was sent
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()

@@ -56,10 +56,12 @@ def stacked_table(
     *,
     options: dict[str, Any],
     seed: str = "1",
+    others: dict[int, str] | None = None,
     **deck: str,
 ) -> str:
-    """A table in the database of ``folder`` whose first deal gives seat 0 ``hand`` (the
-    last seat deals), then the cards ``deck`` names (``up``, ``stock``); its code."""
+    """A table in the database of ``folder`` whose first deal gives seat 0 ``hand`` (and
+    the seats of ``others`` theirs; the last seat deals), then the cards ``deck`` names
+    (``up``, ``stock``); its code."""
 
     async def make() -> str:
         hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
@@ -70,8 +72,9 @@ def stacked_table(
             )
             game = table.game
             size = len(hand.split())
+            hands = {0: hand, **(others or {})}
             cards: list[Card] = stack_deck(
-                game.full_deck(), {0: hand}, dealer=game.players - 1, players=game.players,
+                game.full_deck(), hands, dealer=game.players - 1, players=game.players,
                 size=size, **deck,
             )  # fmt: skip
             text = " ".join(str(c) for c in cards)

@@ -4,6 +4,7 @@ the rules page (/rules/{variant}) with a table's options marked."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from remikit.i18n import LANGUAGES, messages
 from remikit.server.advice import best_arrangement, state_advice
 from remikit.server.rules_page import RULES_DIR
+from remikit.variants import VARIANTS
 from tests.test_server import (
     Message,
     client,
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROOT = Path(__file__).resolve().parents[1]
 T13_TABLE = [{"kind": "person"}, {"kind": "bot", "level": "greedy"}]
+GIN_TABLE = T13_TABLE
 
 
 def seat_view(client: TestClient, table_id: str, seat: int) -> Any:
@@ -98,6 +101,51 @@ def test_before_the_seat_draw_a_seat_has_no_cards_to_advise_on(client: TestClien
         ws.send_json({"type": "advice", "ref": 2})
         refused = receive_until(ws, lambda m: m["type"] == "error")
         assert refused["code"] == "no_advice"
+
+
+def test_a_gin_table_carries_its_hints_and_answers_the_advice_request(
+    client: TestClient,
+) -> None:
+    """G-5, G-6: the knock and the lay-offs beside the deadwood counter, from the seat's view;
+    the best arrangement with the knock on request."""
+    table_id = create(client, "gin", seats=GIN_TABLE)
+    _, token = join(client, table_id)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        seat = hello(ws, token)["seat"]
+        offer = receive_until(ws, my_turn(-1))
+        assert offer["view"]["phase"] == "offer"  # G-3: seat 0 plays first
+        advice = offer["advice"]
+        assert advice == state_advice(seat_view(client, table_id, seat))
+        assert set(advice["counter"]) == {"deadwood"}
+        assert advice["knock"] is None and advice["lay_off"] is None
+        ws.send_json({"type": "action", "state_id": offer["state_id"], "action": "draw discard"})
+        state = receive_until(ws, my_turn(offer["state_id"]))
+        assert state["view"]["phase"] == "discard"
+        view = seat_view(client, table_id, seat)
+        assert state["advice"] == state_advice(view)
+        ws.send_json({"type": "advice", "ref": "g"})
+        reply = receive_until(ws, lambda m: m["type"] == "advice")
+        best = best_arrangement(view)
+        assert best is not None and "knock" in best and best["discard"] is not None
+        assert reply == {"type": "advice", "ref": "g", "state_id": state["state_id"], **best}
+
+
+def test_a_variant_without_hints_says_so(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = VARIANTS["three-thirteen"]
+    parts = {k: v for k, v in spec.parts.items() if k != "advice"}
+    monkeypatch.setitem(VARIANTS, spec.name, replace(spec, parts=parts))
+    table_id = create(client, "three-thirteen", options={"players": 2}, seats=T13_TABLE)
+    _, token = join(client, table_id)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        hello(ws, token, lang="id")
+        state = receive_until(ws, my_turn(-1))
+        assert state["advice"] is None
+        ws.send_json({"type": "advice", "ref": 4})
+        refused = receive_until(ws, lambda m: m["type"] == "error")
+        assert refused["code"] == "no_hints" and refused["ref"] == 4
+        assert refused["message"] == "permainan ini tidak memberi petunjuk"
 
 
 # -- the rules page --------------------------------------------------------------------------

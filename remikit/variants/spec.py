@@ -38,13 +38,14 @@ if TYPE_CHECKING:
     from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui", "review", "lay_down"]
+Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice"]
 """The front-end parts a playable variant names by import string (``lay_down``: the next
-step of a seat's best laying down, from its view, where the variant has one)."""
+step of a seat's best laying down, from its view, where the variant has one; ``advice``:
+the web table's hints, an :class:`~remikit.server.advice.Advisor`)."""
 
 PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui", "review")
 """The parts every playable variant has."""
-OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down",)
+OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "advice")
 
 
 class ScoreInputError(ValueError):
@@ -205,8 +206,8 @@ class VariantSpec:
     """The game class, or None for a variant ``remi score`` scores but no table plays."""
     scorer: Scorer | None = None
     parts: dict[str, str] = field(default_factory=dict)
-    """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI and
-    lay-down step."""
+    """Import strings ``module:attribute`` of the greedy strategy, strong tactics, TUI,
+    lay-down step and hints."""
     seating: Callable[[random.Random, int], SeatDraw] | None = None
     """The seat draw a table holds once every seat is taken (R13-2), or None: everyone
     plays from the seat taken."""

@@ -1,8 +1,10 @@
 // Hints at the table (docs/protocol.md, "advice"): the note that the player can close
-// (tutup) or go out, the meld counter, the best arrangement on request, and a confirm step
-// before a discard that can be laid off or gives another player a Rummy! call. All of it
-// comes from the `advice` object of the seat's state message, present only where the
-// table's hints are on. Closing and going out are announced to everyone at the table.
+// (tutup), go out, knock or go gin, the meld counter, the lay-offs that help a defender,
+// the best arrangement on request, and a confirm step before a discard that can be laid
+// off, gives another player a Rummy! call or joins a card the other player took from the
+// pile. All of it comes from the `advice` object of the seat's state message, present only
+// where the table's hints are on: what a key holds is what is shown, whatever the variant.
+// Closing and going out are announced to everyone at the table.
 
 import {t, tn} from "./i18n.js";
 import {url} from "./urls.js";
@@ -51,6 +53,9 @@ function warningLines(warning) {
     lines.push(tn("advice.warn_layoff", warning.layoff.length, {card, melds: warning.layoff.join(", ")}));
   }
   if (warning.call) lines.push(t("advice.warn_call", {card}));
+  if (warning.joins?.length) {
+    lines.push(tn("advice.warn_joins", warning.joins.length, {card, cards: cards(warning.joins)}));
+  }
   return lines;
 }
 
@@ -63,7 +68,17 @@ function counterText(counter) {
   return `${dead} · ${counter.pure_run ? t("advice.pure_run") : t("advice.no_pure_run")}`;
 }
 
+/** A knock (`{card, deadwood}`) as the note says it, or as the best arrangement's line; a
+ * knock that leaves no deadwood goes gin. */
+function knockText(knock, line = false) {
+  const card = showCard(knock.card);
+  const none = knock.deadwood === 0;
+  if (line) return none ? t("advice.gin_line", {card}) : t("advice.knock_line", {card});
+  return none ? t("advice.gin_with", {card}) : t("advice.knock_with", {card, points: knock.deadwood});
+}
+
 function noteText(advice) {
+  if (advice.knock) return knockText(advice.knock);
   if (advice.can_close) return t("advice.can_close", {card: showCard(advice.close_card)});
   if (advice.can_go_out && advice.go_out_discard) {
     return t("advice.goes_out_with", {card: showCard(advice.go_out_discard)});
@@ -82,14 +97,25 @@ function playLine(play) {
   return t("advice.play_layoff", {card, n: play.meld});
 }
 
+/** The lay-offs that leave a defender the least deadwood (`{plays, deadwood}`). */
+function layOffBox(layOff) {
+  return h("div", {class: "advice-lay-off", id: "advice-lay-off"},
+    layOff.plays.length
+      ? [t("advice.lay_off", {points: layOff.deadwood}),
+        h("ul", {class: "advice-melds"}, layOff.plays.map((p) => h("li", {}, playLine(p))))]
+      : t("advice.no_lay_off", {points: layOff.deadwood}));
+}
+
 function bestBox(best) {
   const melds = best.melds.map((m) => h("li", {}, meldCards(m.cards, m.stands_for)));
   const plays = best.plays.map((p) => h("li", {}, playLine(p)));
+  const discard = best.knock ? knockText(best.knock, true)
+    : best.discard ? t("advice.discard", {card: showCard(best.discard)}) : null;
   return h("div", {class: "advice-best", id: "advice-best"},
-    (melds.length || plays.length) ? h("ul", {class: "advice-melds"}, melds, plays) : h("p", {class: "muted"}, t("advice.no_melds")),
+    (melds.length || plays.length) ? h("ul", {class: "advice-melds"}, plays, melds) : h("p", {class: "muted"}, t("advice.no_melds")),
     best.dead.length ? h("div", {}, t("advice.dead", {cards: cards(best.dead)})) : null,
     best.close ? h("div", {}, t("advice.close_with", {card: showCard(best.close)})) : null,
-    best.discard ? h("div", {}, t("advice.discard", {card: showCard(best.discard)})) : null,
+    discard ? h("div", {id: "advice-discard"}, discard) : null,
     h("div", {class: "advice-points"}, t("advice.points", {points: best.points})));
 }
 
@@ -131,6 +157,7 @@ export function advicePanel(message) {
     h("div", {class: "row wrap"}, h("h3", {}, t("advice.title")), rules),
     note ? h("p", {class: "advice-note", id: "advice-note", role: "status"}, h("b", {}, note)) : null,
     h("p", {class: "advice-counter", id: "advice-counter"}, counterText(advice.counter)),
+    advice.lay_off ? layOffBox(advice.lay_off) : null,
     state.pending ? pendingBox() : null,
     h("button", {type: "button", class: "btn small", id: "advice-show", onclick: ask}, t("advice.show_best")),
     best ? bestBox(best) : null,

@@ -16,6 +16,7 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.gin.tactics:GinTactics",
         "tui": "remikit.variants.gin.tui:GinUI",
         "review": "remikit.variants.gin.review:GinReview",
+        "advice": "remikit.variants.gin.advice:GinAdvice",
         "lay_down": "remikit.variants.gin.laydown:next_step",
     },
     rules_section="4",

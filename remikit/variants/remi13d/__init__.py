@@ -18,6 +18,7 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
         "review": "remikit.variants.remi13d.review:Remi13DReview",
+        "advice": "remikit.variants.remi13d.advice:Remi13DAdvice",
     },
     rules_section="1",
     rule_prefix="R13-",

@@ -14,6 +14,7 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.rummy500.tactics:Rummy500Tactics",
         "tui": "remikit.variants.rummy500.tui:Rummy500UI",
         "review": "remikit.variants.rummy500.review:Rummy500Review",
+        "advice": "remikit.variants.rummy500.advice:Rummy500Advice",
     },
     rules_section="2",
     rule_prefix="R5-",

@@ -17,6 +17,7 @@ SPEC = VariantSpec(
         "tactics": "remikit.variants.three_thirteen.tactics:ThreeThirteenTactics",
         "tui": "remikit.variants.three_thirteen.tui:ThreeThirteenUI",
         "review": "remikit.variants.three_thirteen.review:ThreeThirteenReview",
+        "advice": "remikit.variants.three_thirteen.advice:ThreeThirteenAdvice",
     },
     rules_section="3",
     rule_prefix="R3-",
