@@ -242,6 +242,13 @@ def make_deck(*, decks: int = 1, jokers: int = 0) -> list[Card]:
     return list(NATURALS) * decks + [JOKER] * jokers
 
 
+def seat_draw_strength(card: Card) -> tuple[int, int]:
+    """A natural card's place in a seat draw: rank (A high, then K … 2), then suit (R0:
+    Spade > Heart > Diamond > Club), so that only identical cards tie."""
+    rank = 14 if card.rank == Rank.ACE else int(card.rank)
+    return (rank, int(card.suit))
+
+
 def display_order(card: Card) -> tuple[int, int]:
     """Sort key for showing a hand: by suit (Spade first), then rank, jokers last."""
     if card.is_joker:

@@ -6,8 +6,9 @@ import random
 from collections import Counter
 
 from remikit.cards import JOKER, Card, make_deck, parse_cards
+from remikit.cards import seat_draw_strength as strength
 from remikit.shuffle import draw_seed, shuffled
-from remikit.variants.remi13d.seating import SeatDraw, draw_seats, strength
+from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 
 FULL = Counter(make_deck(decks=2, jokers=4))
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from remikit.cards import JOKER, Card, CardError, Rank, parse_card
+from remikit.competition import competition_variant
 from remikit.errors import Reason, Refusal
-from remikit.variants import find_variant
 from remikit.variants.spec import ScoreInputError
 
 SEATS = 4
@@ -144,7 +144,7 @@ def score_cards(
             )
     card = closing_card(seat, closing)
     check_copies([c for hand in read for c in hand] + ([card] if card is not None else []))
-    scorer = find_variant("remi13d").scorer
+    scorer = competition_variant().scorer
     assert scorer is not None
     points: list[int] = []
     arrangements: list[Arrangement] = []

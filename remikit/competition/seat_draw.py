@@ -5,7 +5,7 @@ lowest deals (seat 3). Identical cards (the two decks) tie, and the tied
 positions draw again, the redraw ordering only them in their shared place; a
 joker is drawn again. The referee enters the first draw, then each redraw the
 answer asks for (:class:`Redraw`), as the web table's draw does it
-(:mod:`remikit.variants.remi13d.seating`).
+(the seat draw part of the variant's spec).
 
 >>> seats([{"A": "Ks", "B": "7h", "C": "Jk", "D": "2c"}])
 Traceback (most recent call last):
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from remikit.cards import JOKER, Card
+from remikit.cards import seat_draw_strength as strength
 from remikit.competition.results import EntryRefused, check_copies, read_card
-from remikit.variants.remi13d.seating import strength
 
 POSITIONS = ("A", "B", "C", "D")
 

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from remikit.bots import check_bot
+from remikit.competition import competition_variant
 from remikit.competition.exports import scores_csv, standings_csv
 from remikit.competition.seat_draw import Redraw, seats
 from remikit.competition.standings import TieBreak
@@ -177,7 +178,7 @@ async def create(request: Request, body: Annotated[CreateRequest, Body()]) -> di
     data["venue"] = clean(body.venue, 100) or ""
     level = body.bot_level.strip().lower()
     try:
-        check_bot(level, "remi13d")
+        check_bot(level, competition_variant().name)
     except ValueError as exc:
         raise Problem("bad_bot", "competition.bad_bot", level=level, why=exc) from None
     data["bot_level"] = level

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from remikit.competition import competition_variant
 from remikit.competition.results import Arrangement, GameResult
 from remikit.competition.seat_draw import POSITIONS
 from remikit.engine import Game
@@ -29,7 +30,7 @@ async def create_web_table(
         for player in players
     ]
     live = await hub.create(
-        variant="remi13d",
+        variant=competition_variant().name,
         options={"games": games},
         seats=seats,
         title=title,

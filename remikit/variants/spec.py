@@ -223,6 +223,9 @@ class VariantSpec:
     review_marks: tuple[float, float, float] = (5.0, 15.0, 40.0)
     """A game review's marks, in the points its search counts: a decision that costs at
     least this much is an inaccuracy, a mistake, a blunder (docs/review.md)."""
+    competition: bool = False
+    """Whether competitions (docs/competition.md) are played in this variant: one variant
+    is, its hands entered by referees and scored by its :attr:`scorer`."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

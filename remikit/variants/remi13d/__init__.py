@@ -13,6 +13,7 @@ SPEC = VariantSpec(
     game=Remi13DGame,
     scorer=Remi13DScorer(),
     seating=draw_seats,
+    competition=True,
     parts={
         "greedy": "remikit.variants.remi13d.greedy:Remi13DStrategy",
         "tactics": "remikit.variants.remi13d.tactics:Remi13DTactics",

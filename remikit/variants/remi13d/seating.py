@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from remikit.cards import JOKER, Card, Rank, make_deck
+from remikit.cards import JOKER, Card, make_deck, seat_draw_strength
 from remikit.shuffle import draw_seed, shuffled
 
 Shuffle = Callable[[list[Card]], list[Card]]
@@ -48,12 +48,6 @@ class SeatDraw:
     def order(self) -> tuple[int, ...]:
         """The players in seat order (the first plays first, the last deals)."""
         return tuple(sorted(range(len(self.seats)), key=self.seats.__getitem__))
-
-
-def strength(card: Card) -> tuple[int, int]:
-    """A natural card's place in the seat draw: rank (A high), then suit (R0)."""
-    rank = 14 if card.rank == Rank.ACE else int(card.rank)
-    return (rank, int(card.suit))
 
 
 def draw_seats(rng: random.Random, players: int, *, shuffle: Shuffle | None = None) -> SeatDraw:
@@ -84,7 +78,7 @@ class _Draw:
         """``group`` in seat order: a round of draws, each tie ranked among itself."""
         cards = self.round(group)
         out: list[int] = []
-        for card in sorted(set(cards.values()), key=strength, reverse=True):
+        for card in sorted(set(cards.values()), key=seat_draw_strength, reverse=True):
             tied = [p for p in group if cards[p] is card]
             out += tied if len(tied) == 1 else self.rank(tied)
         return out
