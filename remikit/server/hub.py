@@ -166,8 +166,9 @@ def bot_levels(variant: str) -> list[str]:
 
 
 def variants_json() -> list[dict[str, Any]]:
-    """Each variant with its options (name, type, default, allowed values) in the order
-    clients offer them, how a client draws its table and the bot levels that play it."""
+    """Each variant with its options (name, type, default, allowed values, the message ids
+    of their labels) in the order clients offer them, how a client draws its table and the
+    bot levels that play it."""
     out = []
     for info in playable():
         options = [
@@ -178,6 +179,8 @@ def variants_json() -> list[dict[str, Any]]:
                 "choices": list(o.choices) if o.choices is not None else None,
                 "min": o.low,
                 "max": o.high,
+                "label": o.label,
+                "choice_labels": list(o.choice_labels) if o.choice_labels is not None else None,
                 **option_help(info.name, o.name),
             }
             for o in info.options()

@@ -171,8 +171,8 @@ class ClientInfo:
     """The key of the hint in the discard phase."""
     options: tuple[str, ...] = ()
     """The order the table options are offered in; options not named come after, in
-    declaration order. The browser keeps a label for each option name and choice
-    (``opt.players``, ``optval.low``)."""
+    declaration order. Each option declares its label and its choices' labels
+    (:func:`remikit.engine.option`)."""
 
     def as_json(self, game: type[Game]) -> dict[str, Any]:
         """The client info as JSON, with the game's ``lower_is_better``."""
