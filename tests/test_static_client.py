@@ -1,7 +1,9 @@
 """The browser client names no variant: what a variant's table looks like comes from its
 :class:`~remikit.variants.spec.ClientInfo` (``client`` in /api/variants and the table
-object), and every message key that info names is in the catalogue and named as a literal
-by the scripts (the browser's catalogue is the server's, from /api/messages)."""
+object), its options' labels from the options, the deck a fair deal is checked with from
+the server (fairness.js included), and every message key that info names is in the
+catalogue and named as a literal by the scripts (the browser's catalogue is the server's,
+from /api/messages)."""
 
 from __future__ import annotations
 
@@ -39,12 +41,7 @@ def test_the_scripts_are_found() -> None:
     }
 
 
-OWN_DECKS = "fairness.js"
-"""The one script that names variants: it checks the server's deals, so it holds its own
-table of the variants' decks rather than trusting what the server says of them."""
-
-
-@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.name != OWN_DECKS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_no_script_branches_on_a_variant_name(path: Path) -> None:
     code = code_of(path)
     named = [m.group(0) for m in WORD.finditer(code)]
