@@ -38,13 +38,15 @@ if TYPE_CHECKING:
     from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui", "review", "lay_down"]
+Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "openspiel"]
 """The front-end parts a playable variant names by import string (``lay_down``: the next
-step of a seat's best laying down, from its view, where the variant has one)."""
+step of a seat's best laying down, from its view, where the variant has one;
+``openspiel``: a class whose ``play_hand`` plays a hand in OpenSpiel's own engine, which
+``remi openspiel`` runs, where OpenSpiel has the game)."""
 
 PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui", "review")
 """The parts every playable variant has."""
-OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down",)
+OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "openspiel")
 
 
 class ScoreInputError(ValueError):
@@ -222,6 +224,11 @@ class VariantSpec:
     review_marks: tuple[float, float, float] = (5.0, 15.0, 40.0)
     """A game review's marks, in the points its search counts: a decision that costs at
     least this much is an inaccuracy, a mistake, a blunder (docs/review.md)."""
+    env_module: str | None = None
+    """The name of the variant's PettingZoo module under :mod:`remikit.envs` (``gin_v0``);
+    its version changes whenever its observations, actions or rewards change."""
+    gym_id: str | None = None
+    """The variant's Gymnasium id (``remikit/Gin-v0``), registered by :mod:`remikit.envs.gym`."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

@@ -17,10 +17,13 @@ SPEC = VariantSpec(
         "tui": "remikit.variants.gin.tui:GinUI",
         "review": "remikit.variants.gin.review:GinReview",
         "lay_down": "remikit.variants.gin.laydown:next_step",
+        "openspiel": "remikit.variants.gin.openspiel_play:GinInOpenSpiel",
     },
     rules_section="4",
     rule_prefix="G-",
     review_marks=(3.0, 8.0, 20.0),
+    env_module="gin_v0",
+    gym_id="remikit/Gin-v0",
     client=ClientInfo(
         deal="hand",
         length="target",
