@@ -4,7 +4,7 @@ Every engine plays the same policy, a uniformly random legal action each turn
 (from the observation's action mask; RLCard: from its state's legal actions),
 seeded, through its environment's public interface:
 
-1. each remikit variant's AEC environment (``remikit.envs.<variant>_v0.env``,
+1. each remikit variant's AEC environment (``remikit.envs.ENVIRONMENTS``' ``env``,
    default table options), episodes of one deal (``deals=1``), and full games
    (``deals=None``) in a second table;
 2. PettingZoo 1.26's ``classic.gin_rummy_v4`` (an episode is one hand), which
@@ -47,13 +47,6 @@ from report import combine, ratio, table
 
 Results = dict[str, Any]
 
-MODULES = {
-    "remi13d": "remi13d_v0",
-    "three-thirteen": "three_thirteen_v0",
-    "rummy500": "rummy500_v0",
-    "gin": "gin_v0",
-}
-"""Each remikit variant's environment module under ``remikit.envs``."""
 
 VENV = Path(__file__).resolve().parent.parent / "build" / "pz126"
 PZ126 = "pettingzoo==1.26.0"
@@ -117,7 +110,9 @@ def rates(episodes: int, actions: int, took: float, **counts: int) -> Results:
 
 
 def remikit_env(variant: str, deals: int | None) -> Any:
-    return import_module(f"remikit.envs.{MODULES[variant]}").env(deals=deals)
+    from remikit.envs import ENVIRONMENTS
+
+    return import_module(ENVIRONMENTS[variant]).env(deals=deals)
 
 
 def pz126_env() -> Any:
@@ -132,9 +127,15 @@ def pz126_env() -> Any:
 def measure(args: argparse.Namespace) -> Results:
     """One run in this process: every remikit variant, one deal and full games an
     episode, and RLCard's environment."""
+    from remikit.envs import ENVIRONMENTS
+
     return {
-        "deal": {v: aec_episodes(remikit_env(v, 1), args.episodes, args.seed) for v in MODULES},
-        "game": {v: aec_episodes(remikit_env(v, None), args.games, args.seed) for v in MODULES},
+        "deal": {
+            v: aec_episodes(remikit_env(v, 1), args.episodes, args.seed) for v in ENVIRONMENTS
+        },
+        "game": {
+            v: aec_episodes(remikit_env(v, None), args.games, args.seed) for v in ENVIRONMENTS
+        },
         "RLCard": rlcard_episodes(args.episodes, args.seed),
     }
 

@@ -50,15 +50,10 @@ _SCORERS: dict[str, Scorer] = {}  # by the variant name as given
 
 def _scorer(variant: str) -> Scorer:
     """The scorer of ``variant`` (any alias), remembered for the next call."""
-    from remikit.variants import find_variant  # the variants load on first use, not on import
-    from remikit.variants.spec import ScoreInputError
+    from remikit.variants import find_scored  # the variants load on first use, not on import
 
-    try:
-        scorer = find_variant(variant).scorer
-    except ValueError:
-        scorer = None
-    if scorer is None:
-        raise ScoreInputError("score.unknown_variant", variant=variant)
+    scorer = find_scored(variant).scorer
+    assert scorer is not None
     if len(_SCORERS) < 1000:
         _SCORERS[variant] = scorer
     return scorer

@@ -87,20 +87,30 @@ class OptionText(str):
 def option(
     default: Any,
     *,
-    choices: Sequence[Any] | None = None,
+    label: str,
+    choices: Sequence[Any] | Mapping[Any, str] | None = None,
     low: int | None = None,
     high: int | None = None,
 ) -> Any:
-    """A table option field: its default and the values it may take (``choices``, or
-    whole numbers from ``low`` to ``high``). :meth:`Options.check` enforces them and
-    :meth:`Options.describe` tells clients."""
-    meta = {"choices": tuple(choices) if choices is not None else None, "low": low, "high": high}
+    """A table option field: its default, the message id of its label (marked with
+    :func:`~remikit.i18n.N_`) and the values it may take (``choices``, or whole numbers
+    from ``low`` to ``high``); ``choices`` may map each value to the message id of its
+    label. :meth:`Options.check` enforces them and :meth:`Options.describe` tells clients."""
+    labels = tuple(choices.values()) if isinstance(choices, Mapping) else None
+    meta = {
+        "label": label,
+        "choices": tuple(choices) if choices is not None else None,
+        "choice_labels": labels,
+        "low": low,
+        "high": high,
+    }
     return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
 class OptionInfo:
-    """What a client needs to offer one option: its kind, default and allowed values."""
+    """What a client needs to offer one option: its kind, default and allowed values, and
+    the message ids of its label and of its choices' labels (None: the value shows)."""
 
     name: str
     kind: str  # "boolean", "integer" or "string"
@@ -108,6 +118,8 @@ class OptionInfo:
     choices: tuple[Any, ...] | None = None
     low: int | None = None
     high: int | None = None
+    label: str | None = None
+    choice_labels: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,8 +127,8 @@ class Options:
     """Table options (CONTRACT.md names); variants subclass with their fields, declared
     with :func:`option` (and their own default number of ``players``)."""
 
-    players: int = option(4, low=2, high=8)
-    discard_taken_card: bool = option(False)
+    players: int = option(4, label=N_("opt.players"), low=2, high=8)
+    discard_taken_card: bool = option(False, label=N_("opt.discard_taken_card"))
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Self:
@@ -147,7 +159,8 @@ class Options:
 
     @classmethod
     def describe(cls) -> tuple[OptionInfo, ...]:
-        """Every option with its kind, default and allowed values, in declaration order."""
+        """Every option with its kind, default, allowed values and labels, in declaration
+        order."""
         defaults = cls()
         out = []
         for f in fields(cls):
@@ -165,6 +178,8 @@ class Options:
                     f.metadata.get("choices"),
                     f.metadata.get("low"),
                     f.metadata.get("high"),
+                    f.metadata.get("label"),
+                    f.metadata.get("choice_labels"),
                 )
             )
         return tuple(out)

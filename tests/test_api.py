@@ -48,8 +48,8 @@ def test_an_impossible_close_raises_value_error_with_the_reason() -> None:
 @pytest.mark.parametrize(
     ("variant", "cards", "keywords", "message"),
     [
-        ("canasta", "As", {}, "unknown variant: 'canasta' (choose remi13d, three-thirteen or gin)"),
-        ("rummy500", "As", {}, "unknown variant: 'rummy500'"),
+        ("canasta", "As", {}, "unknown variant: 'canasta' (choose one of remi13d, three-"),
+        ("500", "As", {}, "remi score does not score rummy500: its score is not that of a hand"),
         ("gin", "As 2s 3s", {}, "gin: 10 cards (or 11, then the best discard), not 3"),
         ("gin", "As 2s 3s 7h 7d 7c Kd Kc Ks 9h", {"round": 2}, "gin takes no"),
         ("remi13d", "As Ks", {}, "Remi 13 D: a hand has 13 cards"),

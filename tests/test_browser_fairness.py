@@ -1,8 +1,9 @@
 """Fair deals in a real browser: static/fairness.js in Chromium gives exactly what
-remikit.fairness and remikit.shuffle give; the record verifier page (/verify) says which
-deals of a record verify and what differs in the others; at a table the page shows the
-commitment before the deal, contributes to the next deal and verifies an ended one, and a
-deck stacked in the database fails the browser's own check."""
+remikit.fairness and remikit.shuffle give, from the unshuffled deck the server names, and
+refuses one in another order; the record verifier page (/verify) says which deals of a
+record of any variant verify and what differs in the others; at a table (Three-Thirteen,
+Gin Rummy) the page shows the commitment before the deal, contributes to the next deal and
+verifies an ended one, and a deck stacked in the database fails the browser's own check."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from remikit.server.hub import Hub
 from remikit.server.settings import Settings
 from remikit.shuffle import ByteStream, shuffled
 from remikit.storage.models import DealRow
+from tests import test_browser_gin as gin_table
 from tests.browser import (
     Browser,
     Person,
@@ -60,6 +62,7 @@ OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("three-thirteen", {"players": 2}),
     ("three-thirteen", {"players": 3, "jokers": 2}),
     ("three-thirteen", {"players": 8, "jokers": 4}),
+    ("gin", {}),
 ]
 TOKEN = "T" * 43
 SEATS = [{"kind": "person"}, {"kind": "bot", "level": "greedy"}]
@@ -183,10 +186,9 @@ def test_decks_and_deals_are_pythons(person: Person, variant: str, options: dict
     found = run(
         person,
         """
-        const {variant, options, players, dealer, secret, contributions} = arg;
-        const full = f.unshuffledDeck(variant, options);
+        const {full, players, dealer, secret, contributions, size, upcard} = arg;
+        if (f.unshuffledProblem(full)) return f.unshuffledProblem(full);
         const deck = await f.fairDeck(full, secret, contributions);
-        const {size, upcard} = f.dealing(variant, options, 1);
         return {
           full, deck,
           hands: [...Array(players).keys()].map(
@@ -194,8 +196,9 @@ def test_decks_and_deals_are_pythons(person: Person, variant: str, options: dict
           upcard: upcard ? [deck[size * players]] : [],
         };""",
         {
-            "variant": variant,
-            "options": game.options.as_dict(),
+            "full": expected["full"],
+            "size": deal.hand_size(),
+            "upcard": deal.opens_pile,
             "players": game.players,
             "dealer": deal.dealer,
             "secret": SECRET.hex(),
@@ -314,28 +317,90 @@ def found_codes(checks: list[dict[str, Any]]) -> dict[int, list[str]]:
     return {c["deal"]: [p["code"] for p in c["problems"]] for c in checks if not c["verified"]}
 
 
+def test_the_verify_page_verifies_a_gin_record(person: Person) -> None:
+    """The page knows no variant: Gin Rummy's deck comes from the server (POST /api/deck)."""
+    record = fair_record("gin", {"target": 40})
+    assert len(record["hands"]) >= 2
+    record["hands"][1]["deck"][0], record["hands"][1]["deck"][51] = (
+        record["hands"][1]["deck"][51],
+        record["hands"][1]["deck"][0],
+    )
+    expected = python_checks(record)
+    assert found_codes(expected) == {2: ["deck"]}
+    assert verify_in_page(person, record, "gin.json") == expected
+    assert person.page.get_attribute("#verify-verdict", "data-failed") == "1"
+    shot(person.page, "fairness-verify-gin")
+    person.no_page_errors()
+
+
 def test_the_verify_page_refuses_what_is_no_record(person: Person) -> None:
     pick_file(person, "x.json", b'{"variant": "x", "options": {}, "hands": []}')
     person.page.wait_for_selector("#verify-error")
-    assert "unknown variant x" in (person.page.text_content("#verify-error") or "")
+    assert "unknown variant 'x'" in (person.page.text_content("#verify-error") or "")
+    pick_file(person, "y.json", b'{"variant": "gin", "options": {"players": 3}, "hands": []}')
+    person.page.wait_for_function(
+        "() => document.querySelector('#verify-error')?.textContent.includes('players')"
+    )
+    assert all("400 (Bad Request)" in error for error in person.errors)
+    person.errors.clear()  # the server's two refusals, as the page asked for them
+
+
+def test_an_unshuffled_deck_in_another_order_is_refused(person: Person) -> None:
+    """A server free to order the unshuffled deck could make the key's shuffle give any deck
+    it liked: fairness.js takes the deck's cards from the server, never its order."""
+    game = game_of("rummy500", {"players": 2})
+    full = [str(c) for c in game.full_deck()]
+    record = fair_record("rummy500", {"players": 2, "target": 50})
+    entry = record["hands"][0]["fairness"]
+    found = run(
+        person,
+        """
+        const {full, record, entry} = arg;
+        const orders = {
+          given: full, reversed: [...full].reverse(), sorted: [...full].sort(),
+          twoJokersFirst: ["Jk", ...full.slice(0, -1)], notCards: [...full.slice(1), "1x"],
+        };
+        const problems = Object.fromEntries(
+          Object.entries(orders).map(([k, d]) => [k, f.unshuffledProblem(d)]));
+        let refused = null;
+        try {
+          await f.verifyRecord(record, async () => ({deck: orders.reversed, players: 2}));
+        } catch (error) {
+          refused = error.message;
+        }
+        const deal = await f.verifyDeal(entry, {deck: orders.sorted, players: 2});
+        const fine = await f.verifyRecord(record, async () => ({deck: full, players: 2}));
+        return {problems, refused, deal, fine: fine.every((r) => r.verified)};
+        """,
+        {"full": full, "record": record, "entry": entry},
+    )
+    assert found["problems"]["given"] is None
+    assert all(found["problems"][k] for k in ("reversed", "sorted", "twoJokersFirst", "notCards"))
+    assert "order" in found["refused"]
+    assert found["deal"] == [
+        {"ok": False, "key": "malformed", "fields": {"reason": found["problems"]["sorted"]}}
+    ]
+    assert found["fine"]
 
 
 # -- at the table -----------------------------------------------------------------------------
 
 
-def table_in_db(folder: Path, hand: str | None = None, **deck: str) -> str:
-    """A two-seat Three-Thirteen table (seat 0 a person, seat 1 a greedy bot) in the
-    database of ``folder``. With ``hand``, the person of :data:`TOKEN` sits down (which
-    deals the first deal) and that deal's deck is rewritten to deal seat 0 ``hand``, then
-    the cards ``deck`` names (``up``, ``stock``): a deck the deal's key does not give.
-    Its code."""
+def table_in_db(
+    folder: Path, hand: str | None = None, *, variant: str = "three-thirteen", **deck: str
+) -> str:
+    """A two-seat table (seat 0 a person, seat 1 a greedy bot) of Three-Thirteen, or of
+    ``variant``, in the database of ``folder``. With ``hand`` (Three-Thirteen), the person
+    of :data:`TOKEN` sits down (which deals the first deal) and that deal's deck is
+    rewritten to deal seat 0 ``hand``, then the cards ``deck`` names (``up``, ``stock``): a
+    deck the deal's key does not give. Its code."""
 
     async def make() -> str:
         hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
         await hub.start()
         try:
             table = await hub.create(
-                variant="three-thirteen", options={"players": 2}, seats=SEATS, title=None
+                variant=variant, options={"players": 2}, seats=SEATS, title=None
             )
             if hand is not None:
                 await hub.join(table.id, name="Wayan", seat=0, lang="en", token=TOKEN)
@@ -474,6 +539,43 @@ def test_a_deal_at_the_table_verifies_in_the_browser(
         shot(page, "fairness-verify-view", full_page=True)
         stored = stored_contributions(folder, code)
         assert stored[1][0] == joined["contribution"] and stored[2][0] == sent
+        person.no_page_errors()
+    finally:
+        person.page.context.close()
+        served.stop()
+
+
+def test_a_gin_deal_at_the_table_verifies_in_the_browser(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """fairness.js names no variant: a Gin Rummy table's first hand verifies with the
+    unshuffled deck its states carry, kept with the commitment before the hand."""
+    folder = tmp_path_factory.mktemp("browser-fair-gin")
+    code = table_in_db(folder, variant="gin")
+    served = Served(folder)
+    person = open_person(browser)
+    try:
+        page = person.page
+        sit_down(person, served, code)
+        unshuffled = person.states()[0]["fairness"]["deck"]
+        assert unshuffled == [str(c) for c in game_of("gin", {}).full_deck()]
+        results = '#results .results-box[data-deal="1"]'
+        moves: dict[str, int] = {}
+        deadline = time.monotonic() + 180
+        while not page.is_visible(results):
+            assert time.monotonic() < deadline, "the first hand did not end"
+            board = person.board()
+            if board.get("myTurn") == "true" and board.get("busy") == "false":
+                gin_table.play_turn(person, moves)
+            else:
+                page.wait_for_timeout(30)
+        assert seen(person, code, 1)["deck"] == unshuffled
+        checks = verify_from_results(person, 1)
+        assert set(checks) == {"secret", "commitment_seen", "contribution", "hand", "upcard"}
+        assert all(checks.values()), checks
+        dealt = page.eval_on_selector_all("#fair-deck .card.owned", "cards => cards.length")
+        assert dealt == 10
+        shot(page, "fairness-verify-gin-table", full_page=True)
         person.no_page_errors()
     finally:
         person.page.context.close()

@@ -5,23 +5,29 @@ every legal action and only legal ones; observations hold no hidden card."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 
+import remikit.envs
 from remikit.actions import Action, Close, Knock, LayOff, MeldCards
 from remikit.engine import OptionError
-from remikit.envs import gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
+from remikit.envs import ENVIRONMENTS, gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
 from remikit.envs.aec import RemiEnv, Reward
-from remikit.envs.gym import RemiGymEnv, make
-from remikit.variants import find_playable
+from remikit.envs.gym import IDS, RemiGymEnv, make
+from remikit.variants import find_playable, playable
 from tests.hidden import blind_observation
 
 MODULES: dict[str, ModuleType] = {
@@ -347,3 +353,30 @@ def test_gym_opponents_are_checked() -> None:
         make("gin", opponents="clever")
     with pytest.raises(ValueError, match="seat 4"):
         make("gin", seat=4)
+
+
+# -- the modules and ids, from the registry ----------------------------------------------
+
+
+def test_the_modules_and_ids_are_the_registrys() -> None:
+    """Each variant's module and Gymnasium id are named by its spec (remikit/variants) and
+    made from it: ``remikit/envs`` holds no module of its own per variant."""
+    for spec in playable():
+        assert spec.env_module is not None and spec.gym_id is not None, spec.name
+        module = import_module(f"remikit.envs.{spec.env_module}")
+        assert module is MODULES[spec.name] is getattr(remikit.envs, spec.env_module)
+        assert module.raw_env().metadata["name"] == spec.env_module
+        assert ENVIRONMENTS[spec.name] == module.__name__
+        assert IDS[spec.name] == spec.gym_id and spec.gym_id in gymnasium.registry
+    assert not list(Path(remikit.envs.__file__).parent.glob("*_v0.py"))
+
+
+def test_a_variants_module_imports_by_its_name_alone() -> None:
+    code = (
+        "import remikit.envs.three_thirteen_v0 as m\n"
+        "from remikit.envs.gin_v0 import parallel_env\n"
+        "print(m.__name__, type(m.env(players=2).unwrapped).__name__, callable(parallel_env))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["remikit.envs.three_thirteen_v0", "RemiEnv", "True"]

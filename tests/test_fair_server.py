@@ -266,3 +266,46 @@ def test_a_table_dealt_before_fair_deals_goes_on_with_them(db_url: str) -> None:
     assert record["hands"][0]["deck"] == old_deck and "fairness" not in record["hands"][0]
     first, second = verify_record(record)
     assert [p.code for p in first.problems] == ["no_fairness"] and second.verified
+
+
+UNSHUFFLED = [
+    ("remi13d", {}),
+    ("rummy500", {"players": 2}),
+    ("rummy500", {"players": 6, "jokers": False}),
+    ("three-thirteen", {"players": 3, "jokers": 4}),
+    ("gin", {"knock": 5}),
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), UNSHUFFLED, ids=lambda o: json.dumps(o))
+def test_a_table_and_the_api_name_the_variants_own_unshuffled_deck(
+    db_url: str, variant: str, options: dict[str, Any]
+) -> None:
+    """The browser shuffles the deck the server names (docs/fairness.md §4): a table's
+    states carry it, and ``POST /api/deck`` gives it for a record's variant and options;
+    both are the variant's own game's ``full_deck()``, for every variant."""
+    game = new_game({"variant": variant, "options": options})
+    expected = [str(card) for card in game.full_deck()]
+    with running(db_url) as client:
+        bots = [{"kind": "bot", "level": "random"}] * game.players
+        table_id = create(client, variant, options=options, seats=[{"kind": "person"}, *bots[1:]])
+        shown = client.get(f"/api/tables/{table_id}").json()["fairness"]
+        assert shown["deck"] == expected
+        body = {"variant": variant.upper(), "options": options}
+        answer = client.post("/api/deck", json=body)
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"variant": game.name, "players": game.players, "deck": expected}
+
+
+def test_the_deck_api_refuses_what_names_no_game(db_url: str) -> None:
+    with running(db_url) as client:
+        refusals = [
+            ({"variant": "poker"}, 400, "bad_variant"),
+            ({"variant": "rummy500", "options": {"players": 9}}, 400, "bad_option"),
+            ({"variant": "rummy500", "options": {"jokers": "yes"}}, 400, "bad_option"),
+            ({"variant": "gin", "options": {"colour": "red"}}, 400, "bad_option"),
+            ({"options": {}}, 422, "bad_request"),
+        ]
+        for body, status, code in refusals:
+            answer = client.post("/api/deck", json=body)
+            assert (answer.status_code, answer.json()["error"]["code"]) == (status, code), body

@@ -7,6 +7,7 @@ import copy
 import hashlib
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from statistics import NormalDist
 from typing import Any
@@ -25,9 +26,9 @@ from remikit.fairness import (
     fair_deck,
     verify_record,
 )
-from remikit.records import RecordError, replay
+from remikit.records import RecordError, new_game, replay
 from remikit.shuffle import ByteStream, shuffled
-from remikit.variants import find_playable
+from remikit.variants import VariantSpec, find_playable, playable
 from remikit.variants.three_thirteen.rules import ThreeThirteenDeal, ThreeThirteenOptions
 from remikit.variants.three_thirteen.rules import reshuffle_seed as three_thirteen_seed
 from tests import fairness_vectors
@@ -148,6 +149,56 @@ def test_the_doc_shows_the_json_vectors(vectors: dict[str, Any]) -> None:
     assert fairness_vectors.doc_section(doc) == fairness_vectors.render(vectors)
     for v in vectors["vectors"]:
         assert v["commitment"] in doc and v["key"] in doc
+
+
+# -- the unshuffled decks ----------------------------------------------------------------
+
+
+def in_deck_order(cards: Sequence[Card]) -> list[Card]:
+    """``cards`` in the order of an unshuffled deck (docs/fairness.md §4), the order
+    static/fairness.js requires of the deck the server names: each natural card in order,
+    once per copy, round after round, then the jokers."""
+    copies = Counter(cards)
+    naturals = [c for c in make_deck() if copies[c]]
+    rounds = max((copies[c] for c in naturals), default=0)
+    ordered = [c for n in range(rounds) for c in naturals if copies[c] > n]
+    return ordered + [c for c in cards if c.is_joker]
+
+
+def option_sets(spec: VariantSpec) -> list[dict[str, object]]:
+    """The defaults, and each value of each option with choices, a boolean or a range of
+    at most ten, the others at their defaults."""
+    sets: list[dict[str, object]] = [{}]
+    for info in spec.options():
+        values: Sequence[object] = ()
+        if info.choices is not None:
+            values = info.choices
+        elif info.kind == "boolean":
+            values = (False, True)
+        elif info.low is not None and info.high is not None and info.high - info.low < 10:
+            values = range(info.low, info.high + 1)
+        sets += [{info.name: value} for value in values]
+    return sets
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
+def test_every_unshuffled_deck_is_in_the_order_the_browser_checks(spec: VariantSpec) -> None:
+    decks = set()
+    for options in option_sets(spec):
+        try:
+            deck = new_game({"variant": spec.name, "options": options}).full_deck()
+        except RecordError:  # a value the other defaults refuse (R3-1: 8 players, no jokers)
+            continue
+        assert deck == in_deck_order(deck), (spec.name, options)
+        decks.add(len(deck))
+    assert decks, spec.name
+
+
+def test_the_order_check_catches_another_order() -> None:
+    deck = make_deck(decks=2, jokers=4)
+    assert in_deck_order(deck) == deck
+    assert in_deck_order(sorted(deck)) == deck != sorted(deck)
+    assert in_deck_order(deck[::-1]) == deck
 
 
 # -- records that verify ---------------------------------------------------------------

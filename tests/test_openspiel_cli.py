@@ -1,4 +1,5 @@
-"""``remi openspiel gin``: remikit's bots in OpenSpiel's ``gin_rummy`` (contract.md)."""
+"""``remi openspiel gin``: remikit's bots in OpenSpiel's ``gin_rummy`` (contract.md), the
+games it plays read from the registry (the variants' ``openspiel`` parts)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 
 from remikit.actions import Pass
 from remikit.bots import make_bot
-from remikit.cli.openspiel import play_match, run
+from remikit.cli.main import build_parser
+from remikit.cli.openspiel import games, play_match, run
 from remikit.variants.gin.observed import ObservedSeat
 from remikit.variants.gin.openspiel import numbers
 
@@ -19,7 +21,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 
 def args(**kw: object) -> argparse.Namespace:
-    base = {"bot": "greedy", "hands": 4, "seed": 3, "jobs": 1, "json": True, "lang": "en"}
+    base = {"game": "gin", "bot": "greedy", "hands": 4, "seed": 3, "jobs": 1, "json": True}
+    base["lang"] = "en"
     return argparse.Namespace(**(base | kw))
 
 
@@ -36,12 +39,31 @@ def test_json_shape() -> None:
 
 
 def test_seeded_hands_repeat() -> None:
-    first = play_match("greedy", 3, 9).outcomes
-    assert first == play_match("greedy", 3, 9).outcomes
+    first = play_match("gin", "greedy", 3, 9).outcomes
+    assert first == play_match("gin", "greedy", 3, 9).outcomes
 
 
 def test_unknown_bot_is_refused() -> None:
     assert run(args(bot="clever"), out=io.StringIO()) == 2
+
+
+def test_the_games_are_the_variants_with_an_openspiel_part(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert games() == ["gin"]
+    parsed = build_parser().parse_args(["openspiel", "gin", "--bot", "greedy"])
+    assert parsed.game == "gin"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["openspiel", "rummy500", "--bot", "greedy"])
+    assert "invalid choice: 'rummy500'" in capsys.readouterr().err
+
+
+def test_the_human_report_names_the_game_and_each_ending() -> None:
+    out = io.StringIO()
+    assert run(args(json=False, hands=2), out=out) == 0
+    report = out.getvalue()
+    assert "Gin Rummy against OpenSpiel's simple bot" in report
+    assert "won by a knock" in report or "lost to a knock" in report or "drawn" in report
 
 
 def test_view_legal_actions_match_openspiel() -> None:

@@ -13,6 +13,7 @@ import pytest
 from remikit.cards import Card, CardError
 from remikit.cli.main import main
 from remikit.i18n import default_lang, t
+from remikit.variants import scored
 from tests.conftest import DATA
 
 REPO = Path(__file__).resolve().parents[1]
@@ -125,7 +126,8 @@ def test_three_thirteen(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["gin", "As"], "gin: 10 cards"),
         (["gin", "As 2s 3s 4s 5s 6s 7s 8s 9s Jk"], "1 × Jk"),
-        (["poker", "As"], "unknown variant: 'poker'"),
+        (["poker", "As"], "unknown variant: 'poker' (choose one of remi13d, three-thirteen, gin)"),
+        (["500", "As Ks"], "does not score rummy500: its score is not that of a hand of cards"),
         (["remi13d", "As Xx"], "not a card: 'Xx'"),
         (["remi13d", "As Ks"], "13 cards"),
         (["remi13d", CLOSING_HAND, "Ah"], "not 14"),
@@ -336,3 +338,13 @@ def test_gin_minimum_deadwood_and_best_discard(capsys: pytest.CaptureFixture[str
     assert status == 0 and "Q♥" in out and "Deadwood: 9" in out
     status, out, _ = score(capsys, "gin", "As 2s 3s 4s 7d 7c 7h Qd Qc Qh", "--json")
     assert json.loads(out)["points"] == 0 and json.loads(out)["can_close"] is True
+
+
+def test_the_variants_scored_are_the_registrys(capsys: pytest.CaptureFixture[str]) -> None:
+    """``remi score`` scores every variant with a scorer, and names them from the registry;
+    one without (Rummy 500, R5-12: melded cards less those left) is refused, exit 2."""
+    assert [spec.name for spec in scored()] == ["remi13d", "three-thirteen", "gin"]
+    status, out, _ = score(capsys, "--help")
+    assert status == 0 and "remi13d, three-thirteen, gin" in " ".join(out.split())
+    status, _, err = score(capsys, "rummy500", "As Ks", "--json")
+    assert status == 2 and "does not score rummy500" in err

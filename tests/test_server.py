@@ -254,10 +254,13 @@ def test_health_pages_and_variants(client: TestClient) -> None:
         "choices": None,
         "min": 1,
         "max": 10_000,
+        "label": "opt.target",
+        "choice_labels": None,
         "rule": "R5-13",
         "help": "opt.target.help",
     }
     assert options["scoring"]["choices"] == ["standard", "5-10-15"]
+    assert options["scoring"]["choice_labels"] == ["optval.standard", "optval.5-10-15"]
     assert "random" in variants["rummy500"]["bots"]
 
 
@@ -295,6 +298,8 @@ def test_variants_and_tables_carry_the_client_info(client: TestClient) -> None:
                 "choices",
                 "min",
                 "max",
+                "label",
+                "choice_labels",
                 "rule",
                 "help",
             }

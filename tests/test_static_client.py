@@ -1,7 +1,9 @@
 """The browser client names no variant: what a variant's table looks like comes from its
 :class:`~remikit.variants.spec.ClientInfo` (``client`` in /api/variants and the table
-object), and every message key that info names is in the catalogue and named as a literal
-by the scripts (the browser's catalogue is the server's, from /api/messages)."""
+object), its options' labels from the options, the deck a fair deal is checked with from
+the server (fairness.js included), and every message key that info names is in the
+catalogue and named as a literal by the scripts (the browser's catalogue is the server's,
+from /api/messages)."""
 
 from __future__ import annotations
 
@@ -39,12 +41,7 @@ def test_the_scripts_are_found() -> None:
     }
 
 
-OWN_DECKS = "fairness.js"
-"""The one script that names variants: it checks the server's deals, so it holds its own
-table of the variants' decks rather than trusting what the server says of them."""
-
-
-@pytest.mark.parametrize("path", [p for p in SCRIPTS if p.name != OWN_DECKS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
 def test_no_script_branches_on_a_variant_name(path: Path) -> None:
     code = code_of(path)
     named = [m.group(0) for m in WORD.finditer(code)]
@@ -88,16 +85,24 @@ def test_client_info_names_real_options_and_known_messages(spec: VariantSpec) ->
         f"end.deal_over.{client.deal}",
         f"scores.deal_word.{client.deal}",
     }
-    wanted |= {f"opt.{name}" for name in options}
-    wanted |= {
-        f"optval.{c}"
-        for o in options.values()
-        if o.kind == "string" and o.choices
-        for c in o.choices
-    }
     assert wanted <= keys, f"missing in the scripts or the catalogue: {sorted(wanted - keys)}"
     hints = {client.draw_hint, client.discard_hint}  # named by the client info itself
     assert hints <= set(messages("en")), f"missing in the catalogue: {sorted(hints)}"
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
+def test_every_option_declares_its_labels(spec: VariantSpec) -> None:
+    """Each option names its label, and each choice of a string option its own, with the
+    option (``label``, ``choice_labels`` in /api/variants): the scripts keep none."""
+    catalogue = set(messages("en"))
+    for option in spec.options():
+        assert option.label in catalogue, f"{spec.name} {option.name}: no label"
+        if option.kind == "string" and option.choices:
+            assert option.choice_labels is not None, f"{spec.name} {option.name}"
+            assert len(option.choice_labels) == len(option.choices)
+            assert set(option.choice_labels) <= catalogue
+    code = "".join(code_of(path) for path in SCRIPTS)
+    assert '"opt.' not in code and '"optval.' not in code, "a script keeps option labels"
 
 
 def test_options_come_in_the_client_order_then_the_rest() -> None:

@@ -1,10 +1,12 @@
-"""The variant registry: every registered variant's parts resolve, names are unique, and
-the core imports no front end."""
+"""The variant registry: every registered variant's parts resolve, names are unique, the
+core imports no front end, and no module outside remikit/variants/ names a variant."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +71,91 @@ def test_the_core_imports_no_front_end() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- nothing outside remikit/variants/ names a variant ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent / "remikit"
+NAMED_THERE = {
+    "competition/results.py": "the Remi 13 D competition scores with its own variant's scorer",
+    "competition/seat_draw.py": "the Remi 13 D competition's seat draw (R13-2)",
+    "server/competition_api.py": "the Remi 13 D competition's bots",
+    "server/competition_web.py": "the Remi 13 D competition's tables",
+    "server/advice.py": "the hints a state carries, variant by variant",
+}
+"""The modules that still name a variant, and why: a competition is of Remi 13 D."""
+
+
+def variant_names_in(path: Path) -> list[str]:
+    """Where ``path`` imports a variant's package or names a variant in a string that is
+    no docstring (a table keyed by variant, a branch on one, a lookup of one)."""
+    packages = {p.name for p in (ROOT / "variants").iterdir() if (p / "__init__.py").exists()}
+    names = {name for spec in VARIANTS.values() for name in spec.names()}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        imported: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.module == "remikit.variants":
+            imported = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported = [node.module]
+        elif isinstance(node, ast.Import):
+            imported = [alias.name for alias in node.names]
+        for module in imported:
+            parts = module.split(".")
+            package = (
+                parts[2] if parts[:2] == ["remikit", "variants"] and len(parts) > 2 else module
+            )
+            if package in packages:
+                found.append(f"line {line}: imports {package}")
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.lower() in names
+            and id(node) not in docstrings
+        ):
+            found.append(f"line {line}: {node.value!r}")
+    return found
+
+
+def outside_the_variants() -> list[Path]:
+    return [p for p in sorted(ROOT.rglob("*.py")) if p.relative_to(ROOT).parts[0] != "variants"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in outside_the_variants() if p.relative_to(ROOT).as_posix() not in NAMED_THERE],
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
+def test_no_module_outside_the_variants_names_one(path: Path) -> None:
+    """A variant lives in its own package: the lists of variants (the environments, the
+    Gymnasium ids, ``remi score``, ``remi openspiel``, the browser's decks and option
+    labels) are read from the registry, never written out."""
+    assert variant_names_in(path) == []
+
+
+def test_the_check_finds_a_table_a_branch_and_an_import(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        '"""Docs may say gin."""\n'
+        "from remikit.variants.gin.rules import GinGame\n"
+        "import remikit.variants.rummy500.melds\n"
+        'IDS = {"three-thirteen": 1}\n'
+        'def f(v):\n    """remi13d"""\n    return v == "500"\n'
+    )
+    assert variant_names_in(module) == [
+        "line 2: imports gin",
+        "line 3: imports rummy500",
+        "line 4: 'three-thirteen'",
+        "line 7: '500'",
+    ]
+    assert set(NAMED_THERE) <= {p.relative_to(ROOT).as_posix() for p in outside_the_variants()}

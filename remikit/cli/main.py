@@ -16,6 +16,8 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 
+from remikit.variants import playable
+
 SUBCOMMANDS = ("score", "play", "arena", "openspiel", "replay", "review", "verify", "serve")
 
 
@@ -38,9 +40,8 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="remi", description="Remi 13 D, Rummy 500 and Three-Thirteen: play, score, check."
-    )
+    games = ", ".join(spec.title("en") for spec in playable())
+    parser = argparse.ArgumentParser(prog="remi", description=f"{games}: play, score, check.")
     parser.add_argument("--version", action="version", version=f"remi {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:

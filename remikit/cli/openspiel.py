@@ -1,18 +1,16 @@
-"""``remi openspiel gin``: a remikit bot against OpenSpiel's own Gin Rummy bot (CONTRACT.md).
+"""``remi openspiel GAME``: a remikit bot against OpenSpiel's own bot (CONTRACT.md).
 
-Hand ``i`` is one hand of OpenSpiel's ``gin_rummy`` (default parameters): the
-remikit bot sits in seat ``i mod 2``, ``pyspiel.make_simple_gin_rummy_bot`` in
-the other. The remikit bot sees only its seat's observations
-(:class:`~remikit.variants.gin.observed.ObservedSeat`); its actions become
-OpenSpiel's with :func:`~remikit.variants.gin.openspiel.numbers`. The deck of
-hand ``i`` and the bot's seed come from ``(seed, i)`` alone, so the results do
-not depend on ``--jobs``. A hand is won by the seat with the higher return.
+The games are the variants with an ``openspiel`` part (Gin Rummy: OpenSpiel's
+``gin_rummy``, default parameters), which plays one hand in OpenSpiel's engine: the
+remikit bot sits in seat ``i mod 2`` of hand ``i``, OpenSpiel's simple bot in the other,
+and sees only its seat's observations. The deck of hand ``i`` and the bot's seed come
+from ``(seed, i)`` alone, so the results do not depend on ``--jobs``. A hand is won by
+the seat with the higher return.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import importlib.util
 import json
 import math
@@ -20,15 +18,15 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from remikit.bots import BotError, check_bot, make_bot
+from remikit.bots import Bot, BotError, check_bot, make_bot
 from remikit.bots.runner import play_all
 from remikit.cli.arena import (
     Z95,
@@ -39,22 +37,34 @@ from remikit.cli.arena import (
     wilson_interval,
 )
 from remikit.i18n import LANGUAGES, N_, default_lang, t
-from remikit.variants.gin.observed import ObservedSeat
-from remikit.variants.gin.openspiel import numbers
-from remikit.views import PlayerView
+from remikit.variants import VARIANTS, find_variant
 
 DEFAULT_HANDS = 100
 OPPONENTS = ("simple",)
-OUTCOMES = {
-    "won_knock": N_("openspiel.won_knock"),
-    "won_gin": N_("openspiel.won_gin"),
-    "won_undercut": N_("openspiel.won_undercut"),
-    "lost_knock": N_("openspiel.lost_knock"),
-    "lost_gin": N_("openspiel.lost_gin"),
-    "lost_undercut": N_("openspiel.lost_undercut"),
-    "drawn": N_("openspiel.drawn"),
-}
-"""How a hand ended for the remikit bot, and the message naming it."""
+
+
+class InOpenSpiel(Protocol):
+    """A variant's ``openspiel`` part (:mod:`remikit.variants.spec`)."""
+
+    game: str
+    """OpenSpiel's name of the game."""
+    outcomes: Mapping[str, str]
+    """How a hand may end for the remikit bot, and the message naming it."""
+
+    def play_hand(self, seat: int, bot: Bot, deck: random.Random) -> tuple[float, str]:
+        """One hand, ``bot`` in ``seat``, OpenSpiel's chance outcomes drawn with ``deck``:
+        the bot's return and how the hand ended (a key of :attr:`outcomes`)."""
+        ...
+
+
+def games() -> list[str]:
+    """The variants OpenSpiel plays (those with an ``openspiel`` part)."""
+    return [spec.name for spec in VARIANTS.values() if spec.has("openspiel")]
+
+
+def in_openspiel(game: str) -> InOpenSpiel:
+    part: InOpenSpiel = find_variant(game).part("openspiel")()
+    return part
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,7 @@ class HandTask:
     index: int
     seed: int
     bot: str
+    game: str
 
     @property
     def seat(self) -> int:
@@ -72,7 +83,8 @@ class HandTask:
 
 @dataclass(frozen=True)
 class HandOutcome:
-    """The remikit bot's return in one hand and how the hand ended (:data:`OUTCOMES`)."""
+    """The remikit bot's return in one hand and how the hand ended (a key of the game's
+    ``outcomes``)."""
 
     index: int
     points: float
@@ -80,60 +92,18 @@ class HandOutcome:
 
 
 def play_hand(task: HandTask) -> HandOutcome:
-    """Play one hand of OpenSpiel's ``gin_rummy``."""
-    pyspiel = importlib.import_module("pyspiel")
-    game = pyspiel.load_game("gin_rummy")
-    state = game.new_initial_state()
+    """Play one hand of the game in OpenSpiel's engine."""
     deck = random.Random(derive_seed(task.seed, task.index))
-    seat = task.seat
     bot = make_bot(task.bot, seed=derive_seed(task.seed, task.index, 0))
-    other = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)
-    seen = ObservedSeat(seat)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(deck.choices(outcomes, weights)[0])
-            continue
-        seen.observe(state.to_observation_struct(seat).to_dict())
-        if state.current_player() != seat:
-            state.apply_action(other.step(state))
-            continue
-        action = bot.choose(within_openspiel(seen.view(), state.legal_actions()))
-        seen.played(action)
-        for number in numbers(action):
-            state.apply_action(number)
-    points = float(state.returns()[seat])
-    return HandOutcome(
-        task.index, points, outcome_kind(state.to_observation_struct(seat), seat, points)
-    )
-
-
-def within_openspiel(view: PlayerView, allowed: Sequence[int]) -> PlayerView:
-    """``view`` with only the legal actions OpenSpiel also allows its seat: OpenSpiel
-    refuses a knock where its 11-card deadwood over-reports, and a lay-off beyond the run
-    as first laid down (docs/rules.md G-5, G-6), both legal in remikit."""
-    legal = tuple(a for a in view.legal_actions if numbers(a)[0] in allowed)
-    return replace(view, legal_actions=legal)
-
-
-def outcome_kind(struct: Any, seat: int, points: float) -> str:
-    """How the finished hand ended for ``seat`` (a key of :data:`OUTCOMES`)."""
-    knocked = list(struct.to_dict()["knocked"])
-    if points == 0 or not any(knocked):
-        return "drawn"
-    knocker = knocked.index(True)
-    deadwood = struct.to_dict()["deadwood"]
-    won = points > 0
-    if (knocker == seat) != won:
-        return ("won_" if won else "lost_") + "undercut"
-    gin = deadwood[knocker] == 0
-    return ("won_" if won else "lost_") + ("gin" if gin else "knock")
+    points, kind = in_openspiel(task.game).play_hand(task.seat, bot, deck)
+    return HandOutcome(task.index, points, kind)
 
 
 @dataclass(frozen=True)
 class MatchResult:
     """The hands played and what they came to."""
 
+    game: str
     bot: str
     seed: int
     seconds: float
@@ -158,7 +128,7 @@ class MatchResult:
 
     def kinds(self) -> dict[str, int]:
         counted = Counter(o.kind for o in self.outcomes)
-        return {k: counted[k] for k in OUTCOMES}
+        return {k: counted[k] for k in in_openspiel(self.game).outcomes}
 
     def as_json(self) -> dict[str, Any]:
         wins, losses = self.count(True), self.count(False)
@@ -182,6 +152,7 @@ class MatchResult:
 
 
 def play_match(
+    game: str,
     bot: str,
     hands: int,
     seed: int,
@@ -189,14 +160,16 @@ def play_match(
     jobs: int = 1,
     on_hand: Callable[[HandOutcome], None] | None = None,
 ) -> MatchResult:
-    """Play ``hands`` hands of ``bot`` against OpenSpiel's simple bot."""
+    """Play ``hands`` hands of ``game`` (a variant with an ``openspiel`` part), ``bot``
+    against OpenSpiel's simple bot."""
     start = time.perf_counter()
     outcomes = []
-    for outcome in play_all(play_hand, [HandTask(i, seed, bot) for i in range(hands)], jobs):
+    tasks = [HandTask(i, seed, bot, game) for i in range(hands)]
+    for outcome in play_all(play_hand, tasks, jobs):
         outcomes.append(outcome)
         if on_hand is not None:
             on_hand(outcome)
-    return MatchResult(bot, seed, time.perf_counter() - start, tuple(outcomes))
+    return MatchResult(game, bot, seed, time.perf_counter() - start, tuple(outcomes))
 
 
 # -- the command ------------------------------------------------------------------
@@ -208,7 +181,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "openspiel", help=t("openspiel.help", lang), description=t("openspiel.help", lang)
     )
-    parser.add_argument("game", choices=("gin",), help=t("openspiel.help_game", lang))
+    names = games()
+    parser.add_argument(
+        "game", choices=names, help=t("openspiel.help_game", lang, games=", ".join(names))
+    )
     parser.add_argument(
         "--bot", required=True, metavar="LEVEL[@BUDGET]", help=t("openspiel.help_bot", lang)
     )
@@ -236,7 +212,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     lang: str = args.lang or default_lang()
     stream = out if out is not None else sys.stdout
     try:
-        check_bot(args.bot, "gin")
+        check_bot(args.bot, args.game)
     except BotError as exc:
         print(f"remi openspiel: {exc.text(lang)}", file=sys.stderr)
         return 2
@@ -263,10 +239,15 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(t("arena.playing", lang), total=args.hands)
             result = play_match(
-                bot, args.hands, seed, jobs=jobs, on_hand=lambda _: progress.advance(task)
+                args.game,
+                bot,
+                args.hands,
+                seed,
+                jobs=jobs,
+                on_hand=lambda _: progress.advance(task),
             )
     else:
-        result = play_match(bot, args.hands, seed, jobs=jobs)
+        result = play_match(args.game, bot, args.hands, seed, jobs=jobs)
     if args.json:
         stream.write(json.dumps(result.as_json()) + "\n")
     else:
@@ -280,6 +261,7 @@ def result_table(result: MatchResult, lang: str) -> Table:
     title = t(
         "openspiel.title",
         lang,
+        game=find_variant(result.game).title(lang),
         bot=result.bot,
         hands=result.hands,
         seed=result.seed,
@@ -296,6 +278,7 @@ def result_table(result: MatchResult, lang: str) -> Table:
         t("arena.col_points", lang),
         f"{data['mean_points']:.2f} ({mean_low:.2f} – {mean_high:.2f})",
     )
+    outcomes = in_openspiel(result.game).outcomes
     for kind, count in data["outcomes"].items():
-        table.add_row(t(OUTCOMES[kind], lang), str(count))
+        table.add_row(t(outcomes[kind], lang), str(count))
     return table

@@ -18,7 +18,7 @@ from remikit.cli.tui.session import InputFn, Session
 from remikit.cli.tui.ui import VariantUI
 from remikit.engine import OptionError
 from remikit.i18n import LANGUAGES, default_lang, t, tn
-from remikit.variants import find_playable
+from remikit.variants import find_playable, playable
 
 BOT_NAMES = ("Budi", "Sari", "Wayan", "Dewi", "Agus", "Putu", "Rina")
 
@@ -36,7 +36,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "play", help=t("play.help", lang), description=t("play.help", lang)
     )
-    parser.add_argument("variant", nargs="?", default="remi13d", help=t("play.help_variant", lang))
+    default, *others = (spec.name for spec in playable())
+    parser.add_argument(
+        "variant",
+        nargs="?",
+        default=default,
+        help=t("play.help_variant", lang, default=default, variants=", ".join(others)),
+    )
     parser.add_argument("--bots", default="greedy", metavar="LEVEL", help=t("play.help_bots", lang))
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.add_argument("--seed", type=int, metavar="N", help=t("play.help_seed", lang))

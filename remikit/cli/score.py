@@ -19,7 +19,7 @@ from typing import TextIO, cast
 from remikit.cards import Card, CardError
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.melds import PURE_RUN_CHOICES, Meld, meld_name_key
-from remikit.variants import find_variant
+from remikit.variants import find_scored, find_variant, scored
 from remikit.variants.spec import Scored, ScoreInputError, Scorer
 
 
@@ -56,15 +56,12 @@ def as_json(result: Scored) -> dict[str, object]:
 # -- reading input --------------------------------------------------------
 
 
-def variant_name(text: str, lang: str) -> str:
+def variant_name(text: object, lang: str) -> str:
     """The canonical name of a variant or alias that ``remi score`` scores."""
     try:
-        spec = find_variant(text)
-    except ValueError:
-        raise InputError(t("score.unknown_variant", lang, variant=text)) from None
-    if spec.scorer is None:
-        raise InputError(t("score.unknown_variant", lang, variant=text))
-    return spec.name
+        return find_scored(text).name
+    except ScoreInputError as exc:
+        raise InputError(t(exc.key, lang, **exc.params)) from None
 
 
 def scorer(variant: str) -> Scorer:
@@ -101,9 +98,7 @@ def request_from_line(line: str, lang: str) -> Request:
     for key in ("variant", "hand"):
         if key not in data:
             raise InputError(t("score.missing_key", lang, key=key))
-    variant = data["variant"]
-    if not isinstance(variant, str):
-        raise InputError(t("score.unknown_variant", lang, variant=variant))
+    variant = variant_name(data["variant"], lang)
     hand = data["hand"]
     if not isinstance(hand, str) and not (
         isinstance(hand, list) and all(isinstance(c, str) for c in hand)
@@ -113,7 +108,7 @@ def request_from_line(line: str, lang: str) -> Request:
     if closing is not None and not isinstance(closing, str):
         raise InputError(t("score.bad_card", lang, token=closing))
     return make_request(
-        variant_name(variant, lang),
+        variant,
         hand,
         closing=closing,
         round_no=data.get("round"),
@@ -220,7 +215,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "score", help=t("score.help", lang), description=t("score.help", lang)
     )
-    parser.add_argument("variant", nargs="?", metavar="VARIANT", help=t("score.help_variant", lang))
+    names = ", ".join(spec.name for spec in scored())
+    parser.add_argument(
+        "variant", nargs="?", metavar="VARIANT", help=t("score.help_variant", lang, variants=names)
+    )
     parser.add_argument("cards", nargs="*", metavar="CARD", help=t("score.help_cards", lang))
     parser.add_argument("--closing", metavar="CARD", help=t("score.help_closing", lang))
     parser.add_argument("--round", type=int, metavar="N", help=t("score.help_round", lang))

@@ -1,14 +1,15 @@
-"""Research interfaces: every variant as a PettingZoo AEC environment, and one seat
-against remikit's bots as a Gymnasium environment (``pip install remikit[rl]``).
+"""Research interfaces: every variant as a PettingZoo AEC environment, and one seat against
+remikit's bots as a Gymnasium environment (``pip install remikit[rl]``).
 
-=================== ============================================
-module              variant
-=================== ============================================
-``remi13d_v0``      Remi 13 D
-``three_thirteen_v0`` Three-Thirteen
-``rummy500_v0``     Rummy 500
-``gin_v0``          Gin Rummy
-=================== ============================================
+Each playable variant's module is made here from the registry, named by the variant's
+:attr:`~remikit.variants.spec.VariantSpec.env_module`, and imports as any module does
+(``from remikit.envs import gin_v0``, ``import remikit.envs.gin_v0``):
+
+>>> ENVIRONMENTS["three-thirteen"]
+'remikit.envs.three_thirteen_v0'
+>>> from remikit.envs import gin_v0
+>>> gin_v0.env().metadata["name"]
+'gin_v0'
 
 Each module has ``env()``, ``raw_env()`` and ``parallel_env()``, as PettingZoo's own
 environments do; :func:`remikit.envs.gym.make` gives the Gymnasium one
@@ -16,6 +17,7 @@ environments do; :func:`remikit.envs.gym.make` gives the Gymnasium one
 docs/envs.md describes the observations, the action tokens and the rewards.
 """
 
+import sys
 from importlib import import_module
 from importlib.util import find_spec
 from types import ModuleType
@@ -26,21 +28,45 @@ if MISSING:
         f"remikit.envs needs {', '.join(MISSING)}: pip install 'remikit[rl]'", name=MISSING[0]
     )
 
+from remikit.envs.aec import constructors  # noqa: E402 (only once the extra is known there)
+from remikit.variants import VariantSpec, playable  # noqa: E402
+
+SUBMODULES = frozenset({"aec", "gym", "planes", "render", "tokens"})
+
+
+def _environment(spec: VariantSpec, name: str) -> ModuleType:
+    """The PettingZoo module ``name`` of ``spec``'s variant, importable by that name."""
+    module = ModuleType(
+        name,
+        f"{spec.title('en')} as a PettingZoo environment: ``env()``, ``raw_env()``, "
+        "``parallel_env()`` (keywords and table options: :class:`remikit.envs.aec.RemiEnv`).",
+    )
+    env, raw_env, parallel_env = constructors(spec.name)
+    module.__dict__.update(
+        env=env,
+        raw_env=raw_env,
+        parallel_env=parallel_env,
+        __all__=["env", "parallel_env", "raw_env"],
+    )
+    sys.modules[name] = module
+    return module
+
+
 ENVIRONMENTS = {
-    "remi13d": "remikit.envs.remi13d_v0",
-    "three-thirteen": "remikit.envs.three_thirteen_v0",
-    "rummy500": "remikit.envs.rummy500_v0",
-    "gin": "remikit.envs.gin_v0",
+    spec.name: f"{__name__}.{spec.env_module}" for spec in playable() if spec.env_module
 }
 """The PettingZoo module of each variant, by the variant's name."""
-
-SUBMODULES = frozenset({"aec", "gym", "planes", "render", "tokens"}) | {
-    module.rsplit(".", 1)[1] for module in ENVIRONMENTS.values()
+_MODULES = {
+    name.rsplit(".", 1)[1]: _environment(spec, name)
+    for spec in playable()
+    if (name := ENVIRONMENTS.get(spec.name))
 }
 
 
 def __getattr__(name: str) -> ModuleType:
-    """``remikit.envs.gym`` and the variants' modules without importing each first."""
+    """The variants' modules, and ``remikit.envs.gym`` without importing it first."""
+    if name in _MODULES:
+        return _MODULES[name]
     if name in SUBMODULES:
         return import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -92,7 +92,7 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         melds = self.codec.section("layoff").size if self.codec.has("layoff") else 0
         self.layout = Layout(players=self.options.players, melds=melds)
         self.metadata = {
-            "name": f"{self.variant.name.replace('-', '_')}_v0",
+            "name": self.variant.env_module or self.variant.name,
             "render_modes": list(RENDER_MODES),
             "is_parallelizable": True,
         }

@@ -9,9 +9,11 @@ The agent's observations, action tokens and rewards are those of the PettingZoo
 environment (:mod:`remikit.envs.aec`); the other seats are played by bots of the levels
 given (``random``, ``greedy``, ``strong@0.1``…), each seeing only its own seat. A step's
 reward is everything the agent's seat earned since its last step; the episode ends with
-the game (or with the deals asked for). Importing this module registers
-``remikit/Remi13D-v0``, ``remikit/ThreeThirteen-v0``, ``remikit/Rummy500-v0`` and
-``remikit/Gin-v0`` with :func:`gymnasium.make`.
+the game (or with the deals asked for). Importing this module registers each variant's id
+(:attr:`~remikit.variants.spec.VariantSpec.gym_id`) with :func:`gymnasium.make`:
+
+>>> IDS["gin"], "remikit/Gin-v0" in gymnasium.registry
+('remikit/Gin-v0', True)
 """
 
 from __future__ import annotations
@@ -24,14 +26,10 @@ import gymnasium
 
 from remikit.bots import Bot, check_bot, make_bot
 from remikit.envs.aec import Observation, RemiEnv, Reward
+from remikit.variants import find_playable, playable
 
-IDS = {
-    "remi13d": "remikit/Remi13D-v0",
-    "three-thirteen": "remikit/ThreeThirteen-v0",
-    "rummy500": "remikit/Rummy500-v0",
-    "gin": "remikit/Gin-v0",
-}
-"""The Gymnasium id of each variant."""
+IDS = {spec.name: spec.gym_id for spec in playable() if spec.gym_id}
+"""The Gymnasium id of each variant, by the variant's name."""
 
 
 class RemiGymEnv(gymnasium.Env[Observation, int]):
@@ -131,9 +129,10 @@ class RemiGymEnv(gymnasium.Env[Observation, int]):
 def make(variant: str, **kwargs: Any) -> gymnasium.Env[Observation, int]:
     """The Gymnasium environment of ``variant`` (any of its names), keywords as
     :class:`RemiGymEnv` takes them, table options included."""
-    from remikit.variants import find_playable
-
-    return gymnasium.make(IDS[find_playable(variant).name], **kwargs)
+    name = find_playable(variant).name
+    if name not in IDS:
+        raise ValueError(f"{name} has no Gymnasium environment")
+    return gymnasium.make(IDS[name], **kwargs)
 
 
 for _variant, _id in IDS.items():

@@ -54,6 +54,7 @@ from remikit.server.hub import (
     build_game,
     collection_paused,
     playable_variant,
+    table_options,
     variant_client,
     variants_json,
 )
@@ -87,6 +88,11 @@ class CreateTableRequest(BaseModel):
     title: str | None = Field(default=None, max_length=200)
     settings: dict[str, Any] = Field(default_factory=dict)
     lang: str | None = Field(default=None, max_length=16)
+
+
+class DeckRequest(BaseModel):
+    variant: str = Field(max_length=40)
+    options: dict[OptionName, Any] = Field(default_factory=dict, max_length=32)
 
 
 ENTROPY = r"^[0-9a-f]{64}$"
@@ -268,6 +274,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @app.get("/api/variants")
     async def list_variants() -> dict[str, Any]:
         return {"variants": variants_json()}
+
+    @app.post("/api/deck")
+    async def unshuffled_deck(body: Annotated[DeckRequest, Body()]) -> dict[str, Any]:
+        """The unshuffled deck and the seats of a game of ``variant`` with ``options``, as a
+        record names them: what the browser's record verifier shuffles (§3.13)."""
+        info = playable_variant(body.variant)
+        game = info.game_class()(table_options(info, body.options), auto_deal=False)
+        deck = [str(card) for card in game.full_deck()]
+        return {"variant": info.name, "players": game.players, "deck": deck}
 
     @app.get("/api/tables")
     async def list_tables(

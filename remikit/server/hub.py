@@ -25,7 +25,7 @@ from typing import Any
 from remikit.actions import ActionSyntaxError, parse_action, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import Bot, check_bot, make_bot, parse_bot_name
-from remikit.engine import Game, OptionError
+from remikit.engine import Game, OptionError, Options
 from remikit.errors import IllegalAction
 from remikit.i18n import N_
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
@@ -166,8 +166,9 @@ def bot_levels(variant: str) -> list[str]:
 
 
 def variants_json() -> list[dict[str, Any]]:
-    """Each variant with its options (name, type, default, allowed values) in the order
-    clients offer them, how a client draws its table and the bot levels that play it."""
+    """Each variant with its options (name, type, default, allowed values, the message ids
+    of their labels) in the order clients offer them, how a client draws its table and the
+    bot levels that play it."""
     out = []
     for info in playable():
         options = [
@@ -178,6 +179,8 @@ def variants_json() -> list[dict[str, Any]]:
                 "choices": list(o.choices) if o.choices is not None else None,
                 "min": o.low,
                 "max": o.high,
+                "label": o.label,
+                "choice_labels": list(o.choice_labels) if o.choice_labels is not None else None,
                 **option_help(info.name, o.name),
             }
             for o in info.options()
@@ -194,6 +197,15 @@ def variants_json() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def table_options(info: VariantSpec, options: Mapping[str, Any]) -> Options:
+    """The options a request names for a table of ``info``, else the problem ``bad_option``."""
+    try:
+        return info.game_class().options_type.from_mapping(options)
+    except (OptionError, ValueError, TypeError) as exc:
+        why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
+        raise Problem("bad_option", "server.bad_option", why=why) from None
 
 
 def playable_variant(name: str) -> VariantSpec:
@@ -448,11 +460,7 @@ class Hub:
         if 0 < self.settings.max_open_tables <= len(self.lobby):
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
         info = playable_variant(variant)
-        try:
-            parsed = info.game_class().options_type.from_mapping(options)
-        except (OptionError, ValueError, TypeError) as exc:
-            why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
-            raise Problem("bad_option", "server.bad_option", why=why) from None
+        parsed = table_options(info, options)
         table_settings = self._table_settings(info, settings or {})
         fixed_seed = seed is not None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))

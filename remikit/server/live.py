@@ -460,13 +460,19 @@ class LiveTable:
         return None if self.game.over else len(self.game.deals) + 1
 
     def fairness_json(self, seat: int | None) -> dict[str, Any]:
-        """What a state shows of the fair deals: the deal in play (no secret), the last
-        deal over (its secret revealed) and, for the next deal, its commitment and whether
-        ``seat`` may contribute to it."""
+        """What a state shows of the fair deals: the unshuffled deck every deal shuffles,
+        the deal in play (no secret), the last deal over (its secret revealed) and, for the
+        next deal, its commitment and whether ``seat`` may contribute to it."""
         deals = self.game.deals
         playing = deals[-1].number if deals and not deals[-1].is_over else None
         ended = next((d.number for d in reversed(deals) if d.is_over), None)
-        shown: dict[str, Any] = {"version": 1, "deal": None, "ended": None, "next": None}
+        shown: dict[str, Any] = {
+            "version": 1,
+            "deck": [str(card) for card in self.game.full_deck()],
+            "deal": None,
+            "ended": None,
+            "next": None,
+        }
         if playing in self.fair:
             shown["deal"] = self.fair[playing].public(self.id, revealed=False)
         if ended in self.fair:

@@ -14,7 +14,7 @@ import re
 from functools import cache
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -22,9 +22,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from remikit.i18n import N_, t
-from remikit.server.option_help import CHOICES, LABELS
 from remikit.server.problems import Problem, pick_lang
 from remikit.variants import VARIANTS, VariantSpec, find_variant
+
+if TYPE_CHECKING:
+    from remikit.engine import OptionInfo
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 FILES = {"en": "rules.md", "id": "rules.id.md"}
@@ -127,13 +129,12 @@ def render(variant: str, lang: str, marks: dict[str, str]) -> str:
     return html
 
 
-def value_text(value: Any, lang: str) -> str:
-    """An option's value as the lobby words it."""
+def value_text(option: OptionInfo, value: Any, lang: str) -> str:
+    """An option's value as the lobby words it: on or off, its choice's label, or as it is."""
     if isinstance(value, bool):
         return t(N_("play.on"), lang) if value else t(N_("play.off"), lang)
-    if isinstance(value, str) and value in CHOICES:
-        return t(CHOICES[value], lang)
-    return str(value)
+    labels = dict(zip(option.choices or (), option.choice_labels or (), strict=False))
+    return t(labels[value], lang) if value in labels else str(value)
 
 
 def option_marks(
@@ -147,8 +148,8 @@ def option_marks(
     for option in variant.options():
         name = option.name
         value = values.get(name, option.default)
-        label = escape(t(LABELS[name], lang) if name in LABELS else name)
-        shown = escape(value_text(value, lang))
+        label = escape(t(option.label, lang) if option.label else name)
+        shown = escape(value_text(option, value, lang))
         changed = " changed" if value != defaults[name] else ""
         rule = rules.get(name, (None, ""))[0]
         where = f' <a href="#{rule}">{rule}</a>' if rule else ""

@@ -6,12 +6,15 @@ and one line below. A variant kept in a package of its own is registered by nami
 spec (``module:attribute``) in the entry point group ``remikit.variants`` of that
 package's metadata, or in the environment variable ``REMIKIT_VARIANTS`` (several
 separated by commas): every process (``remi serve``, ``remi play``, the arena's workers)
-then knows it.
+then knows it. Every list of variants outside the packages (the CLI's, the
+environments', the browser's) is read from here.
 
 >>> find_variant("3-13").name
 'three-thirteen'
 >>> [spec.name for spec in playable()]
 ['remi13d', 'three-thirteen', 'rummy500', 'gin']
+>>> [spec.name for spec in scored()]
+['remi13d', 'three-thirteen', 'gin']
 """
 
 from __future__ import annotations
@@ -20,23 +23,26 @@ import os
 from importlib import import_module
 from importlib.metadata import entry_points
 
-from remikit.variants.spec import VariantSpec
+from remikit.variants.spec import ScoreInputError, VariantSpec
 
 __all__ = [
     "ENV_VAR",
     "VARIANTS",
     "VariantSpec",
     "find_playable",
+    "find_scored",
     "find_variant",
     "playable",
     "register",
+    "scored",
 ]
 
 ENV_VAR = "REMIKIT_VARIANTS"
 """The environment variable naming more variants' specs, ``module:attribute`` each."""
 
 VARIANTS: dict[str, VariantSpec] = {}
-"""Every registered variant by its canonical name, in the order registered."""
+"""Every registered variant by its canonical name, in the order registered (the first,
+Remi 13 D, is what ``remi play`` plays when no variant is named)."""
 
 
 def register(spec: VariantSpec) -> None:
@@ -70,6 +76,34 @@ def find_playable(name: str) -> VariantSpec:
 def playable() -> list[VariantSpec]:
     """The variants that tables can play (those with a game)."""
     return [spec for spec in VARIANTS.values() if spec.playable]
+
+
+def scored() -> list[VariantSpec]:
+    """The variants ``remi score`` scores (those with a scorer)."""
+    return [spec for spec in VARIANTS.values() if spec.scorer is not None]
+
+
+def find_scored(name: object) -> VariantSpec:
+    """The variant called ``name`` that ``remi score`` scores; else
+    :class:`~remikit.variants.spec.ScoreInputError` saying which it scores
+    (``score.unknown_variant``, or ``score.not_scored`` for a variant whose score is not
+    that of a hand alone, as Rummy 500's, R5-12).
+
+    >>> find_scored("500")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    remikit.variants.spec.ScoreInputError: remi score does not score rummy500: ... gin)
+    """
+    names = ", ".join(spec.name for spec in scored())
+    try:
+        spec = find_variant(name) if isinstance(name, str) else None
+    except ValueError:
+        spec = None
+    if spec is None:
+        raise ScoreInputError("score.unknown_variant", variant=name, variants=names)
+    if spec.scorer is None:
+        raise ScoreInputError("score.not_scored", variant=spec.name, variants=names)
+    return spec
 
 
 def _register_all() -> None:

@@ -38,14 +38,16 @@ if TYPE_CHECKING:
     from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice"]
+Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice", "openspiel"]
 """The front-end parts a playable variant names by import string (``lay_down``: the next
 step of a seat's best laying down, from its view, where the variant has one; ``advice``:
-the web table's hints, an :class:`~remikit.server.advice.Advisor`)."""
+the web table's hints, an :class:`~remikit.server.advice.Advisor`; ``openspiel``: a class
+whose ``play_hand`` plays a hand in OpenSpiel's own engine, which ``remi openspiel``
+runs, where OpenSpiel has the game)."""
 
 PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui", "review")
 """The parts every playable variant has."""
-OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "advice")
+OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "advice", "openspiel")
 
 
 class ScoreInputError(ValueError):
@@ -172,8 +174,8 @@ class ClientInfo:
     """The key of the hint in the discard phase."""
     options: tuple[str, ...] = ()
     """The order the table options are offered in; options not named come after, in
-    declaration order. The browser keeps a label for each option name and choice
-    (``opt.players``, ``optval.low``)."""
+    declaration order. Each option declares its label and its choices' labels
+    (:func:`remikit.engine.option`)."""
 
     def as_json(self, game: type[Game]) -> dict[str, Any]:
         """The client info as JSON, with the game's ``lower_is_better``."""
@@ -226,6 +228,11 @@ class VariantSpec:
     competition: bool = False
     """Whether competitions (docs/competition.md) are played in this variant: one variant
     is, its hands entered by referees and scored by its :attr:`scorer`."""
+    env_module: str | None = None
+    """The name of the variant's PettingZoo module under :mod:`remikit.envs` (``gin_v0``);
+    its version changes whenever its observations, actions or rewards change."""
+    gym_id: str | None = None
+    """The variant's Gymnasium id (``remikit/Gin-v0``), registered by :mod:`remikit.envs.gym`."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

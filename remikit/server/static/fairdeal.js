@@ -1,12 +1,12 @@
 // Fair deals at the table (docs/protocol.md, the state's `fairness`): the commitment of the
 // deal in play on a line of its own; this seat's random contribution to the next deal,
-// sent once; what this browser saw of each deal (the commitment before it started, the
-// contribution sent, the hand dealt and the card turned up), kept in sessionStorage so a
-// reload keeps it; and, once a deal has ended and its secret is out, a view that checks it
-// all in this browser (fairness.js).
+// sent once; what this browser saw of each deal (the commitment and the unshuffled deck
+// before it started, the contribution sent, the hand dealt and the card turned up), kept in
+// sessionStorage so a reload keeps it; and, once a deal has ended and its secret is out, a
+// view that checks it all in this browser (fairness.js).
 
 import {cardElement} from "./cards.js";
-import {dealing, fairDeck, knowsVariant, newContribution, unshuffledDeck, verifyDeal} from "./fairness.js";
+import {fairDeck, newContribution, verifyDeal} from "./fairness.js";
 import {N_, onLangChange, t} from "./i18n.js";
 import {fairSeenKey, h, joinEntropyKey} from "./util.js";
 
@@ -86,7 +86,7 @@ export class FairDeals {
     return fairSeenKey(this.code, deal);
   }
 
-  /** What this browser saw of deal `deal`: {commitment, contribution, seat, dealer, hand, upcard}. */
+  /** What this browser saw of deal `deal`: {commitment, deck, contribution, seat, dealer, hand, upcard}. */
   seen(deal) {
     try {
       return JSON.parse(sessionStorage.getItem(this.key(deal))) || {};
@@ -99,15 +99,16 @@ export class FairDeals {
     sessionStorage.setItem(this.key(deal), JSON.stringify({...this.seen(deal), ...facts}));
   }
 
-  /** Take in a state: the next deal's commitment; this seat's contribution to the next
-   * deal, sent on `socket` when it takes one; a contribution sent (over the socket, or with
-   * the join) once a state shows the server took it; the hand dealt at a deal's first state. */
+  /** Take in a state: the next deal's commitment and the unshuffled deck it will shuffle;
+   * this seat's contribution to the next deal, sent on `socket` when it takes one; a
+   * contribution sent (over the socket, or with the join) once a state shows the server
+   * took it; the hand dealt at a deal's first state. */
   observe(message, me, socket) {
     const fair = message.fairness;
     if (!fair) return;
     const next = fair.next;
     if (next) {
-      if (!this.seen(next.deal).commitment) this.remember(next.deal, {commitment: next.commitment});
+      if (!this.seen(next.deal).commitment) this.remember(next.deal, {commitment: next.commitment, deck: fair.deck});
       if (next.open && me !== null && !next.mine && this.sentOn.get(next.deal) !== socket
           && socket?.readyState === WebSocket.OPEN) {
         const entropy = this.seen(next.deal).offered || newContribution();
@@ -172,17 +173,12 @@ export class FairDeals {
     this.opener = document.activeElement; // the focus goes back there when the view closes
     this.dialog = {deal: entry.deal};
     this.render();
-    const context = {variant: view.variant, options: view.options, players: view.players, seen};
-    let checks;
-    let deck = null;
-    if (!knowsVariant(view.variant)) checks = [{ok: false, key: "malformed", fields: {reason: view.variant}}];
-    else {
-      checks = await verifyDeal(entry, context);
-      if (checks[0].key !== "malformed") deck = await fairDeck(unshuffledDeck(view.variant, view.options), entry.secret, entry.contributions);
-    }
+    const full = seen.deck || message.fairness.deck; // as shown before the deal, where it was
+    const checks = await verifyDeal(entry, {deck: full, players: view.players, seen});
+    const deck = checks[0].key === "malformed" ? null : await fairDeck(full, entry.secret, entry.contributions);
     if (this.dialog?.deal !== entry.deal) return; // closed meanwhile
     this.dialog = {deal: entry.deal, checks, deck, entry, seen, players: view.players,
-      size: deck ? dealing(view.variant, view.options, entry.deal).size : 0};
+      size: seen.hand ? seen.hand.length : 0};
     this.render();
   }
 

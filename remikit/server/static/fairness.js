@@ -1,8 +1,10 @@
 // Provably fair deals, checked in the browser (docs/fairness.md): the commitment, the key
 // and the deck of a deal computed here with Web Crypto, from nothing the server says but
-// the deal's fairness data. Everything is byte-exact with remikit/fairness.py and the
-// remikit shuffle (remikit/shuffle.py); this module imports no other, so it trusts no
-// other code of the page.
+// the deal's fairness data and the variant's unshuffled deck, whose order this module
+// checks itself (every variant's deck comes from the server, so it names no variant).
+// Everything is byte-exact with remikit/fairness.py and the remikit shuffle
+// (remikit/shuffle.py); this module imports no other, so it trusts no other code of the
+// page.
 //
 // Every hash is SHA-256 of fields, each its length (4 bytes, big-endian) then its bytes:
 //   commitment = H("remikit/fairness/1/commitment", table (UTF-8), deal, secret)
@@ -169,46 +171,29 @@ export async function shuffled(items, seed) {
   return out;
 }
 
-// -- the variants' decks and deals ------------------------------------------------------
-// Written here rather than asked of the server, which is what is being checked: per
-// variant, the unshuffled deck (docs/rules.md R13-1, R5-1, R3-1), the cards each seat is
-// dealt (R13-4, R5-2, R3-2) and whether the next card is turned up.
+// -- the unshuffled deck ----------------------------------------------------------------
+// The server names each variant's unshuffled deck (a table's state, POST /api/deck for a
+// record); what it cannot choose is the order: were it free to, it could order the deck so
+// that the key's shuffle gives any deck it liked.
 
 const NATURALS = "cdhs".split("").flatMap((suit) => "A23456789TJQK".split("").map((rank) => rank + suit));
 
-const RULES = {
-  remi13d: {players: 4, deck: () => [2, 4], hand: () => 13, upcard: false},
-  rummy500: {
-    players: 3,
-    deck: (o) => {
-      const decks = o.players <= 4 ? 1 : 2;
-      return [decks, o.jokers === false ? 0 : 2 * decks];
-    },
-    hand: (o) => (o.players === 2 ? 13 : 7),
-    upcard: true,
-  },
-  "three-thirteen": {players: 4, deck: (o) => [2, o.jokers || 0], hand: (o, deal) => deal + 2, upcard: true},
-};
-
-/** Whether this module knows the variant's deck. */
-export const knowsVariant = (variant) => Object.hasOwn(RULES, variant);
-
-function rules(variant) {
-  if (!knowsVariant(variant)) throw new Error(`unknown variant ${variant}`);
-  return RULES[variant];
-}
-
-/** The unshuffled deck (card texts: Ac 2c … Kc Ad … Ks, `decks` times, then the jokers). */
-export function unshuffledDeck(variant, options) {
-  const rule = rules(variant);
-  const [decks, jokers] = rule.deck({players: rule.players, ...options});
-  return [...Array(decks).fill(NATURALS).flat(), ...Array(jokers).fill("Jk")];
-}
-
-/** How deal `deal` (from 1) is dealt: {size: cards per seat, upcard: whether one is turned}. */
-export function dealing(variant, options, deal) {
-  const rule = rules(variant);
-  return {size: rule.hand({players: rule.players, ...options}, deal), upcard: rule.upcard};
+/** Why `deck` is no unshuffled deck in remikit's order (docs/fairness.md §4), or null: each
+ * natural card in the order Ac 2c … Kc Ad … Ks, once per copy the deck has, round after
+ * round (a deck of 52 `decks` times), then the jokers. */
+export function unshuffledProblem(deck) {
+  const cards = new Set([...NATURALS, "Jk"]);
+  if (!Array.isArray(deck) || !deck.length || deck.some((card) => !cards.has(card))) {
+    return "the unshuffled deck must be a list of cards";
+  }
+  const copies = new Map();
+  for (const card of deck) copies.set(card, (copies.get(card) || 0) + 1);
+  const ordered = [];
+  for (let round = 0; ordered.length < deck.length - (copies.get("Jk") || 0); round++) {
+    ordered.push(...NATURALS.filter((card) => (copies.get(card) || 0) > round));
+  }
+  ordered.push(...Array(copies.get("Jk") || 0).fill("Jk"));
+  return ordered.join(" ") === deck.join(" ") ? null : "the unshuffled deck is not in remikit's order";
 }
 
 /** The cards seat `seat` is dealt from `deck` (top first): one at a time from the seat after
@@ -252,14 +237,16 @@ const sameCards = (a, b) => a.length === b.length && [...a].sort().join(" ") ===
 
 /**
  * Check an ended deal against what this browser saw: a list of {ok, key, fields}.
- * `entry`: the deal's fairness data, its secret revealed; `seen` (each part optional):
- * {commitment: the one shown before the deal started, seat, contribution: what this seat
- * sent, dealer, hand: the cards dealt to the seat, upcard}. The keys: `secret` (it matches
- * the commitment), `commitment_seen`, `contribution`, `hand`, `upcard`; `malformed` alone
- * when the data is not well formed. The computed deck is {deck} of the `hand` check.
+ * `entry`: the deal's fairness data, its secret revealed; `deck`: the unshuffled deck;
+ * `seen` (each part optional): {commitment: the one shown before the deal started, seat,
+ * contribution: what this seat sent, dealer, hand: the cards dealt to the seat, upcard:
+ * the card turned up after the deal}. The keys: `secret` (it matches the commitment),
+ * `commitment_seen`, `contribution`, `hand`, `upcard`; `malformed` alone when the data or
+ * the unshuffled deck is not well formed.
  */
-export async function verifyDeal(entry, {variant, options, players, seen = {}}) {
-  const reason = malformed(entry, players) || (entry.secret ? null : "the secret is not revealed");
+export async function verifyDeal(entry, {deck: full, players, seen = {}}) {
+  const reason = malformed(entry, players) || (entry.secret ? null : "the secret is not revealed")
+    || unshuffledProblem(full);
   if (reason) return [{ok: false, key: "malformed", fields: {reason}}];
   const checks = [];
   const computed = toHex(await commitment(entry.table, entry.deal, fromHex(entry.secret, 32)));
@@ -273,13 +260,13 @@ export async function verifyDeal(entry, {variant, options, players, seen = {}}) 
     checks.push({ok: recorded === seen.contribution, key: "contribution",
       fields: {seat: seen.seat, sent: seen.contribution, used: recorded}});
   }
-  const deck = await fairDeck(unshuffledDeck(variant, options), entry.secret, entry.contributions);
-  const {size, upcard} = dealing(variant, options, entry.deal);
+  const deck = await fairDeck(full, entry.secret, entry.contributions);
+  const size = seen.hand ? seen.hand.length : 0; // every seat is dealt as many cards
   if (seen.hand && seen.seat !== null && seen.seat !== undefined && seen.dealer !== undefined) {
     const expected = dealtHand(deck, {seat: seen.seat, dealer: seen.dealer, players, size});
     checks.push({ok: sameCards(expected, seen.hand), key: "hand", fields: {expected, dealt: seen.hand}});
   }
-  if (upcard && seen.upcard) {
+  if (seen.hand && seen.upcard) {
     const expected = deck[size * players];
     checks.push({ok: expected === seen.upcard, key: "upcard", fields: {expected, seen: seen.upcard}});
   }
@@ -291,13 +278,15 @@ export async function verifyDeal(entry, {variant, options, players, seen = {}}) 
  * does: per hand {deal, verified, problems?}, each problem {code, …fields} with the codes
  * and fields of Python's Mismatch (no_fairness, malformed {reason}, table, deal_number,
  * seats {found, expected}, no_secret, commitment, deck {position (1: the top), found,
- * expected, differ}). An Error for a record whose variant or hands cannot be read.
+ * expected, differ}). `game(variant, options)` gives the {deck (unshuffled), players} of
+ * the record's variant and options (the server's POST /api/deck). An Error for a record
+ * whose variant or hands cannot be read.
  */
-export async function verifyRecord(record) {
+export async function verifyRecord(record, game) {
   if (!record || typeof record !== "object") throw new Error("a record is a JSON object");
-  const options = record.options || {};
-  const full = unshuffledDeck(record.variant, options);
-  const players = options.players ?? rules(record.variant).players;
+  const {deck: full, players} = await game(record.variant, record.options === undefined ? {} : record.options);
+  const problem = unshuffledProblem(full);
+  if (problem) throw new Error(problem);
   if (!Array.isArray(record.hands) || !record.hands.length) throw new Error("hands must be a list (one entry per deal)");
   let table = null;
   const out = [];

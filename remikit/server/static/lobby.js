@@ -2,7 +2,7 @@
 // person or a bot of a chosen level), joining by code, and the finished games with their
 // replays and records. The option form is built from /api/variants: a select where an
 // option lists its choices, a number box with its min and max, a checkbox for a boolean;
-// labels are the messages OPTION_LABEL and CHOICE_LABEL below name.
+// labels are the messages each option names (`label`, `choice_labels`), else its name.
 
 import {ownerKey} from "./absence.js";
 import {DEFAULT_SETTINGS, settingsFieldset} from "./table_settings.js";
@@ -65,36 +65,6 @@ function seatList() {
 
 const message = (key, fallback) => (key && has(key) ? t(key) : fallback);
 
-// The message ids of the table options' labels and of their choices; an option or a choice
-// without one shows its name.
-const OPTION_LABEL = {
-  players: N_("opt.players"),
-  games: N_("opt.games"),
-  jokers: N_("opt.jokers"),
-  ace: N_("opt.ace"),
-  target: N_("opt.target"),
-  scoring: N_("opt.scoring"),
-  rummy_calls: N_("opt.rummy_calls"),
-  floating: N_("opt.floating"),
-  unplayable_last_discard: N_("opt.unplayable_last_discard"),
-  joker_layoff: N_("opt.joker_layoff"),
-  discard_taken_card: N_("opt.discard_taken_card"),
-  pure_run: N_("opt.pure_run"),
-  knock: N_("opt.knock"),
-  oklahoma: N_("opt.oklahoma"),
-  gin_bonus: N_("opt.gin_bonus"),
-  undercut_bonus: N_("opt.undercut_bonus"),
-};
-const CHOICE_LABEL = {
-  low: N_("optval.low"),
-  high: N_("optval.high"),
-  standard: N_("optval.standard"),
-  "5-10-15": N_("optval.5-10-15"),
-  strict: N_("optval.strict"),
-  natural4: N_("optval.natural4"),
-  runs: N_("optval.runs"),
-  any: N_("optval.any"),
-};
 const STATUS = {waiting: N_("status.waiting"), playing: N_("status.playing"), finished: N_("status.finished")};
 const bound = (n) => (n === null || n === undefined ? null : String(n));
 
@@ -110,7 +80,7 @@ function optionHelp(option, id) {
 
 function optionField(option, values) {
   const id = `opt-${option.name}`;
-  const label = message(OPTION_LABEL[option.name], option.name);
+  const label = message(option.label, option.name);
   const value = values[option.name];
   const set = (v) => { values[option.name] = v; };
   const help = optionHelp(option, id);
@@ -123,8 +93,8 @@ function optionField(option, values) {
   }
   if (option.choices) {
     input = h("select", {id, name: option.name, ...described, onchange: (e) => set(option.type === "integer" ? Number(e.target.value) : e.target.value)},
-      option.choices.map((c) => h("option", {value: String(c), selected: String(c) === String(value)},
-        message(CHOICE_LABEL[c], String(c)))));
+      option.choices.map((c, i) => h("option", {value: String(c), selected: String(c) === String(value)},
+        message(option.choice_labels?.[i], String(c)))));
   } else if (option.type === "integer") {
     input = h("input", {type: "number", id, name: option.name, value: String(value), inputmode: "numeric", ...described,
       min: bound(option.min), max: bound(option.max),

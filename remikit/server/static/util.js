@@ -65,8 +65,8 @@ export const joinEntropyKey = (code) => `remikit.fair.${code}.joined`;
 /** Where the table page keeps what this browser saw of deal ``deal`` (fairdeal.js). */
 export const fairSeenKey = (code, deal) => `remikit.fair.${code}.${deal}`;
 
-/** Remember the commitment of the table's next deal as seen now, before a join that may
- * deal it (the lobby's joins never saw the table's state). */
+/** Remember the commitment of the table's next deal and the unshuffled deck as seen now,
+ * before a join that may deal it (the lobby's joins never saw the table's state). */
 async function seeNextCommitment(code) {
   const known = await api(`/api/tables/${encodeURIComponent(code)}`);
   const next = known.fairness && known.fairness.next;
@@ -74,7 +74,9 @@ async function seeNextCommitment(code) {
   const key = fairSeenKey(code, next.deal);
   let seen = {};
   try { seen = JSON.parse(sessionStorage.getItem(key)) || {}; } catch { seen = {}; }
-  if (!seen.commitment) sessionStorage.setItem(key, JSON.stringify({...seen, commitment: next.commitment}));
+  if (!seen.commitment) {
+    sessionStorage.setItem(key, JSON.stringify({...seen, commitment: next.commitment, deck: known.fairness.deck}));
+  }
 }
 
 /** 32 random bytes, base64url: a seat token made in the browser. */

@@ -1,11 +1,12 @@
 // The record verifier (/verify, /verify?game=CODE): every deal of a game record checked in
 // this browser (fairness.js): its secret against its commitment, its deck against the key
-// of the secret and the contributions. A record file picked here never leaves the browser.
+// of the secret and the contributions. A record file picked here never leaves the browser:
+// the server is told only its variant and options, for the unshuffled deck (POST /api/deck).
 
 import {verifyRecord} from "./fairness.js";
 import {N_, langButton, onLangChange, t, tn} from "./i18n.js";
 import {url} from "./urls.js";
-import {$, h, showCard} from "./util.js";
+import {$, api, h, showCard} from "./util.js";
 
 const params = new URLSearchParams(location.search);
 const game = (params.get("game") || "").toUpperCase();
@@ -85,7 +86,7 @@ async function check(record, name) {
   state.results = null;
   renderResults();
   try {
-    state.results = await verifyRecord(record);
+    state.results = await verifyRecord(record, (variant, options) => api("/api/deck", {variant, options}));
   } catch (error) {
     state.error = error.message;
   }

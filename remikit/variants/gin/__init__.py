@@ -18,10 +18,13 @@ SPEC = VariantSpec(
         "review": "remikit.variants.gin.review:GinReview",
         "advice": "remikit.variants.gin.advice:GinAdvice",
         "lay_down": "remikit.variants.gin.laydown:next_step",
+        "openspiel": "remikit.variants.gin.openspiel_play:GinInOpenSpiel",
     },
     rules_section="4",
     rule_prefix="G-",
     review_marks=(3.0, 8.0, 20.0),
+    env_module="gin_v0",
+    gym_id="remikit/Gin-v0",
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -22,6 +22,7 @@ from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pas
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
+from remikit.i18n import N_
 from remikit.variants.gin import melds
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
@@ -39,13 +40,13 @@ class GinOptions(Options):
     10 (``oklahoma``: the first upcard's value), gin and undercut bonuses of 25, a game
     to 100; a card just taken from the discard pile may be discarded at once."""
 
-    players: int = option(2, low=2, high=2)
-    discard_taken_card: bool = option(True)
-    knock: int = option(10, low=0, high=10)
-    oklahoma: bool = option(False)
-    gin_bonus: int = option(25, low=0, high=100)
-    undercut_bonus: int = option(25, low=0, high=100)
-    target: int = option(100, low=1, high=10_000)
+    players: int = option(2, label=N_("opt.players"), low=2, high=2)
+    discard_taken_card: bool = option(True, label=N_("opt.discard_taken_card"))
+    knock: int = option(10, label=N_("opt.knock"), low=0, high=10)
+    oklahoma: bool = option(False, label=N_("opt.oklahoma"))
+    gin_bonus: int = option(25, label=N_("opt.gin_bonus"), low=0, high=100)
+    undercut_bonus: int = option(25, label=N_("opt.undercut_bonus"), low=0, high=100)
+    target: int = option(100, label=N_("opt.target"), low=1, high=10_000)
 
 
 def options_of(view: PlayerView) -> GinOptions:

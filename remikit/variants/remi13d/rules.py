@@ -10,7 +10,8 @@ from remikit.actions import Action, Close
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
-from remikit.melds import PURE_RUN_CHOICES, PureRun
+from remikit.i18n import N_
+from remikit.melds import PureRun
 from remikit.variants.remi13d import scoring
 from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
@@ -22,9 +23,13 @@ DEFAULT_GAMES = 4  # R13-15 [interp]
 class Remi13DOptions(Options):
     """Table options: ``games`` (R13-15), ``pure_run`` ``strict``/``natural4`` (R13-6)."""
 
-    players: int = option(PLAYERS, low=PLAYERS, high=PLAYERS)
-    games: int = option(DEFAULT_GAMES, low=1, high=100)
-    pure_run: str = option("strict", choices=PURE_RUN_CHOICES)
+    players: int = option(PLAYERS, label=N_("opt.players"), low=PLAYERS, high=PLAYERS)
+    games: int = option(DEFAULT_GAMES, label=N_("opt.games"), low=1, high=100)
+    pure_run: str = option(
+        "strict",
+        label=N_("opt.pure_run"),
+        choices={"strict": N_("optval.strict"), "natural4": N_("optval.natural4")},
+    )
 
     @property
     def pure_rule(self) -> PureRun:

@@ -42,8 +42,6 @@ from remikit.errors import IllegalAction
 from remikit.melds import card_at
 from remikit.views import TableMeld
 
-SCORINGS = ("standard", "5-10-15")  # R5-11, R5-14
-JOKER_LAYOFFS = ("runs", "any")  # R5-6 [interp]: what a joker may be laid off onto
 JOKER_POINTS = 15
 ACE_LOW, ACE_HIGH = 0, 13
 SUITS = tuple(Suit)

@@ -59,9 +59,8 @@ from remikit.actions import (
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
+from remikit.i18n import N_
 from remikit.variants.rummy500.melds import (
-    JOKER_LAYOFFS,
-    SCORINGS,
     PlacedMeld,
     Slot,
     can_place,
@@ -88,14 +87,24 @@ class Rummy500Options(Options):
     ``unplayable_last_discard``, ``joker_layoff`` (``runs`` or ``any``, R5-6) and
     the shared ``discard_taken_card``."""
 
-    players: int = option(DEFAULT_PLAYERS, low=MIN_PLAYERS, high=MAX_PLAYERS)
-    jokers: bool = option(True)
-    target: int = option(DEFAULT_TARGET, low=1, high=MAX_TARGET)
-    scoring: str = option("standard", choices=SCORINGS)
-    rummy_calls: bool = option(True)
-    floating: bool = option(False)
-    unplayable_last_discard: bool = option(False)
-    joker_layoff: str = option("runs", choices=JOKER_LAYOFFS)  # R5-6 [interp]
+    players: int = option(
+        DEFAULT_PLAYERS, label=N_("opt.players"), low=MIN_PLAYERS, high=MAX_PLAYERS
+    )
+    jokers: bool = option(True, label=N_("opt.jokers"))
+    target: int = option(DEFAULT_TARGET, label=N_("opt.target"), low=1, high=MAX_TARGET)
+    scoring: str = option(  # R5-11, R5-14
+        "standard",
+        label=N_("opt.scoring"),
+        choices={"standard": N_("optval.standard"), "5-10-15": N_("optval.5-10-15")},
+    )
+    rummy_calls: bool = option(True, label=N_("opt.rummy_calls"))
+    floating: bool = option(False, label=N_("opt.floating"))
+    unplayable_last_discard: bool = option(False, label=N_("opt.unplayable_last_discard"))
+    joker_layoff: str = option(  # R5-6 [interp]
+        "runs",
+        label=N_("opt.joker_layoff"),
+        choices={"runs": N_("optval.runs"), "any": N_("optval.any")},
+    )
 
     @property
     def decks(self) -> int:

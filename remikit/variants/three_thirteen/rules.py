@@ -19,6 +19,7 @@ from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, OptionRefused, Options, Phase, option
 from remikit.errors import IllegalAction
+from remikit.i18n import N_
 from remikit.melds import AceMode
 from remikit.shuffle import shuffled
 from remikit.variants.three_thirteen import scoring
@@ -26,7 +27,6 @@ from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
 DECKS = 2  # R3-1: two decks of 52
 JOKER_CHOICES = (0, 2, 4)  # R3-1
-ACE_CHOICES = ("low", "high")  # R3-4
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R3-1
 DEFAULT_PLAYERS = 4  # R3-1: one person against three bots
 
@@ -43,9 +43,13 @@ class ThreeThirteenOptions(Options):
     foresee); eight players with 2 or 4 jokers are fine.
     """
 
-    players: int = option(DEFAULT_PLAYERS, low=MIN_PLAYERS, high=MAX_PLAYERS)
-    jokers: int = option(0, choices=JOKER_CHOICES)
-    ace: str = option("low", choices=ACE_CHOICES)
+    players: int = option(
+        DEFAULT_PLAYERS, label=N_("opt.players"), low=MIN_PLAYERS, high=MAX_PLAYERS
+    )
+    jokers: int = option(0, label=N_("opt.jokers"), choices=JOKER_CHOICES)
+    ace: str = option(  # R3-4
+        "low", label=N_("opt.ace"), choices={"low": N_("optval.low"), "high": N_("optval.high")}
+    )
 
     def check(self) -> None:
         """R3-1: a player count the jokers allow, said in both languages."""

@@ -1,8 +1,0 @@
-"""Rummy 500 as a PettingZoo environment: ``env()``, ``raw_env()``, ``parallel_env()``
-(keywords and table options: :class:`remikit.envs.aec.RemiEnv`)."""
-
-from remikit.envs.aec import constructors
-
-env, raw_env, parallel_env = constructors("rummy500")
-
-__all__ = ["env", "parallel_env", "raw_env"]
