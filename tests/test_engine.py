@@ -9,13 +9,14 @@ import random
 import pytest
 
 from remikit.actions import CallRummy, Discard, Draw, Pass, Play, parse_action
-from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, Phase
+from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.records import replay
 from remikit.server.serialize import view_json
 from remikit.variants import VariantSpec, playable
 from remikit.variants.remi13d.rules import Remi13DDeal, Remi13DGame, Remi13DOptions
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import EndedBy, PlayLog
 from tests.stacked import Stacked, act, deal_stacked
 
@@ -122,7 +123,7 @@ HANDS = [
 OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h")
 
 
-def phase(deal: Deal) -> Phase:
+def phase(deal: Deal) -> DealPhase:
     """The deal's phase now (read afresh after actions that change it)."""
     return deal.phase
 
@@ -136,7 +137,7 @@ def test_the_call_window_asks_the_seats_after_the_discarder_in_turn(stacked: Sta
     game = rummy_game(stacked)
     act(game, *OPENING)
     deal = game.deal
-    assert deal is not None and deal.phase is Phase.CALL and deal.awaiting() == [2, 3, 0]
+    assert deal is not None and deal.phase is Rummy500Phase.CALL and deal.awaiting() == [2, 3, 0]
     assert [game.legal_actions(s) for s in range(4)] == [[], [], [CallRummy(1), Pass()], []]
     game.apply(2, Pass())
     assert deal.awaiting() == [3, 0] and game.legal_actions(3) == [CallRummy(1), Pass()]
@@ -179,7 +180,7 @@ def test_a_resumed_position_keeps_the_window_and_who_is_still_asked(stacked: Sta
     assert deal is not None
     view = game.view(3)
     again = game.resume_deal(view, hands=deal.hands, stock=deal.stock)
-    assert again.phase is Phase.CALL and again.awaiting() == [3, 0]
+    assert again.phase is Rummy500Phase.CALL and again.awaiting() == [3, 0]
     assert again.legal_actions(3) == deal.legal_actions(3)
     again.apply(3, parse_action("rummy 1"))
     assert again.to_play == 3 and phase(again) is Phase.DISCARD

@@ -2,6 +2,7 @@
 
 from remikit.i18n import N_
 from remikit.variants.rummy500.rules import Rummy500Game
+from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
@@ -18,6 +19,7 @@ SPEC = VariantSpec(
     rules_section="2",
     rule_prefix="R5-",
     review_marks=(5.0, 15.0, 40.0),
+    phase_slots={Rummy500Phase.CALL: 2},
     client=ClientInfo(
         deal="hand",
         length="target",
