@@ -214,7 +214,8 @@ def public_cards(view: dict[str, Any]) -> set[str]:
     for line in view["log"]:
         seen.update(token.split("=")[0] for token in line.split()[2:])
     seen.update(card for _, card in view["taken_from_discard"])
-    text = json.dumps([view["finished_deals"], view["table"], view["shown_melds"]])
+    shown = view.get("shown_melds", [])  # Three-Thirteen only
+    text = json.dumps([view["finished_deals"], view["table"], shown])
     seen.update(re.findall(r"\b(?:[A2-9TJQK][shdc]|Jk)\b", text))
     return seen
 

@@ -67,6 +67,36 @@ def test_the_log_is_typed_and_its_text_is_made_once() -> None:
     assert all(a["text"] == t for a, t in zip(data["legal"], data["legal_actions"], strict=True))
 
 
+OWN_KEYS = {
+    "remi13d": set(),
+    "three-thirteen": {"wild_rank", "went_out", "shown_melds"},
+    "rummy500": {"must_meld"},
+    "gin": {"knock_limit", "game_bonuses"},
+}
+"""The view keys of one variant's own (docs/protocol.md §5.2)."""
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
+def test_a_view_carries_its_own_variants_keys_only(spec: VariantSpec) -> None:
+    """Protocol 3: a variant's own fields travel in its views alone, before its first
+    deal too, with the values protocol 2 gave them."""
+    game_type = spec.game_class()
+    others = set().union(*OWN_KEYS.values()) - OWN_KEYS[spec.name]
+    for dealt in (False, True):
+        game = game_type(game_type.options_type(), rng=random.Random(2), auto_deal=dealt)
+        for seat in (None, 0):
+            data = view_json(game.view(seat))
+            assert OWN_KEYS[spec.name] <= data.keys() and not others & data.keys()
+            if spec.name == "three-thirteen":
+                assert data["wild_rank"] == ("3" if dealt else None)  # R3-3
+                assert data["went_out"] is None and data["shown_melds"] == []
+            if spec.name == "gin":
+                assert data["knock_limit"] == (10 if dealt else None)  # G-5
+                assert data["game_bonuses"] == []
+            if spec.name == "rummy500":
+                assert data["must_meld"] is None
+
+
 def test_a_view_holds_the_log_as_it_was_without_copying_it() -> None:
     """Views share the deal's log (a view costs the same at any point of a deal) and
     keep showing the plays made up to it while the deal goes on."""
