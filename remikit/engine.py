@@ -26,7 +26,7 @@ from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_, brief, t
 from remikit.shuffle import draw_seed, shuffled
-from remikit.views import DealSummary, EndedBy, PlayerView, PlayLog
+from remikit.views import DealSummary, EndedBy, PlayerView, PlayLog, TableMeld, ViewPart
 
 MAX_ACTIONS_PER_DEAL = 5_000
 """The most actions a deal takes: a deal still running then ends as if its stock had run
@@ -37,17 +37,24 @@ DRAW_STOCK = Draw("stock")
 DRAW_DISCARD = Draw("discard")
 
 
-class Phase(StrEnum):
-    """Where a deal stands; :attr:`Deal.phases` says which actions each one allows."""
+class DealPhase(StrEnum):
+    """Where a deal stands: a member of :class:`Phase`, the phases every variant has, or
+    of a variant's own phases, an enum its package declares as a subclass of this one
+    (with values of its own: the protocol and the records send the value).
+    :attr:`Deal.phases` says which actions each phase allows."""
+
+    @property
+    def is_call_window(self) -> bool:
+        """Whether the seats act in this phase by answering a discard, not by taking a
+        turn: a call window, whose answers :meth:`Deal.awaiting` gives."""
+        return False
+
+
+class Phase(DealPhase):
+    """The phases every variant has."""
 
     DRAW = "draw"
     DISCARD = "discard"
-    CALL = "call"  # Rummy 500: the seats after a discard answer, call or pass (R5-10)
-    OFFER = "offer"  # Gin Rummy: the first upcard is offered, taken or passed (G-3)
-    WALL = "wall"  # Gin Rummy: two cards left in the stock, knock or pass (G-8)
-    LAY_DOWN = "lay_down"  # Gin Rummy: the knocker lays down melds (G-6)
-    LAY_OFF = "lay_off"  # Gin Rummy: the defender lays off on them (G-6)
-    DEFEND = "defend"  # Gin Rummy: the defender lays down melds (G-6)
     OVER = "over"
 
 
@@ -273,7 +280,7 @@ class Deal(ABC):
     """Whether the card after the deal starts the discard pile (public: bots rely on it)."""
     refills_stock: ClassVar[bool] = False
     """Whether an empty stock is refilled from the discard pile (R3-5)."""
-    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+    phases: ClassVar[Mapping[type[Action], frozenset[DealPhase]]] = {
         Draw: frozenset({Phase.DRAW}),
         Discard: frozenset({Phase.DISCARD}),
     }
@@ -292,7 +299,7 @@ class Deal(ABC):
         self.stock: list[Card] = []  # the top of the stock is the end of the list
         self.first = first
         self.to_play: int | None = first
-        self.phase = Phase.DRAW
+        self.phase: DealPhase = Phase.DRAW
         self.log: list[Play] = []
         self.taken: list[tuple[int, Card]] = []  # (seat, card) per card taken from the discard
         self.just_taken: Card | None = None
@@ -372,7 +379,7 @@ class Deal(ABC):
         to_play = None if self.to_play is None else self.to_play + 1  # as people count
         return IllegalAction("not_your_turn", seat=to_play)
 
-    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+    def phase_refusal(self, action: Action, phases: frozenset[DealPhase]) -> IllegalAction:
         """Why ``action``, allowed in ``phases``, may not be taken in this phase."""
         if Phase.DISCARD in phases and self.phase is Phase.DRAW:
             return IllegalAction("draw_first")
@@ -725,8 +732,9 @@ class Game(ABC):
             legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
             game_over=self.over,
             winner=self.winner,
+            table=self.view_table(deal),
             taken_from_discard=tuple(deal.taken),
-            **self.view_extra(deal),
+            extra=self.view_part(deal),
         )
 
     def _view_before_dealing(self, seat: int | None) -> PlayerView:
@@ -747,11 +755,17 @@ class Game(ABC):
             log=(),
             totals=tuple(self.totals),
             finished_deals=(),
+            extra=self.view_part(None),
         )
 
-    def view_extra(self, deal: Deal) -> dict[str, Any]:
-        """Variant fields of the view (wild rank, table melds)."""
-        return {}
+    def view_table(self, deal: Deal) -> tuple[TableMeld, ...]:
+        """The melds on the table, where the variant lays them (none by default)."""
+        return ()
+
+    def view_part(self, deal: Deal | None) -> ViewPart:
+        """The view's fields of the variant's own (:class:`~remikit.views.ViewPart`), of
+        ``deal`` or, None, while the first deal waits to be dealt; none by default."""
+        return ViewPart()
 
     def resume_deal(
         self, view: PlayerView, *, hands: Sequence[Sequence[Card]], stock: Sequence[Card]

@@ -3,22 +3,23 @@
 A :class:`PlayerView` holds the seat's own hand, everything public (discard
 pile, table melds, hand sizes, the public log of actions, scores), and the
 seat's legal actions. Other hands appear only as counts. A spectator's view
-(``seat`` None) has no hand at all.
+(``seat`` None) has no hand at all. What only one variant shows (Gin Rummy's
+knock limit) is in the view's :class:`ViewPart`, a type the variant declares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import islice
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, Self, overload
 
 from remikit.actions import Action, Discard, Play
 from remikit.cards import Card
 
 if TYPE_CHECKING:
-    from remikit.engine import Options, Phase
+    from remikit.engine import DealPhase, Options
 
 
 class PlayLog(Sequence[Play]):
@@ -94,16 +95,16 @@ class SeatResult:
     held: int | None = None  # Rummy 500: the points of ``dead``, taken off (R5-12)
 
 
-class EndedBy(StrEnum):
-    """How a deal ended."""
+class DealEnding(StrEnum):
+    """How a deal ended: a member of :class:`EndedBy`, the endings every variant has, or
+    of a variant's own endings, an enum its package declares as a subclass of this one
+    (with values of its own: the protocol sends the value)."""
 
-    CLOSE = "close"  # R13-7: a player closed
-    STOCK = "stock"  # R13-13: the stock ran out
-    OUT = "out"  # R5-8, R3-6: a player went out
-    DECLINED = "declined"  # R5-9: the player to draw at an empty stock declined
+
+class EndedBy(DealEnding):
+    """The endings every variant has."""
+
     LIMIT = "limit"  # RULES.md §0: the action limit, scored as an exhausted stock
-    KNOCK = "knock"  # G-7: a player knocked (or went gin)
-    WALL = "wall"  # G-8: two cards left in the stock and nobody knocked
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class DealSummary:
     """A finished deal as everyone sees it."""
 
     number: int
-    ended_by: EndedBy
+    ended_by: DealEnding
     by_seat: int | None
     results: tuple[SeatResult, ...]
 
@@ -131,6 +132,40 @@ class TableMeld:
 
 
 @dataclass(frozen=True)
+class Observed:
+    """What a :class:`ViewPart` puts in the segments of an environment's observation
+    (:mod:`remikit.envs.planes`), by segment name: cards counted in a card plane, a seat
+    marked in a one-hot of the seats, a number."""
+
+    cards: Mapping[str, Sequence[Card]] = field(default_factory=dict)
+    seats: Mapping[str, int] = field(default_factory=dict)
+    numbers: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ViewPart:
+    """The fields of a view that only one variant has (:attr:`PlayerView.extra`): a
+    subclass declared in the variant's package, made by its game (:meth:`Game.view_part
+    <remikit.engine.Game.view_part>`), which also says how the fields travel. This base
+    is the part of a variant that has none."""
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Self:
+        """The part of ``view``, a view of the variant that declares this type."""
+        if not isinstance(view.extra, cls):
+            raise TypeError(f"a view of {view.variant} has no {cls.__name__}")
+        return view.extra
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as keys of the view object (docs/protocol.md §5.2), in JSON types."""
+        return {}
+
+    def observed(self) -> Observed:
+        """The fields in an environment's observation (docs/envs.md)."""
+        return Observed()
+
+
+@dataclass(frozen=True)
 class PlayerView:
     """One seat's view of a game (``seat`` None: a spectator)."""
 
@@ -141,7 +176,7 @@ class PlayerView:
     deal_number: int
     dealer: int
     to_play: int | None
-    phase: Phase
+    phase: DealPhase
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     stock_size: int
@@ -152,14 +187,9 @@ class PlayerView:
     legal_actions: tuple[Action, ...] = ()
     game_over: bool = False
     winner: int | None = None
-    wild_rank: str | None = None
     table: tuple[TableMeld, ...] = ()
     taken_from_discard: tuple[tuple[int, Card], ...] = field(default=())
-    must_meld: Card | None = None  # Rummy 500: the card the seat to play must meld this turn
-    went_out: int | None = None  # the seat that went out, while the others take final turns
-    shown_melds: tuple[tuple[str, ...], ...] = ()  # the melds it showed (R3-6)
-    knock_limit: int | None = None  # Gin Rummy: the most deadwood a knock may leave (G-5)
-    game_bonuses: tuple[int, ...] = ()  # Gin Rummy: each seat's bonuses once the game ends (G-10)
+    extra: ViewPart = ViewPart()  # the variant's own fields
 
     @property
     def top_discard(self) -> Card | None:

@@ -26,11 +26,11 @@ import httpx
 import pytest
 
 from remikit.actions import Action, parse_action
-from remikit.engine import Phase
 from remikit.records import new_game, start_hand
 from remikit.server.hub import Hub, make_bots
 from remikit.server.live import SeatConfig, next_deck
 from remikit.server.settings import Settings
+from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import PlayerView
 from tests.browser import (
     ANSWERED_WINDOW,
@@ -214,7 +214,8 @@ def public_cards(view: dict[str, Any]) -> set[str]:
     for line in view["log"]:
         seen.update(token.split("=")[0] for token in line.split()[2:])
     seen.update(card for _, card in view["taken_from_discard"])
-    text = json.dumps([view["finished_deals"], view["table"], view["shown_melds"]])
+    shown = view.get("shown_melds", [])  # Three-Thirteen only
+    text = json.dumps([view["finished_deals"], view["table"], shown])
     seen.update(re.findall(r"\b(?:[A2-9TJQK][shdc]|Jk)\b", text))
     return seen
 
@@ -431,7 +432,7 @@ def early_call() -> tuple[str, int]:
             deal = game.current() if not game.needs_deal else None
             if deal is None:  # the round is over before any window asked seat 0
                 break
-            if deal.phase is Phase.CALL and 0 in deal.awaiting():
+            if deal.phase is Rummy500Phase.CALL and 0 in deal.awaiting():
                 return seed, state_id
             seat = game.to_play
             assert seat is not None

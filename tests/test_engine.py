@@ -9,13 +9,14 @@ import random
 import pytest
 
 from remikit.actions import CallRummy, Discard, Draw, Pass, Play, parse_action
-from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, Phase
+from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.records import replay
 from remikit.server.serialize import view_json
 from remikit.variants import VariantSpec, playable
 from remikit.variants.remi13d.rules import Remi13DDeal, Remi13DGame, Remi13DOptions
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import EndedBy, PlayLog
 from tests.stacked import Stacked, act, deal_stacked
 
@@ -64,6 +65,36 @@ def test_the_log_is_typed_and_its_text_is_made_once() -> None:
         }
     ]
     assert all(a["text"] == t for a, t in zip(data["legal"], data["legal_actions"], strict=True))
+
+
+OWN_KEYS = {
+    "remi13d": set(),
+    "three-thirteen": {"wild_rank", "went_out", "shown_melds"},
+    "rummy500": {"must_meld"},
+    "gin": {"knock_limit", "game_bonuses"},
+}
+"""The view keys of one variant's own (docs/protocol.md §5.2)."""
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda s: s.name)
+def test_a_view_carries_its_own_variants_keys_only(spec: VariantSpec) -> None:
+    """Protocol 3: a variant's own fields travel in its views alone, before its first
+    deal too, with the values protocol 2 gave them."""
+    game_type = spec.game_class()
+    others = set().union(*OWN_KEYS.values()) - OWN_KEYS[spec.name]
+    for dealt in (False, True):
+        game = game_type(game_type.options_type(), rng=random.Random(2), auto_deal=dealt)
+        for seat in (None, 0):
+            data = view_json(game.view(seat))
+            assert OWN_KEYS[spec.name] <= data.keys() and not others & data.keys()
+            if spec.name == "three-thirteen":
+                assert data["wild_rank"] == ("3" if dealt else None)  # R3-3
+                assert data["went_out"] is None and data["shown_melds"] == []
+            if spec.name == "gin":
+                assert data["knock_limit"] == (10 if dealt else None)  # G-5
+                assert data["game_bonuses"] == []
+            if spec.name == "rummy500":
+                assert data["must_meld"] is None
 
 
 def test_a_view_holds_the_log_as_it_was_without_copying_it() -> None:
@@ -122,7 +153,7 @@ HANDS = [
 OPENING = ("p0 draw stock", "p0 meld 5h 6h 7h", "p0 discard 2c", "p1 draw stock", "p1 discard 8h")
 
 
-def phase(deal: Deal) -> Phase:
+def phase(deal: Deal) -> DealPhase:
     """The deal's phase now (read afresh after actions that change it)."""
     return deal.phase
 
@@ -136,7 +167,7 @@ def test_the_call_window_asks_the_seats_after_the_discarder_in_turn(stacked: Sta
     game = rummy_game(stacked)
     act(game, *OPENING)
     deal = game.deal
-    assert deal is not None and deal.phase is Phase.CALL and deal.awaiting() == [2, 3, 0]
+    assert deal is not None and deal.phase is Rummy500Phase.CALL and deal.awaiting() == [2, 3, 0]
     assert [game.legal_actions(s) for s in range(4)] == [[], [], [CallRummy(1), Pass()], []]
     game.apply(2, Pass())
     assert deal.awaiting() == [3, 0] and game.legal_actions(3) == [CallRummy(1), Pass()]
@@ -179,7 +210,7 @@ def test_a_resumed_position_keeps_the_window_and_who_is_still_asked(stacked: Sta
     assert deal is not None
     view = game.view(3)
     again = game.resume_deal(view, hands=deal.hands, stock=deal.stock)
-    assert again.phase is Phase.CALL and again.awaiting() == [3, 0]
+    assert again.phase is Rummy500Phase.CALL and again.awaiting() == [3, 0]
     assert again.legal_actions(3) == deal.legal_actions(3)
     again.apply(3, parse_action("rummy 1"))
     assert again.to_play == 3 and phase(again) is Phase.DISCARD

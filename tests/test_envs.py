@@ -23,10 +23,11 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 
 import remikit.envs
 from remikit.actions import Action, Close, Knock, LayOff, MeldCards
-from remikit.engine import OptionError
+from remikit.engine import DealPhase, OptionError, Phase
 from remikit.envs import ENVIRONMENTS, gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
 from remikit.envs.aec import RemiEnv, Reward
 from remikit.envs.gym import IDS, RemiGymEnv, make
+from remikit.envs.planes import Layout
 from remikit.variants import find_playable, playable
 from tests.hidden import blind_observation
 
@@ -238,6 +239,30 @@ def test_the_observation_holds_the_seats_view() -> None:
     assert observation[layout["wild"]].sum() == 4  # round 1: threes are wild (R3-3)
     assert observation[layout["discard_top"]][view.discard_pile[-1].index] == 1
     assert observation[layout["hand_sizes"]].tolist() == [3, 3]
+
+
+V0_PHASES = ("draw", "discard", "call", "offer", "wall", "lay_down", "lay_off", "defend", "over")
+"""The phase one-hot of the v0 environments, slot by slot (docs/envs.md)."""
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_each_phase_of_the_variant_has_its_v0_slot(name: str) -> None:
+    """The variant gives its own phases their slots (``phase_slots``); every phase its deal
+    can be in has one, where the v0 observation has always had it."""
+    env = RemiEnv(name)
+    phases = {p for allowed in env.game_type.deal_type.phases.values() for p in allowed}
+    for phase in phases | {Phase.OVER}:
+        assert V0_PHASES[env.layout.phase_slots[phase]] == phase
+
+
+def test_a_variant_phase_needs_a_slot_of_its_own() -> None:
+    class Odd(DealPhase):
+        ODD = "odd"
+
+    assert Layout(players=2, melds=0, phase_slots={Odd.ODD: 7}).phase_slots[Odd.ODD] == 7
+    for slot in (0, 1, 8, 9):
+        with pytest.raises(ValueError, match="slots"):
+            Layout(players=2, melds=0, phase_slots={Odd.ODD: slot})
 
 
 @pytest.mark.parametrize("reward", ["deal", "margin", "game"])

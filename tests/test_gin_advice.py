@@ -12,6 +12,7 @@ from remikit.cards import make_deck, parse_cards
 from remikit.engine import Phase
 from remikit.server.advice import best_arrangement, state_advice
 from remikit.variants.gin.rules import GinGame, GinOptions
+from remikit.variants.gin.state import GinPhase
 from tests.stacked import Stacked, act, deal_stacked
 
 # seat 0: runs 2-3-4 of spades, 7-8-9 of hearts, the set of kings, and 5c (5 deadwood)
@@ -108,7 +109,7 @@ def test_G8_at_the_wall_the_knock_takes_the_upcard(stacked: Stacked) -> None:
     game = gin(stacked, [DEFENDER, KNOCKER], up="Ac", stock=stock)
     act(game, "s0 pass", "s1 pass")
     deal = game.deals[-1]
-    while deal.phase is not Phase.WALL:
+    while deal.phase is not GinPhase.WALL:
         seat = deal.to_play
         assert seat is not None
         if deal.phase is Phase.DRAW:

@@ -11,16 +11,17 @@ from remikit.bots import make_bot
 from remikit.bots.strong.determinize import knowledge
 from remikit.cards import parse_cards
 from remikit.cli.arena import make_arena
-from remikit.engine import Phase
+from remikit.engine import DealPhase, Phase
 from remikit.variants.gin.greedy import GinStrategy, defence
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
+from remikit.variants.gin.state import GinPhase
 from remikit.variants.gin.tactics import GinTactics, danger
 
 
-def play_hands(level: str, hands: int, seed: int) -> set[Phase]:
+def play_hands(level: str, hands: int, seed: int) -> set[DealPhase]:
     """Play ``hands`` hands with ``level`` in both seats, checking every choice is legal;
     the phases the bots were asked in."""
-    seen: set[Phase] = set()
+    seen: set[DealPhase] = set()
     for n in range(hands):
         game = GinGame(GinOptions(target=1), rng=random.Random(seed + n))
         bots = [make_bot(level, seed=seed + n + s) for s in (0, 1)]
@@ -39,19 +40,19 @@ def test_greedy_plays_legally_in_every_phase() -> None:
     """G-3 … G-8: offer, draw, discard, wall, lay down, lay off, defend."""
     seen = play_hands("greedy", 300, 1)
     assert seen >= {
-        Phase.OFFER,
+        GinPhase.OFFER,
         Phase.DRAW,
         Phase.DISCARD,
-        Phase.WALL,
-        Phase.LAY_DOWN,
-        Phase.LAY_OFF,
-        Phase.DEFEND,
+        GinPhase.WALL,
+        GinPhase.LAY_DOWN,
+        GinPhase.LAY_OFF,
+        GinPhase.DEFEND,
     }
 
 
 def test_strong_plays_legally() -> None:
     seen = play_hands("strong@0.01", 6, 5)
-    assert {Phase.DRAW, Phase.DISCARD, Phase.LAY_DOWN} <= seen
+    assert {Phase.DRAW, Phase.DISCARD, GinPhase.LAY_DOWN} <= seen
 
 
 def test_defence_chains_lay_offs() -> None:
@@ -125,7 +126,7 @@ def test_greedy_lays_off_to_the_least_deadwood() -> None:
             seat = game.to_play
             assert seat is not None
             view = game.view(seat)
-            if view.phase is Phase.LAY_OFF and best is None:
+            if view.phase is GinPhase.LAY_OFF and best is None:
                 best = defence(frozenset(view.hand), tuple(m.cards for m in view.table))[0]
                 deal = game.deal
             game.apply(seat, bots[seat].choose(view))
@@ -146,7 +147,7 @@ def test_lay_off_action_is_legal() -> None:
             assert seat is not None
             view = game.view(seat)
             action = bot.choose(view)
-            if view.phase is Phase.LAY_OFF and isinstance(action, LayOff):
+            if view.phase is GinPhase.LAY_OFF and isinstance(action, LayOff):
                 assert action in view.legal_actions
                 return
             game.apply(seat, action)

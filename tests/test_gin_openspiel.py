@@ -53,6 +53,7 @@ from remikit.variants.gin.openspiel import (
 )
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
 from remikit.variants.gin.scoring import deadwood
+from remikit.variants.gin.state import GinPhase
 
 pyspiel: Any = pytest.importorskip("pyspiel")
 
@@ -285,7 +286,7 @@ def knock_refused(deal: GinDeal, seat: int) -> bool:
     """G-5, G-8: the cards a knock is made from go within the limit after some discard
     (OpenSpiel's own 10-card figure), while OpenSpiel's 11-card figure says they do not."""
     hand = list(deal.hands[seat])
-    if deal.phase is Phase.WALL:
+    if deal.phase is GinPhase.WALL:
         hand.append(deal.discard_pile[-1])
     said = int(UTILS.min_deadwood(ints(hand)))
     return len(hand) == 11 and openspiel_best(hand) <= deal.limit < said
@@ -316,9 +317,9 @@ def classify(deal: GinDeal, seat: int, mine: set[int], theirs: frozenset[int]) -
     if theirs - mine:
         return None
     extra = mine - theirs
-    if extra == {KNOCK} and deal.phase in (Phase.DISCARD, Phase.WALL):
+    if extra == {KNOCK} and deal.phase in (Phase.DISCARD, GinPhase.WALL):
         return "knock refused (11-card min_deadwood)" if knock_refused(deal, seat) else None
-    if deal.phase is Phase.LAY_OFF and all(n < 52 for n in extra):
+    if deal.phase is GinPhase.LAY_OFF and all(n < 52 for n in extra):
         return "lay-off on a grown run" if grown_run_layoffs(deal, extra) else None
     return None
 

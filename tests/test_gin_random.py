@@ -21,7 +21,7 @@ from remikit.engine import Phase
 from remikit.records import replay
 from remikit.variants.gin import melds
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
-from remikit.views import EndedBy
+from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from tests.hidden import blind_view
 
 HANDS = 2000
@@ -76,7 +76,7 @@ def check_invariants(game: GinGame, full: Counter[Card], chooser: random.Random)
     deal = deal_of(game)
     assert Counter(deal.cards_in_play()) == full, "every card is somewhere, once"
     sizes = [len(h) for h in deal.hands]
-    if deal.phase in (Phase.OFFER, Phase.DRAW, Phase.WALL):
+    if deal.phase in (GinPhase.OFFER, Phase.DRAW, GinPhase.WALL):
         assert sizes == [10, 10]
     elif deal.phase is Phase.DISCARD:
         assert sizes[deal.to_play or 0] == 11 and sum(sizes) == 21
@@ -89,19 +89,19 @@ def check_invariants(game: GinGame, full: Counter[Card], chooser: random.Random)
         assert actor is not None and game.legal_actions(actor), "someone can always act"
         assert game.legal_actions(1 - actor) == []
         assert len(deal.stock) >= 2, "the stock never goes below the wall (G-8)"
-        if deal.phase in (Phase.LAY_DOWN, Phase.DEFEND):
+        if deal.phase in (GinPhase.LAY_DOWN, GinPhase.DEFEND):
             check_melds_offered(game, actor, chooser)
     for seat in (0, 1, None):
         view = game.view(seat)
         assert view.hand == (tuple(deal.hands[seat]) if seat is not None else ())
-        assert view.stock_size == len(deal.stock) and view.knock_limit == deal.limit
+        assert view.stock_size == len(deal.stock) and GinViewPart.of(view).knock_limit == deal.limit
         assert blind_view(game, seat) == view, "a view must not change when hidden cards do"
 
 
 def check_score(deal: GinDeal) -> None:
     summary = deal.summary
     assert summary is not None
-    if summary.ended_by is not EndedBy.KNOCK:
+    if summary.ended_by is not GinEnding.KNOCK:
         assert summary.points == (0, 0) and deal.returns() == (0, 0)
         return
     knocker = deal.knocker
@@ -157,7 +157,7 @@ def test_random_games_to_the_target(chunk: int) -> None:
         game = play(seed, whole_game=True)
         assert game.over and game.winner is not None
         assert max(game.totals) >= game.options.target
-        assert game.view(0).game_bonuses == game.bonuses and sum(game.bonuses) > 0
+        assert GinViewPart.of(game.view(0)).game_bonuses == game.bonuses and sum(game.bonuses) > 0
         result = replay(game.record())
         assert result.ok and result.finished and result.game is not None
         assert result.game.totals == game.totals and result.game.winner == game.winner

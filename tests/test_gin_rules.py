@@ -8,10 +8,11 @@ import pytest
 
 from remikit.actions import Draw, Knock, LayOff, Pass, parse_action
 from remikit.cards import parse_cards
-from remikit.engine import Phase
+from remikit.engine import DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.records import replay
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, hand_points
+from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from remikit.views import EndedBy
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 
@@ -32,7 +33,7 @@ def deal_of(game: GinGame) -> GinDeal:
     return deal
 
 
-def phase(game: GinGame) -> Phase:
+def phase(game: GinGame) -> DealPhase:
     """The phase now (read afresh each time)."""
     return deal_of(game).phase
 
@@ -51,11 +52,11 @@ def test_deal_and_first_upcard_offer(stacked: Stacked) -> None:
     game = game_of(stacked)
     deal = deal_of(game)
     assert [len(h) for h in deal.hands] == [10, 10] and len(deal.stock) == 31
-    assert deal.dealer == 1 and deal.to_play == 0 and phase(game) is Phase.OFFER
+    assert deal.dealer == 1 and deal.to_play == 0 and phase(game) is GinPhase.OFFER
     assert set(game.legal_actions(0)) == {Draw("discard"), Pass()}
     refused(game, "p0 draw stock", "offer_take_or_pass")
     act(game, "p0 pass")
-    assert deal.to_play == 1 and phase(game) is Phase.OFFER
+    assert deal.to_play == 1 and phase(game) is GinPhase.OFFER
     act(game, "p1 pass")
     assert deal.to_play == 0 and phase(game) is Phase.DRAW
     assert game.legal_actions(0) == [Draw("stock")]
@@ -100,7 +101,7 @@ def test_oklahoma_takes_the_limit_from_the_first_upcard(stacked: Stacked) -> Non
     assert deal_of(game_of(stacked, oklahoma=True)).limit == 0
     assert deal_of(game_of(stacked, up="Tc", oklahoma=True)).limit == 10
     assert deal_of(game_of(stacked, up="3c", oklahoma=True)).limit == 3
-    assert game_of(stacked, up="3c", oklahoma=True).view(0).knock_limit == 3
+    assert GinViewPart.of(game_of(stacked, up="3c", oklahoma=True).view(0)).knock_limit == 3
 
 
 def test_knock_lay_down_lay_off_and_score(stacked: Stacked) -> None:
@@ -109,19 +110,19 @@ def test_knock_lay_down_lay_off_and_score(stacked: Stacked) -> None:
     game = knock_position(stacked)
     deal = deal_of(game)
     act(game, "p0 knock 5c")
-    assert phase(game) is Phase.LAY_DOWN and deal.knocker == 0
+    assert phase(game) is GinPhase.LAY_DOWN and deal.knocker == 0
     refused(game, "p0 pass", "lay_down_more")
     refused(game, "p0 meld Ks Kh", "gin_meld_invalid")
     act(game, "p0 meld 2s 3s 4s", "p0 meld 7h 8h 9h", "p0 meld Ks Kh Kd", "p0 pass")
-    assert phase(game) is Phase.LAY_OFF and deal.to_play == 1
+    assert phase(game) is GinPhase.LAY_OFF and deal.to_play == 1
     refused(game, "p1 layoff Kc to 1", "layoff_no_fit")
     refused(game, "p1 layoff 6s to 4", "layoff_not_knocker")
     act(game, "p1 layoff 5s to 1", "p1 layoff 6s to 1")  # a run grows as it is laid off on
     act(game, "p1 layoff 6h to 2", "p1 layoff Kc to 3", "p1 pass")
-    assert phase(game) is Phase.DEFEND
+    assert phase(game) is GinPhase.DEFEND
     act(game, "p1 meld Qs Qh Qd", "p1 pass")
     summary = deal.summary
-    assert summary is not None and summary.ended_by is EndedBy.KNOCK and summary.by_seat == 0
+    assert summary is not None and summary.ended_by is GinEnding.KNOCK and summary.by_seat == 0
     # the knocker keeps Ac (1); the defender 9c 8d 2d (19): 18 points to the knocker
     assert summary.points == (18, 0) and deal.returns() == (18, -18)
     assert summary.results[0].melds == (
@@ -141,7 +142,7 @@ def test_each_meld_must_keep_the_knock_possible(stacked: Stacked) -> None:
     act(game, "p0 draw discard", "p0 knock Kc")
     refused(game, "p0 meld 8s 8c 8d", "meld_over_limit")
     act(game, "p0 meld 6s 7s 8s", "p0 meld 6c 7c 8c", "p0 meld Ah 2h 3h", "p0 pass")
-    assert phase(game) is Phase.LAY_OFF  # 8d left: 8, within 10
+    assert phase(game) is GinPhase.LAY_OFF  # 8d left: 8, within 10
 
 
 def test_gin_allows_no_lay_offs(stacked: Stacked) -> None:
@@ -152,7 +153,7 @@ def test_gin_allows_no_lay_offs(stacked: Stacked) -> None:
     act(game, "p0 draw discard", "p0 knock 5c")
     act(game, "p0 meld As 2s 3s 4s", "p0 meld 7h 8h 9h", "p0 meld Ks Kh Kd", "p0 pass")
     deal = deal_of(game)
-    assert phase(game) is Phase.DEFEND and deal.to_play == 1
+    assert phase(game) is GinPhase.DEFEND and deal.to_play == 1
     assert not any(isinstance(a, LayOff) for a in game.legal_actions(1))
     act(game, "p1 meld Qs Qh Qd", "p1 pass")
     assert deal.summary is not None
@@ -190,18 +191,18 @@ def test_the_wall(stacked: Stacked) -> None:
     game = game_of(stacked)
     deal = deal_of(game)
     act(game, "p0 pass", "p1 pass", "p0 draw stock")
-    while len(deal.stock) > 2 or deal.phase is not Phase.WALL:
+    while len(deal.stock) > 2 or deal.phase is not GinPhase.WALL:
         seat = deal.to_play
         assert seat is not None
         if phase(game) is Phase.DRAW:
             game.apply(seat, Draw("stock"))
         else:
             game.apply(seat, parse_action(f"discard {deal.hands[seat][-1]}"))
-    assert phase(game) is Phase.WALL and len(deal.stock) == 2
+    assert phase(game) is GinPhase.WALL and len(deal.stock) == 2
     assert Draw("stock") not in game.legal_actions(deal.to_play or 0)
     assert Pass() in game.legal_actions(deal.to_play or 0)
     game.apply(deal.to_play or 0, Pass())
-    assert deal.summary is not None and deal.summary.ended_by is EndedBy.WALL
+    assert deal.summary is not None and deal.summary.ended_by is GinEnding.WALL
     assert deal.summary.points == (0, 0) and game.needs_deal
 
 

@@ -16,6 +16,7 @@ from remikit.engine import Phase
 from remikit.records import load_record, replay
 from remikit.variants.gin.laydown import best_melds, split
 from remikit.variants.gin.scoring import deadwood
+from remikit.variants.gin.state import GinPhase, GinViewPart
 
 PROMPT_LIMIT = 20_000
 
@@ -41,14 +42,15 @@ class Knocker:
         if session.game.over or session.game.to_play != session.person:
             return ""
         view = session.game.view(session.person)
-        if view.phase in (Phase.OFFER, Phase.WALL):
+        if view.phase in (GinPhase.OFFER, GinPhase.WALL):
             return "p"
         if view.phase is Phase.DRAW:
             return "s"
         if view.phase is Phase.DISCARD:
             found = deadwood(view.hand)
-            assert found.discard is not None and view.knock_limit is not None
-            verb = "k" if found.points <= view.knock_limit else "b"
+            limit = GinViewPart.of(view).knock_limit
+            assert found.discard is not None and limit is not None
+            verb = "k" if found.points <= limit else "b"
             return f"{verb} {found.discard}"
         return "lay"
 

@@ -16,7 +16,8 @@ from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
-from remikit.views import DealSummary, EndedBy, SeatResult
+from remikit.variants.remi13d.state import Remi13DEnding
+from remikit.views import DealSummary, SeatResult
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 
 FULL = make_deck(decks=2, jokers=4)
@@ -229,7 +230,7 @@ def test_R13_3_tie_for_lowest_goes_to_first_after_previous_dealer() -> None:
     game = Remi13DGame(Remi13DOptions(games=2), rng=random.Random(3))
     deal = game.current()
     results = tuple(SeatResult(p, (), ()) for p in (-50, 10, -50, 0))
-    deal.finish(DealSummary(1, EndedBy.STOCK, None, results))
+    deal.finish(DealSummary(1, Remi13DEnding.STOCK, None, results))
     assert deal.dealer == 3
     assert game.next_dealer() == 0  # seats 0 and 2 tie; 0 comes first after dealer 3
 

@@ -21,6 +21,7 @@ from remikit.engine import Phase
 from remikit.records import replay
 from remikit.variants.rummy500.melds import PlacedMeld, hand_points, resolve_meld
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.state import Rummy500Phase
 from tests.hidden import blind_view
 
 GAMES = 1000
@@ -103,7 +104,7 @@ def check_invariants(game: Rummy500Game, full: Counter[Card]) -> None:
     for seat, view in enumerate(views):
         if seat != to_play:
             assert view.legal_actions == (), "only the seat to play (or asked) acts"
-    if deal.phase is Phase.CALL:  # R5-10: the seat asked calls or passes, nothing else
+    if deal.phase is Rummy500Phase.CALL:  # R5-10: the seat asked calls or passes, nothing else
         assert deal.rummy_from is not None and to_play in deal.call_order(deal.rummy_from)
         assert Pass() in legal and all(isinstance(a, CallRummy | Pass) for a in legal)
 
@@ -119,7 +120,7 @@ def play(seed: int, *, check: bool = True) -> Rummy500Game:
         assert isinstance(deal, Rummy500Deal) and deal.to_play is not None
         seat = deal.to_play
         legal = game.legal_actions(seat)
-        if deal.phase is Phase.CALL:  # a call now and then, else a pass
+        if deal.phase is Rummy500Phase.CALL:  # a call now and then, else a pass
             calls = [a for a in legal if isinstance(a, CallRummy)]
             action: Action = chooser.choice(calls) if chooser.random() < CALL_CHANCE else Pass()
         else:

@@ -18,6 +18,7 @@ from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.melds import hand_points
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import Laid, TableMeld
 from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
@@ -254,7 +255,7 @@ def test_R5_3_a_deeper_discard_only_if_it_can_be_melded_this_turn(stacked: Stack
     act(game, "p1 pass", "p2 pass")
     assert "draw discard 2" in texts(game.legal_actions(1))
     act(game, "p1 draw discard 2")
-    assert deal.must_meld == C("8h") and game.view(2).must_meld == C("8h")
+    assert deal.must_meld == C("8h") and Rummy500ViewPart.of(game.view(2)).must_meld == C("8h")
     assert not any(isinstance(a, Discard) for a in game.legal_actions(1))
     refused(game, "p1 discard 2c", "must_meld_first")
     act(game, "p1 layoff 8h to 1")
@@ -615,7 +616,8 @@ def test_R5_10_rummy_call_priority_and_play_continues_after_caller(stacked: Stac
     act(game, "p2 pass")
     assert deal.to_play == 0 and game.legal_actions(0) == [CallRummy(1), Pass()]
     act(game, "p0 rummy 1")
-    assert deal.to_play == 0 and deal.must_meld == C("8h") and game.view(1).must_meld == C("8h")
+    assert deal.to_play == 0 and deal.must_meld == C("8h")
+    assert Rummy500ViewPart.of(game.view(1)).must_meld == C("8h")
     refused(game, "p0 discard Ks", "must_meld_first")
     refused(game, "p2 draw stock", "not_your_turn")
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
@@ -1029,7 +1031,7 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
     act(game, *OPENING[:5], "p0 rummy 1")
     for seat in (0, 1, 2, None):
         view = game.view(seat)
-        assert view.variant == "rummy500" and view.must_meld == C("8h")
+        assert view.variant == "rummy500" and Rummy500ViewPart.of(view).must_meld == C("8h")
         assert view.table == (TableMeld(1, tuple(parse_cards("5h 6h 7h")), (None,) * 3, (0, 0, 0)),)
         assert view.hand_sizes == (5, 7, 7)
         assert view.discard_pile == tuple(parse_cards("Js 2c"))
@@ -1040,7 +1042,7 @@ def test_views_show_the_table_and_the_owed_card_and_hide_hands(stacked: Stacked)
     options = game.view(0).options
     assert isinstance(options, Rummy500Options) and options.rummy_calls is True
     act(game, "p0 layoff 8h to 1", "p0 discard Ks")
-    assert game.view(1).must_meld is None
+    assert Rummy500ViewPart.of(game.view(1)).must_meld is None
 
 
 def test_the_shared_record_replays_to_its_expectation(data: Path) -> None:

@@ -26,6 +26,7 @@ from remikit.variants.three_thirteen.rules import (
     ThreeThirteenOptions,
     reshuffle_seed,
 )
+from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
 from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
 WILD_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -185,7 +186,7 @@ def test_R3_3_wild_rank_is_the_hand_size_and_jokers_are_always_wild(stacked: Sta
         stock="3s 8d 8h 8c",
         jokers=2,
     )
-    assert game.view(2).wild_rank == "3"
+    assert ThreeThirteenViewPart.of(game.view(2)).wild_rank == "3"
     act(game, "p0 draw stock", "p0 discard Kc")  # 9h 9d 3s: out
     assert deal_of(game).went_out == 0
     act(
@@ -316,7 +317,8 @@ def test_R3_6_going_out_gives_each_other_player_one_final_turn(stacked: Stacked)
     assert deal.went_out == 1 and not deal.is_over
     for seat in (None, 0, 2):  # the hand is shown to everyone
         view = game.view(seat)
-        assert view.went_out == 1 and [sorted(m) for m in view.shown_melds] == [["9c", "9d", "9h"]]
+        part = ThreeThirteenViewPart.of(view)
+        assert part.went_out == 1 and [sorted(m) for m in part.shown_melds] == [["9c", "9d", "9h"]]
     order = []
     for seat, card in ((2, "8s"), (3, "Qh"), (0, "5d")):
         assert deal.to_play == seat
@@ -438,7 +440,7 @@ def _full_game(
         if round_no == 11 and junk_last_round:
             hands.update(junk_last_round)
         play_round_first_goes_out(game, hands)
-        wilds.append(game.view(0).wild_rank)
+        wilds.append(ThreeThirteenViewPart.of(game.view(0)).wild_rank)
     return game, wilds
 
 
@@ -658,7 +660,7 @@ def test_view_shows_own_hand_counts_and_the_wild_rank(stacked: Stacked) -> None:
         assert view.variant == "three-thirteen"
         assert view.hand == tuple(deal_of(game).hands[seat])
         assert view.hand_sizes == (4, 3, 3)
-        assert view.wild_rank == "3"
+        assert ThreeThirteenViewPart.of(view).wild_rank == "3"
         assert view.stock_size == 104 - 10 - 1
         assert view.discard_pile == (Card.parse("Ts"),)
         assert view.log == (Play(0, Draw("stock")),)

@@ -32,6 +32,7 @@ from remikit.variants.three_thirteen.rules import (
     ThreeThirteenGame,
     ThreeThirteenOptions,
 )
+from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
 from tests.hidden import blind_view
 
 GAMES = 1000
@@ -120,7 +121,7 @@ def check_invariants(game: ThreeThirteenGame, full: Counter[Card]) -> None:
         assert view.hand_sizes == tuple(len(h) for h in deal.hands)
         assert view.stock_size == len(deal.stock)
         assert view.discard_pile == tuple(deal.discard_pile)
-        assert view.wild_rank == scoring.wild_rank(deal.round_no).label
+        assert ThreeThirteenViewPart.of(view).wild_rank == scoring.wild_rank(deal.round_no).label
         assert view.to_play == deal.to_play and view.deal_number == deal.round_no
         blind = blind_view(game, seat, shown=[deal.went_out])  # R3-6: a hand gone out is shown
         assert blind == view, "a view must not change when cards hidden from it do"

@@ -11,10 +11,11 @@ from remikit.cli.tui.session import Session
 from remikit.engine import Game
 from remikit.i18n import t
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.state import Rummy500Ending
 from remikit.variants.rummy500.tui import Rummy500UI
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame, ThreeThirteenOptions
+from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
 from remikit.variants.three_thirteen.tui import ThreeThirteenUI
-from remikit.views import EndedBy
 
 SESSION = cast(Session, SimpleNamespace(lang="en"))
 
@@ -35,7 +36,7 @@ def test_R5_8_going_out_is_noted_from_the_summary() -> None:
         deal = game.deal
         assert deal is not None
         seat = step(game, rng)
-        if deal.summary is not None and deal.summary.ended_by is EndedBy.OUT:
+        if deal.summary is not None and deal.summary.ended_by is Rummy500Ending.OUT:
             break
     summary = deal.summary
     view = game.view(0)  # already the next deal's
@@ -48,10 +49,10 @@ def test_R3_6_going_out_is_noted_once_from_the_view() -> None:
     rng = random.Random(5)
     game = ThreeThirteenGame(ThreeThirteenOptions(players=3), rng=random.Random(5))
     ui = ThreeThirteenUI()
-    while game.view(None).went_out is None:
+    while ThreeThirteenViewPart.of(game.view(None)).went_out is None:
         seat = step(game, rng)
     view = game.view(0)
-    assert view.went_out == seat
+    assert ThreeThirteenViewPart.of(view).went_out == seat
     assert ui.turn_note(SESSION, seat, view, None) == t("play.went_out", "en")
     assert ui.turn_note(SESSION, seat, view, None) == ""  # said once a round
     assert ui.turn_note(SESSION, (seat + 1) % 3, view, None) == ""

@@ -122,7 +122,7 @@ class GreedyBot(Bot):
         strategy = self.strategy(view.variant)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        if view.phase is Phase.CALL:
+        if view.phase.is_call_window:
             answer = strategy.call(view) if isinstance(strategy, CallingStrategy) else None
             return answer if answer is not None else Pass()
         if view.phase is Phase.DRAW:

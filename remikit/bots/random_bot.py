@@ -6,7 +6,6 @@ import random
 
 from remikit.actions import Action, CallRummy, Close, Pass
 from remikit.bots.base import Bot, check_view
-from remikit.engine import Phase
 from remikit.views import PlayerView
 
 
@@ -30,7 +29,7 @@ class RandomBot(Bot):
 
     def choose(self, view: PlayerView) -> Action:
         check_view(view)
-        if view.phase is Phase.CALL:
+        if view.phase.is_call_window:
             calls = [a for a in view.legal_actions if isinstance(a, CallRummy)]
             return self.rng.choice(calls) if self.rng.random() < self.call_chance else Pass()
         closes = [a for a in view.legal_actions if isinstance(a, Close)]

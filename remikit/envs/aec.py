@@ -90,7 +90,9 @@ class RemiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.lang = lang or default_lang()
         self.codec = ActionCodec.for_variant(self.variant, self.options)
         melds = self.codec.section("layoff").size if self.codec.has("layoff") else 0
-        self.layout = Layout(players=self.options.players, melds=melds)
+        self.layout = Layout(
+            players=self.options.players, melds=melds, phase_slots=self.variant.phase_slots
+        )
         self.metadata = {
             "name": self.variant.env_module or self.variant.name,
             "render_modes": list(RENDER_MODES),

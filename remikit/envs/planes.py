@@ -27,7 +27,8 @@ hand_sizes       P        cards in each seat's hand
 totals           P        each seat's running total
 stock            1        cards in the stock
 deal             1        the deal's number (a Three-Thirteen round's number)
-phase            9        the phase (one-hot, in :class:`~remikit.engine.Phase` order)
+phase            9        the phase (one-hot): draw 0, discard 1, over 8, and the
+                          variant's own phases where its ``phase_slots`` say
 dealer           P        the dealer (one-hot)
 went_out         P        the seat that went out while the others take final turns
 knock_limit      1        Gin Rummy: the most deadwood a knock may leave
@@ -35,7 +36,9 @@ pending_layoff   M        the table meld the lay-off being chosen goes on (one-h
 ================ ======== ===============================================================
 
 ``P`` is the number of players, ``M`` the lay-off targets of the action enumeration
-(0 for a variant without lay-offs).
+(0 for a variant without lay-offs). Every variant has every segment: ``wild``,
+``must_meld``, ``went_out`` and ``knock_limit`` hold what the view's part of the
+variant's own puts there (:meth:`~remikit.views.ViewPart.observed`), nothing elsewhere.
 
 >>> layout = Layout(players=2, melds=0)
 >>> layout.size, layout["hand"], layout["totals"]
@@ -44,24 +47,35 @@ pending_layoff   M        the table meld the lay-off being chosen goes on (one-h
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from remikit.cards import JOKER_INDEX, Card
-from remikit.engine import Phase
+from remikit.engine import DealPhase, Phase
 from remikit.envs.tokens import CARDS, ActionCodec
 from remikit.views import PlayerView
 
-PHASES = tuple(Phase)
+PHASE_SLOTS = 9
+"""The phase one-hot's size: draw, discard, six slots for a variant's own phases, over."""
+SHARED_SLOTS: Mapping[DealPhase, int] = {Phase.DRAW: 0, Phase.DISCARD: 1, Phase.OVER: 8}
+"""The slots of the phases every variant has."""
 
 
 class Layout:
     """Where each segment lies in the observation vector (module docstring)."""
 
-    def __init__(self, *, players: int, melds: int) -> None:
+    def __init__(
+        self, *, players: int, melds: int, phase_slots: Mapping[DealPhase, int] | None = None
+    ) -> None:
+        """``phase_slots``: the slot of each of the variant's own phases (its
+        :attr:`~remikit.variants.spec.VariantSpec.phase_slots`)."""
+        own = dict(phase_slots or {})
+        free = set(range(PHASE_SLOTS)) - set(SHARED_SLOTS.values())
+        if not set(own.values()) <= free or len(set(own.values())) != len(own):
+            raise ValueError(f"the variant's phases need distinct slots of {sorted(free)}")
+        self.phase_slots: dict[DealPhase, int] = {**SHARED_SLOTS, **own}
         p, m = players, melds
         shapes: list[tuple[str, int]] = [
             ("hand", CARDS),
@@ -79,7 +93,7 @@ class Layout:
             ("totals", p),
             ("stock", 1),
             ("deal", 1),
-            ("phase", len(PHASES)),
+            ("phase", PHASE_SLOTS),
             ("dealer", p),
             ("went_out", p),
             ("knock_limit", 1),
@@ -116,12 +130,9 @@ class Layout:
             for d, card in enumerate(reversed(pile), start=1):
                 if not out[depth + card.index]:
                     out[depth + card.index] = d
-        if view.wild_rank is not None:
-            wild = seg["wild"].start
-            for card in _rank_cards(view.wild_rank):
-                out[wild + card.index] = 1
-        if view.must_meld is not None:
-            out[seg["must_meld"].start + view.must_meld.index] = 1
+        observed = view.extra.observed()
+        for name, cards in observed.cards.items():
+            _count(out, seg[name].start, cards)
         taken = seg["taken"].start
         for s, card in view.taken_from_discard:
             out[taken + rel[s] * CARDS + card.index] += 1
@@ -139,12 +150,12 @@ class Layout:
                 out[start + r] = values[s]
         out[seg["stock"].start] = view.stock_size
         out[seg["deal"].start] = view.deal_number
-        out[seg["phase"].start + PHASES.index(view.phase)] = 1
+        out[seg["phase"].start + self.phase_slots[view.phase]] = 1
         out[seg["dealer"].start + rel[view.dealer]] = 1
-        if view.went_out is not None:
-            out[seg["went_out"].start + rel[view.went_out]] = 1
-        if view.knock_limit is not None:
-            out[seg["knock_limit"].start] = view.knock_limit
+        for name, seat in observed.seats.items():
+            out[seg[name].start + rel[seat]] = 1
+        for name, number in observed.numbers.items():
+            out[seg[name].start] = number
         return out
 
     def _pending(
@@ -170,9 +181,3 @@ class Layout:
 def _count(out: NDArray[np.float32], start: int, cards: Sequence[Card]) -> None:
     for card in cards:
         out[start + card.index] += 1
-
-
-@cache
-def _rank_cards(rank: str) -> list[Card]:
-    """The four natural cards of a rank written as in the notation (``7``, ``Q``)."""
-    return [Card.parse(rank + suit) for suit in "cdhs"]

@@ -12,7 +12,6 @@ from remikit.competition.results import Arrangement, GameResult
 from remikit.competition.seat_draw import POSITIONS
 from remikit.engine import Game
 from remikit.server.hub import Hub
-from remikit.views import EndedBy
 
 
 async def create_web_table(
@@ -70,8 +69,9 @@ def web_games(game: Game) -> list[GameResult]:
         summary = deal.summary
         if summary is None:
             continue
-        closer = summary.by_seat if summary.ended_by is EndedBy.CLOSE else None
+        closer = summary.by_seat  # a close (R13-7): the closer has the closing card
         closing = None if closer is None else summary.results[closer].closing
+        closer = None if closing is None else closer
         arrangements = tuple(
             Arrangement(r.melds, tuple(str(c) for c in r.dead), r.points) for r in summary.results
         )

@@ -36,7 +36,7 @@ from fastapi import WebSocket
 from remikit.actions import Action, CallRummy, Discard, Pass, Play
 from remikit.bots import Bot
 from remikit.cards import Card
-from remikit.engine import Game, Phase
+from remikit.engine import Game
 from remikit.errors import IllegalAction
 from remikit.fairness import fair_deck
 from remikit.i18n import N_, t
@@ -1033,7 +1033,7 @@ class LiveTable:
         deal = self.game.deal
         if deal is None or self.window is not None or self.status != "playing":
             return
-        blank = deal.phase is not Phase.CALL
+        blank = not deal.phase.is_call_window
         if blank:
             seats = [s for s in deal.offered_calls() if self.player_bot(s) is None]
             answers: tuple[Action, ...] = (Pass(),)
@@ -1083,7 +1083,7 @@ class LiveTable:
     async def _answer_in_order(self, window: CallWindow) -> None:
         """Hand the held answers to the engine in its order; tell late callers they lost."""
         deal = self.game.current()
-        while deal.phase is Phase.CALL and self.state_id >= window.state_id:
+        while deal.phase.is_call_window and self.state_id >= window.state_id:
             seat = deal.to_play
             assert seat is not None
             answer = window.held.get(seat, Pass())

@@ -36,7 +36,7 @@ from remikit.actions import (
 from remikit.cards import Card
 from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The version of the WebSocket protocol (docs/protocol.md), sent in ``welcome``."""
 
 
@@ -130,7 +130,8 @@ def table_meld_json(meld: TableMeld) -> dict[str, Any]:
 
 
 def view_json(view: PlayerView) -> dict[str, Any]:
-    """Every field of the view, in JSON types (see docs/protocol.md)."""
+    """Every field of the view, in JSON types (see docs/protocol.md); the variant's own
+    fields as its :class:`~remikit.views.ViewPart` gives them."""
     plays = [play_json(play) for play in view.log]
     return {
         "variant": view.variant,
@@ -154,12 +155,7 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "legal": [action_json(a) for a in view.legal_actions],
         "game_over": view.game_over,
         "winner": view.winner,
-        "wild_rank": view.wild_rank,
         "table": [table_meld_json(m) for m in view.table],
         "taken_from_discard": [[seat, str(card)] for seat, card in view.taken_from_discard],
-        "must_meld": card_json(view.must_meld),
-        "went_out": view.went_out,
-        "shown_melds": [list(m) for m in view.shown_melds],
-        "knock_limit": view.knock_limit,
-        "game_bonuses": list(view.game_bonuses),
+        **view.extra.as_json(),
     }

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, cast
@@ -35,7 +35,7 @@ from remikit.i18n import LANGUAGES, N_, t
 from remikit.melds import Meld
 
 if TYPE_CHECKING:
-    from remikit.engine import Game, OptionInfo
+    from remikit.engine import DealPhase, Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
 Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice", "openspiel"]
@@ -233,6 +233,10 @@ class VariantSpec:
     its version changes whenever its observations, actions or rewards change."""
     gym_id: str | None = None
     """The variant's Gymnasium id (``remikit/Gin-v0``), registered by :mod:`remikit.envs.gym`."""
+    phase_slots: Mapping[DealPhase, int] = field(default_factory=dict)
+    """Where each of the variant's own phases (beyond draw, discard and over) lies in the
+    phase one-hot of the environments' observation (:mod:`remikit.envs.planes`): a slot
+    from 2 to 7, kept once an environment is published (docs/envs.md)."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)

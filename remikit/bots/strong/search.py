@@ -28,7 +28,7 @@ from typing import Protocol
 
 from remikit.actions import Action, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, table_game
-from remikit.engine import Deal, Phase
+from remikit.engine import Deal
 from remikit.errors import IllegalAction
 from remikit.views import PlayerView
 
@@ -136,7 +136,7 @@ def rollout(deal: Deal, seat: int, plan: Plan, tactics: Tactics, rng: random.Ran
     while not deal.is_over:
         to_play = deal.to_play
         assert to_play is not None
-        if to_play != current and deal.phase is not Phase.CALL:  # answers are not turns
+        if to_play != current and not deal.phase.is_call_window:  # answers are not turns
             changes += 1
             current = to_play
             if changes > tactics.horizon:

@@ -166,7 +166,7 @@ class Session:
                 self.say(Rule(self.ui.deal_title(self, view)), self.ui.deal_intro(self, view))
             seat = self.game.to_play
             assert seat is not None
-            if deal.phase is Phase.CALL:
+            if deal.phase.is_call_window:
                 self.answer_call(seat, deal)
             elif seat == self.person:
                 self.person_turn(deal)

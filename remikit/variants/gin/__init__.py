@@ -3,6 +3,7 @@
 from remikit.i18n import N_
 from remikit.variants.gin.rules import GinGame
 from remikit.variants.gin.scoring import GinScorer
+from remikit.variants.gin.state import GinPhase
 from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
@@ -25,6 +26,13 @@ SPEC = VariantSpec(
     review_marks=(3.0, 8.0, 20.0),
     env_module="gin_v0",
     gym_id="remikit/Gin-v0",
+    phase_slots={
+        GinPhase.OFFER: 3,
+        GinPhase.WALL: 4,
+        GinPhase.LAY_DOWN: 5,
+        GinPhase.LAY_OFF: 6,
+        GinPhase.DEFEND: 7,
+    },
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -25,6 +25,7 @@ from remikit.variants.gin.greedy import defence
 from remikit.variants.gin.laydown import split
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import SOLVER
+from remikit.variants.gin.state import GinPhase
 from remikit.views import PlayerView
 
 
@@ -69,7 +70,7 @@ def discard_now(view: PlayerView) -> Arrangement | None:
         return None
     if view.phase is Phase.DISCARD:
         return _solve(view.hand, Goal(discard=True, keep=view.kept_card))
-    if view.phase is Phase.WALL and view.top_discard is not None:
+    if view.phase is GinPhase.WALL and view.top_discard is not None:
         return _solve([*view.hand, view.top_discard], Goal(discard=True))
     return None
 
@@ -127,7 +128,7 @@ def laying_off(view: PlayerView) -> tuple[int, list[LayOff]] | None:
     """The defender's lay-offs that leave it the least deadwood, in order, and that
     deadwood (G-6: in the lay-off phase every meld on the table is the knocker's); None
     but for the defender in the lay-off phase."""
-    if view.to_play != view.seat or view.phase is not Phase.LAY_OFF:
+    if view.to_play != view.seat or view.phase is not GinPhase.LAY_OFF:
         return None
     left, plays = defence(frozenset(view.hand), tuple(m.cards for m in view.table))
     return left, [LayOff(card, number) for card, number in plays]

@@ -24,6 +24,7 @@ from remikit.solver import Goal
 from remikit.variants.gin import melds
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import SOLVER
+from remikit.variants.gin.state import GinPhase
 from remikit.views import PlayerView
 
 
@@ -55,7 +56,7 @@ def best_knock(view: PlayerView) -> Knock | None:
     if not knocks:
         return None
     cards = list(view.hand)
-    if view.phase is Phase.WALL and view.top_discard is not None:
+    if view.phase is GinPhase.WALL and view.top_discard is not None:
         cards.append(view.top_discard)  # G-8: the knock takes the upcard first
     return min(knocks, key=lambda k: (after_discard(cards, k.card), -melds.value(k.card)))
 
@@ -116,15 +117,15 @@ class GinStrategy:
 
     def discard(self, view: PlayerView) -> Action:
         phase = view.phase
-        if phase is Phase.OFFER:
+        if phase is GinPhase.OFFER:
             return Draw("discard") if takes_upcard(view) else Pass()
-        if phase in (Phase.DISCARD, Phase.WALL):
+        if phase in (Phase.DISCARD, GinPhase.WALL):
             knock = best_knock(view)
             if knock is not None:
                 return knock
             return best_discard(view) if phase is Phase.DISCARD else Pass()
-        if phase in (Phase.LAY_DOWN, Phase.DEFEND):
+        if phase in (GinPhase.LAY_DOWN, GinPhase.DEFEND):
             return next_meld(view)
-        if phase is Phase.LAY_OFF:
+        if phase is GinPhase.LAY_OFF:
             return best_defence(view)
         return view.legal_actions[0]

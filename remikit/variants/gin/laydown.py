@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 from remikit.actions import Action, LayOff, MeldCards, Pass
 from remikit.cards import Card
-from remikit.engine import Phase
 from remikit.variants.gin.melds import MAX_MELD, is_run
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import deadwood
+from remikit.variants.gin.state import GinPhase
 from remikit.views import PlayerView
 
 
@@ -55,9 +55,9 @@ def best_layoff(view: PlayerView) -> LayOff | None:
 def next_step(view: PlayerView) -> Action | None:
     """The next action of the best lay-down in the view's phase, ``pass`` once done;
     None outside the laying down."""
-    if view.phase is Phase.LAY_OFF:
+    if view.phase is GinPhase.LAY_OFF:
         return best_layoff(view) or Pass()
-    if view.phase in (Phase.LAY_DOWN, Phase.DEFEND):
+    if view.phase in (GinPhase.LAY_DOWN, GinPhase.DEFEND):
         melds = best_melds(view.hand)
         return MeldCards(melds[0], (None,) * len(melds[0])) if melds else Pass()
     return None

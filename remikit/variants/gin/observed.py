@@ -26,18 +26,19 @@ from typing import Any
 from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass, Play
 from remikit.bots.strong.determinize import determinize, table_game
 from remikit.cards import Card
-from remikit.engine import Phase
+from remikit.engine import DealPhase, Phase
 from remikit.variants.gin import melds
 from remikit.variants.gin.rules import GinOptions
+from remikit.variants.gin.state import GinPhase, GinViewPart
 from remikit.views import PlayerView, TableMeld
 
-PHASES = {
-    "FirstUpcard": Phase.OFFER,
+PHASES: dict[str, DealPhase] = {
+    "FirstUpcard": GinPhase.OFFER,
     "Draw": Phase.DRAW,
     "Discard": Phase.DISCARD,
-    "Knock": Phase.LAY_DOWN,
-    "Layoff": Phase.LAY_OFF,
-    "Wall": Phase.WALL,
+    "Knock": GinPhase.LAY_DOWN,
+    "Layoff": GinPhase.LAY_OFF,
+    "Wall": GinPhase.WALL,
     "GameOver": Phase.OVER,
 }
 """OpenSpiel's phases by name, as remikit's (``Layoff`` and ``FirstUpcard`` refined)."""
@@ -187,7 +188,7 @@ class ObservedSeat:
             out.append((n, TableMeld(n, shown, (None,) * len(shown), tuple(by[i] for i in order))))
         return out
 
-    def phase(self, now: Observation) -> Phase:
+    def phase(self, now: Observation) -> DealPhase:
         if now.phase == "FirstUpcard" and now.offer_passes == 2:
             return Phase.DRAW
         if now.phase == "Layoff":
@@ -197,7 +198,7 @@ class ObservedSeat:
                 isinstance(p.action, Pass) and p.seat != knocker
                 for p in self.log[self._knock_index() :]
             )
-            return Phase.DEFEND if gin or defended or now.finished_layoffs else Phase.LAY_OFF
+            return GinPhase.DEFEND if gin or defended or now.finished_layoffs else GinPhase.LAY_OFF
         return PHASES[now.phase]
 
     def _knock_index(self) -> int:
@@ -226,7 +227,7 @@ class ObservedSeat:
             finished_deals=(),
             table=tuple(m for _, m in self.table_melds()),
             taken_from_discard=tuple(self.taken),
-            knock_limit=now.knock_limit,
+            extra=GinViewPart(knock_limit=now.knock_limit),
         )
         if now.to_play != self.seat:
             return view

@@ -20,12 +20,13 @@ from typing import Any, ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, Options, Phase, option
+from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.variants.gin import melds
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
-from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
+from remikit.variants.gin.state import LAY_PHASES, GinEnding, GinPhase, GinViewPart
+from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
 
 HAND_SIZE = 10  # G-1
 WALL = 2  # G-8: the cards left in the stock when the wall is reached
@@ -100,13 +101,13 @@ class GinDeal(Deal):
     """One hand of Gin Rummy (module docstring)."""
 
     options: GinOptions
-    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
-        Draw: frozenset({Phase.DRAW, Phase.OFFER}),
+    phases: ClassVar[Mapping[type[Action], frozenset[DealPhase]]] = {
+        Draw: frozenset({Phase.DRAW, GinPhase.OFFER}),
         Discard: frozenset({Phase.DISCARD}),
-        Knock: frozenset({Phase.DISCARD, Phase.WALL}),
-        MeldCards: frozenset({Phase.LAY_DOWN, Phase.DEFEND}),
-        LayOff: frozenset({Phase.LAY_OFF}),
-        Pass: frozenset({Phase.OFFER, Phase.WALL, Phase.LAY_DOWN, Phase.LAY_OFF, Phase.DEFEND}),
+        Knock: frozenset({Phase.DISCARD, GinPhase.WALL}),
+        MeldCards: frozenset({GinPhase.LAY_DOWN, GinPhase.DEFEND}),
+        LayOff: frozenset({GinPhase.LAY_OFF}),
+        Pass: frozenset({GinPhase.OFFER, GinPhase.WALL, *LAY_PHASES}),
     }
 
     def __init__(
@@ -130,23 +131,23 @@ class GinDeal(Deal):
 
     def begin(self) -> None:
         self.limit = knock_limit(self.options, self.discard_pile[-1])  # G-5
-        self.phase = Phase.OFFER  # G-3
+        self.phase = GinPhase.OFFER  # G-3
 
     def exhaust(self) -> None:
         self.drawn(EndedBy.LIMIT)
 
     def variant_actions(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        if self.phase is Phase.OFFER:
+        if self.phase is GinPhase.OFFER:
             return [Draw("discard"), Pass()]
         if self.phase is Phase.DISCARD:
             return [Knock(c) for c in hand] if self.may_knock(hand) else []
-        if self.phase is Phase.WALL:
+        if self.phase is GinPhase.WALL:
             cards = [*hand, self.discard_pile[-1]]
             return [Pass(), *(Knock(c) for c in cards)] if self.may_knock(cards) else [Pass()]
-        if self.phase in (Phase.LAY_DOWN, Phase.DEFEND):
+        if self.phase in (GinPhase.LAY_DOWN, GinPhase.DEFEND):
             return [*(MeldCards(m, (None,) * len(m)) for m in melds.melds_in(hand)), Pass()]
-        if self.phase is Phase.LAY_OFF:
+        if self.phase is GinPhase.LAY_OFF:
             laid = [
                 LayOff(c, n)
                 for n, m in self.knocker_melds()
@@ -164,15 +165,15 @@ class GinDeal(Deal):
     def after_draw_hint(self) -> Reason:
         return Reason("reason.or_knock")
 
-    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+    def phase_refusal(self, action: Action, phases: frozenset[DealPhase]) -> IllegalAction:
         """A discard or a knock during the first-upcard offer: draw first (G-3)."""
-        if self.phase is Phase.OFFER and Phase.DISCARD in phases:
+        if self.phase is GinPhase.OFFER and Phase.DISCARD in phases:
             return IllegalAction("draw_first")
         return super().phase_refusal(action, phases)
 
     def verify_draw(self, seat: int, action: Draw) -> None:
         super().verify_draw(seat, action)
-        if self.phase is Phase.OFFER and action.source == "stock":
+        if self.phase is GinPhase.OFFER and action.source == "stock":
             raise IllegalAction("offer_take_or_pass")
         if action.source == "discard" and self.upcard_dead:
             raise IllegalAction("upcard_declined")
@@ -196,7 +197,7 @@ class GinDeal(Deal):
             self.verify_meld(seat, action.cards)
         elif isinstance(action, LayOff):
             self.verify_layoff(seat, action)
-        elif isinstance(action, Pass) and self.phase is Phase.LAY_DOWN:
+        elif isinstance(action, Pass) and self.phase is GinPhase.LAY_DOWN:
             left = melds.points(hand)
             if left > self.limit:
                 raise IllegalAction("lay_down_more", deadwood=left, limit=self.limit)
@@ -208,7 +209,7 @@ class GinDeal(Deal):
             raise IllegalAction("not_in_hand", card=(missing or list(cards))[0])
         if not melds.is_meld(cards):
             raise IllegalAction("gin_meld_invalid", cards=" ".join(map(str, cards)))
-        if self.phase is Phase.LAY_DOWN:
+        if self.phase is GinPhase.LAY_DOWN:
             left = min_deadwood([c for c in hand if c not in cards])
             if left > self.limit:
                 raise IllegalAction("meld_over_limit", deadwood=left, limit=self.limit)
@@ -225,7 +226,7 @@ class GinDeal(Deal):
     def apply_variant(self, seat: int, action: Action) -> None:
         hand = self.hands[seat]
         if isinstance(action, Knock):
-            if self.phase is Phase.WALL:  # G-8: the upcard comes first
+            if self.phase is GinPhase.WALL:  # G-8: the upcard comes first
                 top = self.discard_pile.pop()
                 hand.append(top)
                 self.taken.append((seat, top))
@@ -233,7 +234,7 @@ class GinDeal(Deal):
             self.discard_pile.append(action.card)
             self.just_taken = None
             self.knocker = seat
-            self.phase = Phase.LAY_DOWN
+            self.phase = GinPhase.LAY_DOWN
         elif isinstance(action, MeldCards):
             for card in action.cards:
                 hand.remove(card)
@@ -248,20 +249,20 @@ class GinDeal(Deal):
 
     def apply_pass(self, seat: int) -> None:
         other = 1 - seat
-        if self.phase is Phase.OFFER:
+        if self.phase is GinPhase.OFFER:
             self.offer_passes += 1
             self.to_play = other
             if self.offer_passes == 2:  # G-3: the first player draws from the stock
                 self.upcard_dead = True
                 self.phase = Phase.DRAW
-        elif self.phase is Phase.WALL:
-            self.drawn(EndedBy.WALL)
-        elif self.phase is Phase.LAY_DOWN:
+        elif self.phase is GinPhase.WALL:
+            self.drawn(GinEnding.WALL)
+        elif self.phase is GinPhase.LAY_DOWN:
             self.to_play = other
             gin = not self.hands[seat]
-            self.phase = Phase.DEFEND if gin else Phase.LAY_OFF  # G-6: no lay-offs on gin
-        elif self.phase is Phase.LAY_OFF:
-            self.phase = Phase.DEFEND
+            self.phase = GinPhase.DEFEND if gin else GinPhase.LAY_OFF  # G-6: no lay-offs on gin
+        elif self.phase is GinPhase.LAY_OFF:
+            self.phase = GinPhase.DEFEND
         else:
             self.score()
 
@@ -282,7 +283,7 @@ class GinDeal(Deal):
         self.repeated = again
         self.upcard_dead = False
         self.to_play = 1 - seat
-        self.phase = Phase.WALL if len(self.stock) == WALL else Phase.DRAW  # G-8
+        self.phase = GinPhase.WALL if len(self.stock) == WALL else Phase.DRAW  # G-8
 
     def last_taken(self, seat: int) -> Card | None:
         """The upcard ``seat`` took this turn, if it did (the log's last draw)."""
@@ -299,7 +300,7 @@ class GinDeal(Deal):
         """The knocker's melds by number (lay-offs go only there, G-6)."""
         return [(n, m) for n, m in enumerate(self.table, 1) if m.owner == self.knocker]
 
-    def drawn(self, ended_by: EndedBy) -> None:
+    def drawn(self, ended_by: DealEnding) -> None:
         """A hand without a knock: nobody scores (G-8, G-9)."""
         results = tuple(SeatResult(points=0, melds=(), dead=tuple(h)) for h in self.hands)
         self.finish(DealSummary(self.number, ended_by, None, results))
@@ -329,7 +330,7 @@ class GinDeal(Deal):
                     laid=self.laid_by(seat),
                 )
             )
-        self.finish(DealSummary(self.number, EndedBy.KNOCK, knocker, tuple(results)))
+        self.finish(DealSummary(self.number, GinEnding.KNOCK, knocker, tuple(results)))
 
     def laid_by(self, seat: int) -> tuple[Laid, ...]:
         """What ``seat`` laid on the table this hand: its melds, then its lay-offs onto
@@ -361,8 +362,9 @@ class GinDeal(Deal):
 
     def resume_variant(self, view: PlayerView) -> None:
         """The limit, the table and the state of G-3, G-6 and G-9, from the view and its log."""
-        if view.knock_limit is not None:
-            self.limit = view.knock_limit
+        limit = GinViewPart.of(view).knock_limit
+        if limit is not None:
+            self.limit = limit
         taken = iter(card for _, card in view.taken_from_discard)
         lead = 0  # the passes of the first-upcard offer
         for play in view.log:
@@ -436,10 +438,10 @@ class GinGame(Game):
         self.totals = [t + b for t, b in zip(self.totals, bonuses, strict=True)]
         return winner
 
-    def view_extra(self, deal: Deal) -> dict[str, Any]:
+    def view_table(self, deal: Deal) -> tuple[TableMeld, ...]:
         assert isinstance(deal, GinDeal)
-        return {
-            "table": tuple(m.view(n) for n, m in enumerate(deal.table, 1)),
-            "knock_limit": deal.limit,
-            "game_bonuses": self.bonuses,
-        }
+        return tuple(m.view(n) for n, m in enumerate(deal.table, 1))
+
+    def view_part(self, deal: Deal | None) -> GinViewPart:
+        limit = deal.limit if isinstance(deal, GinDeal) else None
+        return GinViewPart(knock_limit=limit, game_bonuses=self.bonuses)

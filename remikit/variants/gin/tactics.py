@@ -37,6 +37,7 @@ from remikit.solver import Goal
 from remikit.variants.gin import greedy, melds
 from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
+from remikit.variants.gin.state import GinPhase, view_limit
 from remikit.views import PlayerView
 
 STEPS = 4  # own turns the outlook looks ahead
@@ -140,11 +141,11 @@ class GinTactics:
     ) -> list[tuple[Plan, float]]:
         phase = view.phase
         prior = KNOCK_PRIOR if isinstance(include, Knock) else 0.0
-        if phase in (Phase.OFFER, Phase.DRAW):
+        if phase in (GinPhase.OFFER, Phase.DRAW):
             return including([((self.draw(view),), 0.0)], include)
         if phase is Phase.DISCARD:
             return including(self.discards(view), include, prior)
-        if phase is Phase.WALL:
+        if phase is GinPhase.WALL:
             knock = greedy.best_knock(view)
             return including([((knock if knock is not None else Pass(),), 0.0)], include, prior)
         return including([((greedy.GinStrategy().discard(view),), 0.0)], include)
@@ -152,7 +153,7 @@ class GinTactics:
     def rated_discards(self, view: PlayerView, hand: Sequence[Card]) -> list[tuple[float, Card]]:
         """The shortlist of discards from ``hand`` with their worth (outlook less danger),
         the best first."""
-        limit = view.knock_limit if view.knock_limit is not None else 10
+        limit = view_limit(view, 10)
         known = knowledge(view)
         cheapest = sorted(dict.fromkeys(hand), key=lambda c: greedy.after_discard(hand, c))
         shortlist = cheapest[:SHORTLIST]
@@ -182,10 +183,10 @@ class GinTactics:
         """The upcard when the hand's worth with it beats the worth of a stock card."""
         top = view.top_discard
         take = Draw("discard")
-        refuse: Action = Pass() if view.phase is Phase.OFFER else Draw("stock")
+        refuse: Action = Pass() if view.phase is GinPhase.OFFER else Draw("stock")
         if top is None or take not in view.legal_actions:
             return refuse if refuse in view.legal_actions else view.legal_actions[0]
-        limit = view.knock_limit if view.knock_limit is not None else 10
+        limit = view_limit(view, 10)
         with_top = [*view.hand, top]
         if greedy.best_after_discard(with_top) <= limit:
             return take
@@ -216,7 +217,7 @@ class GinTactics:
         assert isinstance(deal, GinDeal)
         hand = deal.hands[seat]
         phase = deal.phase
-        if phase in (Phase.OFFER, Phase.DRAW):
+        if phase in (GinPhase.OFFER, Phase.DRAW):
             top = deal.discard_pile[-1] if deal.discard_pile else None
             take = Draw("discard")
             if (
@@ -225,10 +226,10 @@ class GinTactics:
                 and greedy.best_after_discard([*hand, top]) < min_deadwood(hand)
             ):
                 return take
-            return Pass() if phase is Phase.OFFER else Draw("stock")
-        if phase in (Phase.DISCARD, Phase.WALL):
+            return Pass() if phase is GinPhase.OFFER else Draw("stock")
+        if phase in (Phase.DISCARD, GinPhase.WALL):
             cards = list(hand)
-            if phase is Phase.WALL:
+            if phase is GinPhase.WALL:
                 cards.append(deal.discard_pile[-1])
             kept = None if deal.options.discard_taken_card else deal.just_taken
             best = SOLVER.solve(cards, goal=Goal(discard=True, keep=kept))
@@ -236,7 +237,7 @@ class GinTactics:
             if -best.value <= deal.limit:
                 return Knock(best.discard)
             return Discard(best.discard) if phase is Phase.DISCARD else Pass()
-        if phase is Phase.LAY_OFF:
+        if phase is GinPhase.LAY_OFF:
             table = tuple(tuple(m.cards) for m in deal.table)
             _, layoffs = greedy.defence(frozenset(hand), table)
             return LayOff(*layoffs[0]) if layoffs else Pass()

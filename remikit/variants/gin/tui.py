@@ -33,13 +33,14 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.cli.tui.ui import Step, VariantUI, arrangement_table, join_parts
-from remikit.engine import Phase
+from remikit.engine import DealPhase, Phase
 from remikit.i18n import N_, t
 from remikit.variants.gin import melds as gin_melds
 from remikit.variants.gin.laydown import best_melds, next_step
 from remikit.variants.gin.rules import BOX_BONUS, GAME_BONUS, GinDeal, GinGame, options_of
 from remikit.variants.gin.scoring import deadwood
-from remikit.views import DealSummary, EndedBy, PlayerView, TableMeld
+from remikit.variants.gin.state import LAY_PHASES, GinEnding, GinPhase, GinViewPart, view_limit
+from remikit.views import DealSummary, PlayerView, TableMeld
 
 if TYPE_CHECKING:
     from remikit.cli.tui.session import Session
@@ -48,7 +49,6 @@ PASS_WORDS = frozenset({"p", "pass", "lewat"})
 KNOCK_WORDS = frozenset({"k", "knock", "ketuk"})
 MELD_WORDS = frozenset({"m", "meld", "turun"})
 LAYOFF_WORDS = frozenset({"l", "layoff", "tempel"})
-LAY_PHASES = (Phase.LAY_DOWN, Phase.LAY_OFF, Phase.DEFEND)
 
 
 def table_melds_text(melds: Sequence[TableMeld], owner: int) -> Text:
@@ -94,7 +94,7 @@ class GinUI(VariantUI):
         rules = t(
             "play.gin_rules",
             session.lang,
-            limit=view.knock_limit if view.knock_limit is not None else options.knock,
+            limit=view_limit(view, options.knock),
             gin=options.gin_bonus,
             undercut=options.undercut_bonus,
         )
@@ -111,12 +111,12 @@ class GinUI(VariantUI):
                 lang,
                 stock=view.stock_size,
                 card=card_markup(top) if top is not None else "—",
-                limit=view.knock_limit,
+                limit=GinViewPart.of(view).knock_limit,
             )
         ]
-        if view.phase is Phase.OFFER:
+        if view.phase is GinPhase.OFFER:
             lines.append(t("play.gin_offer", lang))
-        elif view.phase is Phase.WALL:
+        elif view.phase is GinPhase.WALL:
             lines.append("[bold]" + t("play.gin_wall", lang) + "[/bold]")
         if view.table:
             knocker = self.knocker(view)
@@ -145,17 +145,17 @@ class GinUI(VariantUI):
     def prompt(self, session: Session, view: PlayerView) -> str:
         lang = session.lang
         top = card_markup(view.top_discard) if view.top_discard is not None else "—"
-        if view.phase is Phase.OFFER:
+        if view.phase is GinPhase.OFFER:
             return t("play.gin_prompt_offer", lang, card=top)
-        if view.phase is Phase.WALL:
+        if view.phase is GinPhase.WALL:
             return t("play.gin_prompt_wall", lang, card=top)
         if view.phase is Phase.DISCARD:
             return t("play.gin_prompt_discard", lang)
-        if view.phase is Phase.LAY_DOWN:
+        if view.phase is GinPhase.LAY_DOWN:
             return t("play.gin_prompt_lay_down", lang)
-        if view.phase is Phase.LAY_OFF:
+        if view.phase is GinPhase.LAY_OFF:
             return t("play.gin_prompt_lay_off", lang)
-        if view.phase is Phase.DEFEND:
+        if view.phase is GinPhase.DEFEND:
             return t("play.gin_prompt_defend", lang)
         return super().prompt(session, view)
 
@@ -218,7 +218,7 @@ class GinUI(VariantUI):
         self, session: Session, action: Action, before: PlayerView, ended: DealSummary | None
     ) -> tuple[Card, ...]:
         lang = session.lang
-        if isinstance(action, Draw) and before.phase is Phase.OFFER:
+        if isinstance(action, Draw) and before.phase is GinPhase.OFFER:
             assert before.top_discard is not None
             session.say(t("play.gin_you_took_upcard", lang, card=card_markup(before.top_discard)))
             now = session.game.view(session.person)
@@ -232,10 +232,11 @@ class GinUI(VariantUI):
             card = card_markup(action.card)
             session.say(t("play.gin_you_laid_off", lang, card=card, meld=action.meld))
         elif isinstance(action, Pass):
-            key = {
-                Phase.OFFER: N_("play.gin_you_passed_upcard"),
-                Phase.WALL: N_("play.gin_you_passed_wall"),
-            }.get(before.phase, N_("play.gin_you_done"))
+            passed: dict[DealPhase, str] = {
+                GinPhase.OFFER: N_("play.gin_you_passed_upcard"),
+                GinPhase.WALL: N_("play.gin_you_passed_wall"),
+            }
+            key = passed.get(before.phase, N_("play.gin_you_done"))
             session.say(t(key, lang))
         else:
             return super().after_person_action(session, action, before, ended)
@@ -251,7 +252,7 @@ class GinUI(VariantUI):
     def melds(self, session: Session, view: PlayerView) -> list[RenderableType]:
         lang = session.lang
         found = deadwood(view.hand)
-        limit = view.knock_limit if view.knock_limit is not None else 0
+        limit = view_limit(view, 0)
         if view.phase is Phase.DISCARD and found.discard is not None:
             card = card_markup(found.discard)
             if found.points == 0:
@@ -324,7 +325,7 @@ class GinUI(VariantUI):
         lang = session.lang
         number = summary.number
         knocker = summary.by_seat
-        if summary.ended_by is EndedBy.WALL:
+        if summary.ended_by is GinEnding.WALL:
             return t("play.gin_ended_wall", lang, number=number)
         if knocker is None:
             return t("play.gin_ended_limit", lang, number=number)

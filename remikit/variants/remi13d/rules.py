@@ -8,12 +8,13 @@ from typing import ClassVar, cast
 
 from remikit.actions import Action, Close
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, Options, Phase, option
+from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.melds import PureRun
 from remikit.variants.remi13d import scoring
-from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
+from remikit.variants.remi13d.state import Remi13DEnding
+from remikit.views import DealEnding, DealSummary, EndedBy, PlayerView, SeatResult
 
 PLAYERS = 4  # R13-1
 DEFAULT_GAMES = 4  # R13-15 [interp]
@@ -48,7 +49,7 @@ class Remi13DDeal(Deal):
 
     options: Remi13DOptions
     opens_pile: ClassVar[bool] = False  # R13-4: no initial face-up card
-    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+    phases: ClassVar[Mapping[type[Action], frozenset[DealPhase]]] = {
         **Deal.phases,
         Close: frozenset({Phase.DISCARD}),  # R13-7: after drawing
     }
@@ -91,11 +92,11 @@ class Remi13DDeal(Deal):
             else:
                 score = scoring.hand_score(hand, pure_run=rule)  # R13-12
             results.append(_result(score))
-        self.finish(DealSummary(self.number, EndedBy.CLOSE, seat, tuple(results)))
+        self.finish(DealSummary(self.number, Remi13DEnding.CLOSE, seat, tuple(results)))
 
     def after_discard(self, seat: int) -> None:
         if not self.stock:  # R13-13: the last stock card was drawn and no one closed
-            self.score_unclosed(EndedBy.STOCK)
+            self.score_unclosed(Remi13DEnding.STOCK)
             return
         self.to_play = (seat + 1) % self.players
         self.phase = Phase.DRAW
@@ -103,7 +104,7 @@ class Remi13DDeal(Deal):
     def exhaust(self) -> None:
         self.score_unclosed(EndedBy.LIMIT)
 
-    def score_unclosed(self, ended_by: EndedBy) -> None:
+    def score_unclosed(self, ended_by: DealEnding) -> None:
         """R13-13: every seat scored by R13-12, nobody with a closing bonus."""
         rule = self.options.pure_rule
         results = tuple(_result(scoring.hand_score(h, pure_run=rule)) for h in self.hands)

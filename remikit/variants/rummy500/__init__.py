@@ -2,6 +2,7 @@
 
 from remikit.i18n import N_
 from remikit.variants.rummy500.rules import Rummy500Game
+from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.variants.spec import ClientInfo, VariantSpec
 
 SPEC = VariantSpec(
@@ -21,6 +22,7 @@ SPEC = VariantSpec(
     review_marks=(5.0, 15.0, 40.0),
     env_module="rummy500_v0",
     gym_id="remikit/Rummy500-v0",
+    phase_slots={Rummy500Phase.CALL: 2},
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -44,6 +44,7 @@ from remikit.variants.rummy500.plan import (
     Rules,
     table_of,
 )
+from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import PlayerView
 
 # -- the strategy ---------------------------------------------------------------------------
@@ -123,7 +124,7 @@ class Rummy500Strategy:
     def _fallback(self, view: PlayerView) -> Action:
         """A legal action when the plan's is not: the owed card's play, else a discard."""
         legal = view.legal_actions
-        owed = view.must_meld
+        owed = Rummy500ViewPart.of(view).must_meld
         if owed is not None:
             for action in legal:
                 if owed in action_cards(action):

@@ -37,6 +37,7 @@ from remikit.variants.rummy500.plan import (
     table_after,
     table_of,
 )
+from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import PlayerView
 
 # -- the discard -------------------------------------------------------------------------
@@ -164,7 +165,8 @@ def turn_plan(view: PlayerView) -> Plan | None:
     rules = Rules.of(view)
     table = table_of(view)
     banned = just_taken(view)
-    found = plan_turn(view.hand, table, rules, owed=view.must_meld, banned=banned)
+    owed = Rummy500ViewPart.of(view).must_meld
+    found = plan_turn(view.hand, table, rules, owed=owed, banned=banned)
     if found is None:
         return None
     return with_discard(found, table, view.discard_pile, view.seat or 0, rules, banned)

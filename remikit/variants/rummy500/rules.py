@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 from remikit.actions import (
     Action,
@@ -57,7 +57,7 @@ from remikit.actions import (
     Play,
 )
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, Options, Phase, option
+from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.variants.rummy500.melds import (
@@ -72,7 +72,8 @@ from remikit.variants.rummy500.melds import (
     resolve_layoff,
     resolve_meld,
 )
-from remikit.views import DealSummary, EndedBy, Laid, PlayerView, SeatResult
+from remikit.variants.rummy500.state import Rummy500Ending, Rummy500Phase, Rummy500ViewPart
+from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
 DEFAULT_PLAYERS = 3
@@ -120,13 +121,13 @@ class Rummy500Deal(Deal):
     """One hand of Rummy 500."""
 
     options: Rummy500Options
-    phases: ClassVar[Mapping[type[Action], frozenset[Phase]]] = {
+    phases: ClassVar[Mapping[type[Action], frozenset[DealPhase]]] = {
         **Deal.phases,
         Decline: frozenset({Phase.DRAW}),  # R5-9
         MeldCards: frozenset({Phase.DISCARD}),  # R5-4
         LayOff: frozenset({Phase.DISCARD}),  # R5-5
-        CallRummy: frozenset({Phase.CALL}),  # R5-10
-        Pass: frozenset({Phase.CALL}),
+        CallRummy: frozenset({Rummy500Phase.CALL}),  # R5-10
+        Pass: frozenset({Rummy500Phase.CALL}),
     }
 
     def __init__(
@@ -160,7 +161,7 @@ class Rummy500Deal(Deal):
         if self.phase is Phase.DRAW:
             deep: list[Action] = [Draw("discard", k) for k in range(2, len(self.discard_pile) + 1)]
             return [*deep, Decline()]
-        if self.phase is Phase.CALL:
+        if self.phase is Rummy500Phase.CALL:
             return [*(CallRummy(k) for k in sorted(self.calls_open)), Pass()]
         hand = self.hands[seat]
         return [
@@ -170,7 +171,7 @@ class Rummy500Deal(Deal):
 
     def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
         if isinstance(action, CallRummy | Pass):
-            if self.phase is not Phase.CALL:
+            if self.phase is not Rummy500Phase.CALL:
                 return self._no_window(action)
             if seat == self.rummy_from:
                 return IllegalAction("rummy_own_discard")
@@ -178,10 +179,10 @@ class Rummy500Deal(Deal):
             return IllegalAction("rummy_not_asked", seat=asked)
         return super().turn_refusal(seat, action)
 
-    def phase_refusal(self, action: Action, phases: frozenset[Phase]) -> IllegalAction:
+    def phase_refusal(self, action: Action, phases: frozenset[DealPhase]) -> IllegalAction:
         if isinstance(action, CallRummy | Pass):
             return self._no_window(action)
-        if self.phase is Phase.CALL:
+        if self.phase is Rummy500Phase.CALL:
             return IllegalAction("rummy_answer_first")
         return super().phase_refusal(action, phases)
 
@@ -229,7 +230,7 @@ class Rummy500Deal(Deal):
                 self.phase = Phase.DRAW
                 self._end_window()
         elif isinstance(action, Decline):
-            self.score(EndedBy.DECLINED)  # R5-9
+            self.score(Rummy500Ending.DECLINED)  # R5-9
         else:  # pragma: no cover - verify refused it
             raise AssertionError(action)
 
@@ -276,7 +277,7 @@ class Rummy500Deal(Deal):
     def after_discard(self, seat: int) -> None:
         if not self.hands[seat]:  # R5-8: out by discarding the last card
             self.went_out = seat
-            self.score(EndedBy.OUT)
+            self.score(Rummy500Ending.OUT)
             return
         self._next_turn(seat)
         self._open_window(seat)
@@ -290,8 +291,8 @@ class Rummy500Deal(Deal):
     def resume_variant(self, view: PlayerView) -> None:
         """The table, an owed meld, and a call window still open (a discard just made)."""
         self.table = [placed_meld(m) for m in view.table]
-        self.must_meld = view.must_meld
-        if view.phase is Phase.CALL:
+        self.must_meld = Rummy500ViewPart.of(view).must_meld
+        if view.phase is Rummy500Phase.CALL:
             discarder = next(p.seat for p in reversed(view.log) if isinstance(p.action, Discard))
             order = self.call_order(discarder)
             self.rummy_from = discarder
@@ -310,7 +311,7 @@ class Rummy500Deal(Deal):
         return [(discarder + i) % self.players for i in range(1, self.players)]
 
     def awaiting(self) -> list[int]:
-        return list(self.asking) if self.phase is Phase.CALL else super().awaiting()
+        return list(self.asking) if self.phase is Rummy500Phase.CALL else super().awaiting()
 
     def offered_calls(self) -> list[int]:
         """After a discard with Rummy calls on (R5-10): every seat after the discarder."""
@@ -322,7 +323,7 @@ class Rummy500Deal(Deal):
     def implied_passes(self, seat: int, action: Action) -> list[Play]:
         """In a call window, a call by a seat further down the call order, or the next
         player's draw, stands for passes by the seats still to answer before it."""
-        if self.phase is not Phase.CALL or self.rummy_from is None:
+        if self.phase is not Rummy500Phase.CALL or self.rummy_from is None:
             return []
         if isinstance(action, CallRummy) and seat in self.asking:
             before = self.asking[: self.asking.index(seat)]
@@ -342,7 +343,7 @@ class Rummy500Deal(Deal):
             self.calls_open = depths
             self.asking = self.call_order(discarder)
             self.to_play = self.asking[0]
-            self.phase = Phase.CALL
+            self.phase = Rummy500Phase.CALL
 
     def _end_window(self) -> None:
         self.rummy_from = None
@@ -437,7 +438,7 @@ class Rummy500Deal(Deal):
             self._next_turn(seat)
         else:  # R5-8: out by melding everything
             self.went_out = seat
-            self.score(EndedBy.OUT)
+            self.score(Rummy500Ending.OUT)
 
     def _check_single_take(self, hand: list[Card], card: Card) -> None:
         if self.options.discard_taken_card or any(c is not card for c in hand):
@@ -455,7 +456,7 @@ class Rummy500Deal(Deal):
 
     # -- scores (R5-11, R5-12) ------------------------------------------------
 
-    def score(self, ended_by: EndedBy) -> None:
+    def score(self, ended_by: DealEnding) -> None:
         scoring = self.options.scoring
         credit = [0] * self.players
         for meld in self.table:
@@ -539,6 +540,10 @@ class Rummy500Game(Game):
     def decide_winner(self) -> int | None:
         return self.totals.index(max(self.totals))
 
-    def view_extra(self, deal: Deal) -> dict[str, Any]:
+    def view_table(self, deal: Deal) -> tuple[TableMeld, ...]:
         assert isinstance(deal, Rummy500Deal)
-        return {"table": tuple(m.table_meld for m in deal.table), "must_meld": deal.must_meld}
+        return tuple(m.table_meld for m in deal.table)
+
+    def view_part(self, deal: Deal | None) -> Rummy500ViewPart:
+        owed = deal.must_meld if isinstance(deal, Rummy500Deal) else None
+        return Rummy500ViewPart(must_meld=owed)

@@ -71,6 +71,7 @@ from remikit.variants.rummy500.melds import (
 from remikit.variants.rummy500.plan import Plan as TurnPlan
 from remikit.variants.rummy500.plan import Rules, plan_turn, table_after, table_of
 from remikit.variants.rummy500.rules import Rummy500Deal
+from remikit.variants.rummy500.state import Rummy500Phase, Rummy500ViewPart
 from remikit.views import PlayerView
 
 OTHER_DISCARDS = 2  # discards besides the greedy plan's that the search compares
@@ -144,7 +145,7 @@ class Rummy500Tactics:
         self, view: PlayerView, include: Action | None = None
     ) -> list[tuple[Plan, float]]:
         self._plans.clear()  # a new search
-        if view.phase is Phase.CALL:
+        if view.phase is Rummy500Phase.CALL:
             return including([((a,), 0.0) for a in self.answers(view)], include)
         if view.phase is Phase.DRAW:
             return including([((a,), 0.0) for a in self.draws(view)], include)
@@ -202,7 +203,7 @@ class Rummy500Tactics:
 
     def holding(self, view: PlayerView, plays: Sequence[Action]) -> Plan | None:
         """Lay-offs and the owed card's meld only; new melds stay in hand."""
-        owed = view.must_meld
+        owed = Rummy500ViewPart.of(view).must_meld
         kept = [
             a
             for a in plays
@@ -292,7 +293,7 @@ class Rummy500Tactics:
         assert isinstance(deal, Rummy500Deal)
         hand = deal.hands[seat]
         rules = _rules(deal)
-        if deal.phase is Phase.CALL:
+        if deal.phase is Rummy500Phase.CALL:
             return Pass()  # the rollouts play no Rummy calls
         if deal.phase is Phase.DRAW:
             take = self._take(deal, seat, rules)

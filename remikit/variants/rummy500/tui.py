@@ -51,7 +51,8 @@ from remikit.variants.rummy500.hints import (
 from remikit.variants.rummy500.melds import hand_points, layoff_options, placed_meld
 from remikit.variants.rummy500.plan import Rules, table_of
 from remikit.variants.rummy500.rules import Rummy500Options
-from remikit.views import DealSummary, EndedBy, PlayerView, TableMeld
+from remikit.variants.rummy500.state import Rummy500Ending, Rummy500ViewPart
+from remikit.views import DealSummary, PlayerView, TableMeld
 
 if TYPE_CHECKING:
     from remikit.cli.tui.session import Session
@@ -140,8 +141,9 @@ class Rummy500UI(VariantUI):
             self.pile_line(session, view),
         ]
         lines.append(self.melds_table(session, view.table))
-        if view.must_meld is not None and view.to_play == session.person:
-            lines.append(t("play.r5_owed", lang, card=card_markup(view.must_meld)))
+        owed = Rummy500ViewPart.of(view).must_meld
+        if owed is not None and view.to_play == session.person:
+            lines.append(t("play.r5_owed", lang, card=card_markup(owed)))
         return lines
 
     def pile_line(self, session: Session, view: PlayerView) -> RenderableType:
@@ -193,8 +195,9 @@ class Rummy500UI(VariantUI):
             if top is None:
                 return t("play.prompt_draw_stock", lang)
             return t("play.r5_prompt_draw", lang, card=card_markup(top))
-        if view.must_meld is not None:
-            return t("play.r5_prompt_owed", lang, card=card_markup(view.must_meld))
+        owed = Rummy500ViewPart.of(view).must_meld
+        if owed is not None:
+            return t("play.r5_prompt_owed", lang, card=card_markup(owed))
         return t("play.r5_prompt_play", lang)
 
     def parse_action(
@@ -266,7 +269,7 @@ class Rummy500UI(VariantUI):
         self, session: Session, seat: int, view: PlayerView, ended: DealSummary | None
     ) -> str:
         if ended is not None:
-            went_out = ended.ended_by is EndedBy.OUT and ended.by_seat == seat
+            went_out = ended.ended_by is Rummy500Ending.OUT and ended.by_seat == seat
             return t("play.r5_went_out", session.lang) if went_out else ""
         if view.hand_sizes[seat] == 0 and view.to_play != seat:
             return t("play.r5_floats", session.lang)

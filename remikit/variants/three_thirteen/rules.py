@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
@@ -23,7 +23,8 @@ from remikit.i18n import N_
 from remikit.melds import AceMode
 from remikit.shuffle import shuffled
 from remikit.variants.three_thirteen import scoring
-from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
+from remikit.variants.three_thirteen.state import ThreeThirteenEnding, ThreeThirteenViewPart
+from remikit.views import DealEnding, DealSummary, EndedBy, PlayerView, SeatResult
 
 DECKS = 2  # R3-1: two decks of 52
 JOKER_CHOICES = (0, 2, 4)  # R3-1
@@ -145,7 +146,7 @@ class ThreeThirteenDeal(Deal):
         else:
             self.final_turns_left -= 1
         if self.went_out is not None and self.final_turns_left == 0:
-            self.score(EndedBy.OUT)
+            self.score(ThreeThirteenEnding.OUT)
             return
         self.to_play = (seat + 1) % self.players
         self.phase = Phase.DRAW
@@ -153,9 +154,9 @@ class ThreeThirteenDeal(Deal):
 
     def resume_variant(self, view: PlayerView) -> None:
         """Who went out, and how many final turns are left (R3-6)."""
-        self.went_out = view.went_out
-        if view.went_out is not None and view.to_play is not None:
-            done = (view.to_play - view.went_out - 1) % self.players
+        self.went_out = ThreeThirteenViewPart.of(view).went_out
+        if self.went_out is not None and view.to_play is not None:
+            done = (view.to_play - self.went_out - 1) % self.players
             self.final_turns_left = self.players - 1 - done
 
     # -- the round ------------------------------------------------------------
@@ -175,7 +176,8 @@ class ThreeThirteenDeal(Deal):
             # Nothing to turn into a stock. Unreachable with the dealable
             # tables of ThreeThirteenOptions (at least two cards are always
             # outside the hands at a draw); kept so the engine cannot stall.
-            self.score(EndedBy.OUT if self.went_out is not None else EndedBy.STOCK)
+            out = self.went_out is not None
+            self.score(ThreeThirteenEnding.OUT if out else ThreeThirteenEnding.STOCK)
             return
         self.reshuffle()
 
@@ -186,7 +188,7 @@ class ThreeThirteenDeal(Deal):
         del self.discard_pile[:-1]
         self.stock = cards
 
-    def score(self, ended_by: EndedBy) -> None:
+    def score(self, ended_by: DealEnding) -> None:
         """R3-7: every seat's deadwood with its best arrangement."""
         results = []
         for seat, hand in enumerate(self.hands):
@@ -236,13 +238,14 @@ class ThreeThirteenGame(Game):
         leaders = [s for s, t in enumerate(self.totals) if t == best]
         return leaders[0] if len(leaders) == 1 else None
 
-    def view_extra(self, deal: Deal) -> dict[str, Any]:
-        extra: dict[str, Any] = {"wild_rank": scoring.wild_rank(deal.number).label}
-        assert isinstance(deal, ThreeThirteenDeal)
-        if deal.went_out is not None and not deal.is_over:  # R3-6: the hand is shown
-            shown = scoring.deadwood(
-                deal.hands[deal.went_out], round_no=deal.number, ace=self.options.ace_mode
-            )
-            extra["went_out"] = deal.went_out
-            extra["shown_melds"] = tuple(tuple(m.tokens()) for m in shown.melds)
-        return extra
+    def view_part(self, deal: Deal | None) -> ThreeThirteenViewPart:
+        if not isinstance(deal, ThreeThirteenDeal):
+            return ThreeThirteenViewPart()
+        wild = scoring.wild_rank(deal.number).label
+        if deal.went_out is None or deal.is_over:
+            return ThreeThirteenViewPart(wild_rank=wild)
+        shown = scoring.deadwood(  # R3-6: the hand is shown
+            deal.hands[deal.went_out], round_no=deal.number, ace=self.options.ace_mode
+        )
+        melds = tuple(tuple(m.tokens()) for m in shown.melds)
+        return ThreeThirteenViewPart(wild_rank=wild, went_out=deal.went_out, shown_melds=melds)

@@ -47,6 +47,7 @@ from remikit.melds import AceMode
 from remikit.solver import Goal
 from remikit.variants.three_thirteen import scoring
 from remikit.variants.three_thirteen.rules import ThreeThirteenDeal, options_of
+from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
 from remikit.views import PlayerView
 
 JOKER_INDEX = JOKER.index
@@ -252,7 +253,8 @@ class ThreeThirteenTactics:
             key=lambda pc: pc[0],
         )
         kept = include.card if isinstance(include, Discard) else None
-        if view.went_out is not None or rated[0][0] == 0:  # the last turn, or going out
+        last_turn = ThreeThirteenViewPart.of(view).went_out is not None
+        if last_turn or rated[0][0] == 0:  # the last turn, or going out
             if kept is None or kept is rated[0][1]:
                 return [((Discard(rated[0][1]),), 0.0)]
             return [((Discard(c),), float(-d)) for d, c in rated if c in (rated[0][1], kept)]
@@ -291,7 +293,8 @@ class ThreeThirteenTactics:
         top = view.top_discard
         assert top is not None
         kept = None if view.options.discard_taken_card else top
-        if view.went_out is not None or self.effort < QUICK:
+        last_turn = ThreeThirteenViewPart.of(view).went_out is not None
+        if last_turn or self.effort < QUICK:
             with_top = [*view.hand, top]
             after = min(
                 deadwood(_without(with_top, c), round_no, ace)
@@ -300,7 +303,7 @@ class ThreeThirteenTactics:
             )
             now = (
                 next_turn(view.hand, Counter(knowledge(view).unseen), round_no, ace)
-                if view.went_out is not None
+                if last_turn
                 else deadwood(view.hand, round_no, ace)
             )
             return Draw("discard") if after < now else Draw("stock")

@@ -23,6 +23,7 @@ from remikit.i18n import N_, t
 from remikit.melds import AceMode
 from remikit.variants.three_thirteen import scoring as three_thirteen
 from remikit.variants.three_thirteen.rules import options_of
+from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
 from remikit.views import DealSummary, PlayerView
 
 if TYPE_CHECKING:
@@ -60,22 +61,23 @@ class ThreeThirteenUI(VariantUI):
         lang = session.lang
         top = view.top_discard
         discard = card_markup(top) if top is not None else "—"
+        part = ThreeThirteenViewPart.of(view)
         lines: list[RenderableType] = [
             t(
                 "play.round_line",
                 lang,
                 number=view.deal_number,
                 rounds=three_thirteen.ROUNDS,
-                wild=view.wild_rank or "?",
+                wild=part.wild_rank or "?",
                 stock=view.stock_size,
                 discard=discard,
                 jokers=t("play.and_jokers", lang) if options_of(view).jokers else "",
             )
         ]
-        if view.went_out is not None:
-            lines.append(t("play.last_turn", lang, who=session.who(view.went_out)))
-            if view.shown_melds:
-                shown = Text(" · ").join(meld_tokens_text([m]) for m in view.shown_melds)
+        if part.went_out is not None:
+            lines.append(t("play.last_turn", lang, who=session.who(part.went_out)))
+            if part.shown_melds:
+                shown = Text(" · ").join(meld_tokens_text([m]) for m in part.shown_melds)
                 lines.append(Text(t("play.shown_melds", lang) + " ").append_text(shown))
         return lines
 
@@ -86,7 +88,7 @@ class ThreeThirteenUI(VariantUI):
         self, session: Session, seat: int, view: PlayerView, ended: DealSummary | None
     ) -> str:
         number = ended.number if ended is not None else view.deal_number
-        out = ended.by_seat if ended is not None else view.went_out
+        out = ended.by_seat if ended is not None else ThreeThirteenViewPart.of(view).went_out
         if out == seat and number not in self.announced_out:
             self.announced_out.add(number)
             return t("play.went_out", session.lang)
