@@ -4,6 +4,7 @@ core imports no front end, and no module outside remikit/variants/ names a varia
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,14 +77,6 @@ def test_the_core_imports_no_front_end() -> None:
 # -- nothing outside remikit/variants/ names a variant ------------------------------------
 
 ROOT = Path(__file__).resolve().parent.parent / "remikit"
-NAMED_THERE = {
-    "competition/results.py": "the Remi 13 D competition scores with its own variant's scorer",
-    "competition/seat_draw.py": "the Remi 13 D competition's seat draw (R13-2)",
-    "server/competition_api.py": "the Remi 13 D competition's bots",
-    "server/competition_web.py": "the Remi 13 D competition's tables",
-    "server/advice.py": "the hints a state carries, variant by variant",
-}
-"""The modules that still name a variant, and why: a competition is of Remi 13 D."""
 
 
 def variant_names_in(path: Path) -> list[str]:
@@ -133,7 +126,7 @@ def outside_the_variants() -> list[Path]:
 
 @pytest.mark.parametrize(
     "path",
-    [p for p in outside_the_variants() if p.relative_to(ROOT).as_posix() not in NAMED_THERE],
+    outside_the_variants(),
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
 def test_no_module_outside_the_variants_names_one(path: Path) -> None:
@@ -158,4 +151,18 @@ def test_the_check_finds_a_table_a_branch_and_an_import(tmp_path: Path) -> None:
         "line 4: 'three-thirteen'",
         "line 7: '500'",
     ]
-    assert set(NAMED_THERE) <= {p.relative_to(ROOT).as_posix() for p in outside_the_variants()}
+
+
+COMMENT = re.compile(r"^\s*(//.*|/?\*.*)$|\s//.*$", re.M)
+"""A comment: a line of ``// …`` or of a ``/** … */`` block, or ``// …`` after code."""
+WORD = re.compile(r"(?<![\w.-])[A-Za-z0-9_-]+(?![\w-])")
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "server" / "static").rglob("*.js")), ids=lambda p: p.name
+)
+def test_no_browser_script_names_a_variant(path: Path) -> None:
+    """The browser draws every table from what ``/api/variants`` and the states say."""
+    names = {name for spec in VARIANTS.values() for name in spec.names() if not name.isdigit()}
+    code = COMMENT.sub("", path.read_text(encoding="utf-8"))
+    assert [word for word in WORD.findall(code) if word.lower() in names] == []
