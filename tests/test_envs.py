@@ -16,12 +16,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 
-from remikit.actions import Action, Close, Knock, LayOff, MeldCards
+from remikit.actions import Action, LayOff, MeldCards
 from remikit.engine import OptionError
 from remikit.envs import gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
 from remikit.envs.aec import RemiEnv, Reward
 from remikit.envs.gym import RemiGymEnv, make
 from remikit.variants import find_playable
+from remikit.variants.gin.actions import Knock
+from remikit.variants.remi13d.actions import Close
 from tests.hidden import blind_observation
 
 MODULES: dict[str, ModuleType] = {

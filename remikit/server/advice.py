@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from remikit.actions import Close, Discard
+from remikit.actions import Discard
 from remikit.cards import Card
 from remikit.i18n import N_
 from remikit.melds import AceMode, Meld
@@ -24,6 +24,7 @@ from remikit.server.problems import Problem
 from remikit.server.serialize import action_json, cards_json
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.hints import arrange
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.variants.rummy500.hints import laid_points, opens_call, stock_plan, turn_plan

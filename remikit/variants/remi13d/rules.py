@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from remikit.actions import Action, Close
+from remikit.actions import Action
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.melds import PURE_RUN_CHOICES, PureRun
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.views import DealSummary, EndedBy, PlayerView, SeatResult
 
 PLAYERS = 4  # R13-1
