@@ -31,11 +31,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from remikit.actions import Knock
 from remikit.bots import make_bot
 from remikit.bots.strong import StrongBot
 from remikit.engine import Game
 from remikit.variants import find_variant
+from remikit.variants.gin.actions import Knock
 from remikit.views import PlayerView
 
 search_module: Any = importlib.import_module("remikit.bots.strong.search")

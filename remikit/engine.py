@@ -21,7 +21,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, Self
 
-from remikit.actions import Action, CallRummy, Discard, Draw, Play
+from remikit.actions import Action, Discard, Draw, Play
 from remikit.cards import Card
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_, brief, t
@@ -534,12 +534,12 @@ class Deal(ABC):
         self.taken = list(view.taken_from_discard)
         self.just_taken = None
         if self.phase is Phase.DISCARD:
-            for play in reversed(self.log):  # the draw (or Rummy call) of the turn being played
+            for play in reversed(self.log):  # the draw (or call) of the turn being played
                 if isinstance(play.action, Draw):
                     if play.action.source == "discard" and play.action.depth == 1 and self.taken:
                         self.just_taken = self.taken[-1][1]
                     break
-                if isinstance(play.action, CallRummy):
+                if play.action.calls:
                     break
         self.resume_variant(view)
 

@@ -10,7 +10,11 @@ import pytest
 
 from remikit import solver
 from remikit.storage.testing import ENV_VAR, scratch_database
+from remikit.variants import register
 from tests.stacked import Stacked, stack_deck
+from tests.toy import SPEC as TOY
+
+register(TOY)  # a variant defined in tests/ alone, covered by every test over the registry
 
 DATA = Path(__file__).resolve().parent / "data"
 """Records and score vectors from an independent implementation (docs/contract.md)."""

@@ -8,12 +8,13 @@ from dataclasses import fields
 
 import pytest
 
-from remikit.actions import Action, Close, Discard, Draw
+from remikit.actions import Action, Discard, Draw
 from remikit.bots import Bot, GreedyBot, RandomBot, check_view, make_bot, parse_bot_name, play_game
 from remikit.cards import JOKER, Card, make_deck, parse_cards
 from remikit.engine import Game
 from remikit.variants import find_variant
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.hints import may_hold_pure_run
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.three_thirteen import scoring as three_thirteen

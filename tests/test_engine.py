@@ -8,13 +8,14 @@ import random
 
 import pytest
 
-from remikit.actions import CallRummy, Discard, Draw, Pass, Play, parse_action
+from remikit.actions import Discard, Draw, Pass, Play, parse_action
 from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.records import replay
 from remikit.server.serialize import view_json
 from remikit.variants import VariantSpec, playable
 from remikit.variants.remi13d.rules import Remi13DDeal, Remi13DGame, Remi13DOptions
+from remikit.variants.rummy500.actions import CallRummy
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import EndedBy, PlayLog

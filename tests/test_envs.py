@@ -22,13 +22,15 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 
 import remikit.envs
-from remikit.actions import Action, Close, Knock, LayOff, MeldCards
+from remikit.actions import Action, LayOff, MeldCards
 from remikit.engine import DealPhase, OptionError, Phase
 from remikit.envs import ENVIRONMENTS, gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
 from remikit.envs.aec import RemiEnv, Reward
 from remikit.envs.gym import IDS, RemiGymEnv, make
 from remikit.envs.planes import Layout
 from remikit.variants import find_playable, playable
+from remikit.variants.gin.actions import Knock
+from remikit.variants.remi13d.actions import Close
 from tests.hidden import blind_observation
 
 MODULES: dict[str, ModuleType] = {

@@ -6,12 +6,13 @@ import random
 
 import pytest
 
-from remikit.actions import Knock, LayOff, Pass
+from remikit.actions import LayOff, Pass
 from remikit.bots import make_bot
 from remikit.bots.strong.determinize import knowledge
 from remikit.cards import parse_cards
 from remikit.cli.arena import make_arena
 from remikit.engine import DealPhase, Phase
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.greedy import GinStrategy, defence
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
 from remikit.variants.gin.state import GinPhase

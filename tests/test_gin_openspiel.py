@@ -38,10 +38,11 @@ from typing import Any
 
 import pytest
 
-from remikit.actions import Action, Knock, LayOff, parse_action
+from remikit.actions import Action, LayOff, parse_action
 from remikit.cards import Card, make_deck, parse_cards
 from remikit.engine import Phase
 from remikit.variants.gin import melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.openspiel import (
     DRAW_STOCK,
     DRAW_UPCARD,

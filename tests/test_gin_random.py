@@ -15,11 +15,12 @@ from itertools import combinations
 
 import pytest
 
-from remikit.actions import Action, Discard, Knock, MeldCards
+from remikit.actions import Action, Discard, MeldCards
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
 from remikit.variants.gin import melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
 from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from tests.hidden import blind_view

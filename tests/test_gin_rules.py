@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from remikit.actions import Draw, Knock, LayOff, Pass, parse_action
+from remikit.actions import Discard, Draw, LayOff, Pass, parse_action
+from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.cards import parse_cards
 from remikit.engine import DealPhase, Phase
 from remikit.errors import IllegalAction
+from remikit.kinds import Move, Place
 from remikit.records import replay
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, hand_points
 from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from remikit.views import EndedBy
@@ -204,6 +208,40 @@ def test_the_wall(stacked: Stacked) -> None:
     game.apply(deal.to_play or 0, Pass())
     assert deal.summary is not None and deal.summary.ended_by is GinEnding.WALL
     assert deal.summary.points == (0, 0) and game.needs_deal
+
+
+def test_a_knock_moves_its_card_onto_the_pile_and_at_the_wall_the_upcard_first(
+    stacked: Stacked,
+) -> None:
+    """G-5, G-8: the knock card goes onto the pile; at the wall the knocker takes the
+    upcard first. The other seat's sampled worlds put both where they went."""
+    game = knock_position(stacked)
+    act(game, "p0 knock Ac")  # the upcard it took
+    ace = parse_cards("Ac")[0]
+    assert ace not in knowledge(game.view(1)).known[0]
+    world = determinize(game.view(1), random.Random(1))
+    assert not any(ace in hand for hand in world.hands) and ace not in world.stock
+
+    game = game_of(stacked)
+    deal = deal_of(game)
+    act(game, "p0 pass", "p1 pass", "p0 draw stock", "p0 discard 5c", "p1 draw discard")
+    act(game, "p1 discard 5c")
+    while deal.phase is not GinPhase.WALL:
+        seat = deal.to_play
+        assert seat is not None
+        card = deal.hands[seat][-1]
+        game.apply(seat, Draw("stock") if phase(game) is Phase.DRAW else Discard(card))
+    upcard, knock = deal.discard_pile[-1], parse_cards("2c")[0]
+    assert deal.to_play == 0 and Knock(knock) in game.legal_actions(0)
+    assert Knock(knock).moves(deal.log[-1]) == (
+        Move(Place.PILE, Place.HAND, top=1),
+        Move(Place.HAND, Place.PILE, (knock,)),
+    )
+    act(game, "p0 knock 2c")
+    view = game.view(1)
+    assert list(knowledge(view).known[0]) == [upcard]
+    world = determinize(view, random.Random(1))
+    assert upcard in world.hands[0] and knock not in world.hands[0]
 
 
 def test_repeated_upcard_ends_the_hand(stacked: Stacked) -> None:

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Discard, Draw, Pass
+from remikit.actions import Action, Discard, Draw, Pass
 from remikit.cards import Card
 from remikit.server.clock import ManualClock
 from remikit.server.hub import Hub
 from remikit.server.live import LiveTable
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
+from remikit.variants.rummy500.actions import CallRummy
 
 CASES = [
     ("three-thirteen", {"players": 3}, 400),

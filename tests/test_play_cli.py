@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from remikit.actions import Close, Discard, Draw
+from remikit.actions import Discard, Draw
 from remikit.bots import make_bot
 from remikit.cards import Card, format_cards, parse_cards
 from remikit.cli import play
@@ -20,6 +20,7 @@ from remikit.cli.tui.commands import parse_command
 from remikit.cli.tui.session import Session
 from remikit.cli.tui.table import sorted_hand
 from remikit.records import load_record, replay
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.tui import Remi13DUI
 
@@ -238,9 +239,10 @@ def test_commands_are_read_like_a_person_types_them() -> None:
     assert parse_command("discard 7h", view, "en").action == Discard(Card.parse("7h"))
     assert parse_command("7h", view, "en").action == Discard(Card.parse("7h"))
     assert parse_command("14", view, "en").action == Discard(shown[13])
-    assert parse_command("t ah", view, "en").action == Close(Card.parse("Ah"))
-    assert parse_command("close Jk", view, "en").action == Close(Card.parse("Jk"))
-    assert parse_command("t", view, "en").kind == "close_best"
+    ui = Remi13DUI()  # closing is Remi 13 D's own command
+    assert parse_command("t ah", view, "en", ui).action == Close(Card.parse("Ah"))
+    assert parse_command("close Jk", view, "en", ui).action == Close(Card.parse("Jk"))
+    assert parse_command("t", view, "en", ui).kind == "close_best"
     bad = parse_command("b 15", view, "en")
     assert bad.kind == "error" and "pick 1 to 14" in bad.message
     assert "not a card" in parse_command("b zz", view, "en").message

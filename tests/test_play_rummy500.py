@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Decline, Draw, LayOff, MeldCards, Pass, parse_action
+from remikit.actions import Action, Draw, LayOff, MeldCards, Pass, parse_action
 from remikit.bots import Bot
 from remikit.cards import JOKER, Card
 from remikit.cli import play
@@ -20,6 +20,7 @@ from remikit.cli.tui.session import Session
 from remikit.cli.tui.table import sorted_hand
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.test_play_cli import EndOfInput, make_console, run_play

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from remikit.actions import Close, Discard, Draw
+from remikit.actions import Discard, Draw
 from remikit.bots.greedy import GreedyBot
 from remikit.cards import JOKER, Card, parse_cards
 from remikit.cli.main import main
@@ -31,6 +31,7 @@ from remikit.errors import IllegalAction
 from remikit.melds import Arrangement, Meld, card_at, is_pure_run
 from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.tactics import Remi13DTactics
 from remikit.variants.remi13d.tui import Remi13DUI

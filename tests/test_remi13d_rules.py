@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import Action, Close, Discard, Draw, parse_action
+from remikit.actions import Action, Discard, Draw, parse_action
 from remikit.cards import JOKER, Card, make_deck, parse_cards
 from remikit.engine import OptionError
 from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.state import Remi13DEnding
 from remikit.views import DealSummary, SeatResult

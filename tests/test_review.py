@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from remikit.actions import Close, Knock
 from remikit.bots import make_bot, play_game
 from remikit.cards import Card, make_deck
 from remikit.cli.main import main
 from remikit.review import review
 from remikit.variants import find_playable
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinGame, GinOptions
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from tests.stacked import Stacked, act, deal_stacked
 

@@ -15,13 +15,14 @@ from collections import Counter
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, MeldCards, Pass, Play
+from remikit.actions import Action, Discard, Draw, MeldCards, Pass, Play
 from remikit.bots import Bot, RandomBot, make_bot, play_game
 from remikit.bots.greedy import GreedyBot
 from remikit.cards import Card
 from remikit.cli.arena import ArenaError, make_arena
 from remikit.engine import Game
 from remikit.variants import find_variant
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import resolve_meld
 from remikit.variants.rummy500.plan import Rules, plan_turn
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options

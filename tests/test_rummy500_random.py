@@ -15,10 +15,11 @@ from collections import Counter
 
 import pytest
 
-from remikit.actions import Action, CallRummy, Discard, Pass
+from remikit.actions import Action, Discard, Pass
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.records import replay
+from remikit.variants.rummy500.actions import CallRummy
 from remikit.variants.rummy500.melds import PlacedMeld, hand_points, resolve_meld
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Phase

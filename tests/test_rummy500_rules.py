@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from remikit.actions import CallRummy, Decline, Discard, Draw, Pass, parse_action
+from remikit.actions import Discard, Draw, Pass, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.engine import OptionError, OptionText
 from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import hand_points
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.variants.rummy500.state import Rummy500ViewPart

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
-from remikit.actions import CallRummy, parse_seat_action
+from remikit.actions import parse_seat_action
 from remikit.bots import LEVELS, Bot
 from remikit.cards import Card
 from remikit.engine import Game
@@ -32,6 +32,7 @@ from remikit.server.settings import Settings
 from remikit.storage import Store
 from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
+from remikit.variants.rummy500.actions import CallRummy
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.hidden import check_no_early_secret

@@ -7,11 +7,15 @@ import ast
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
+from remikit.actions import FixedAction, Pass, kind_of, register_kind
 from remikit.engine import Game
+from remikit.kinds import TokenSection
 from remikit.variants import VARIANTS, find_playable, find_variant, playable, register
 from remikit.variants.gin.scoring import GinScorer
 from remikit.variants.spec import OPTIONAL_PARTS, PARTS, Scorer, VariantSpec
@@ -58,6 +62,26 @@ def test_a_scored_only_variant_plays_at_no_table(monkeypatch: pytest.MonkeyPatch
     assert "scored" not in [s.name for s in playable()]
     with pytest.raises(ValueError, match="for a table"):
         find_playable("scored")
+
+
+def test_every_kind_of_action_is_registered_under_its_verb() -> None:
+    """Each variant's kinds of action read back from their verbs; a verb is taken once;
+    a token section is the same wherever two kinds share it, and has its own place."""
+    sections: dict[str, TokenSection] = {}
+    for spec in playable():
+        for kind in spec.game_class().deal_type.phases:
+            assert kind_of(kind.verb) is kind
+            for section in kind.sections:
+                assert sections.setdefault(section.name, section) == section
+    assert len({s.order for s in sections.values()}) == len(sections)
+    with pytest.raises(ValueError, match="'pass' is taken by Pass"):
+
+        @register_kind
+        @dataclass(frozen=True)
+        class Other(FixedAction):
+            verb: ClassVar[str] = "pass"
+
+    assert kind_of("pass") is Pass
 
 
 def test_the_core_imports_no_front_end() -> None:

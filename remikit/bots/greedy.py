@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from remikit.actions import Action, CallRummy, Discard, Draw, Pass
+from remikit.actions import Action, Discard, Draw, Pass
 from remikit.bots.base import Bot, check_view
 from remikit.cards import Card
 from remikit.engine import Phase
@@ -44,9 +44,9 @@ class Strategy(Protocol):
 
 @runtime_checkable
 class CallingStrategy(Protocol):
-    """A strategy for a variant with Rummy calls (R5-10)."""
+    """A strategy for a variant with calls on a discard (Rummy 500's, R5-10)."""
 
-    def call(self, view: PlayerView) -> CallRummy | None:
+    def call(self, view: PlayerView) -> Action | None:
         """The answer in a call window: a call to make, or None to pass."""
 
 

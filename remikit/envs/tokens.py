@@ -7,7 +7,9 @@ another, so an agent reaches any legal action by choosing, at each step, one of 
 tokens that begins or continues some legal action (the action mask): every masked token
 leads to a legal action, and every legal action is reached.
 
-The sections, in this order, each present where the variant has the action:
+Each kind of action declares its sections (:attr:`remikit.actions.Action.sections`),
+with a number that places them; a variant has the sections of its kinds, in that order.
+The kinds of the variants today give these sections, in this order:
 
 ============== ======= =====================================================
 section        size    token ``start + i`` stands for
@@ -40,37 +42,32 @@ layoff         M       lay off on table meld i+1 (M: the deck's size // 3)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Close,
-    Decline,
-    Discard,
-    Draw,
-    Knock,
-    LayOff,
-    MeldCards,
-    Pass,
-)
-from remikit.cards import JOKER_INDEX, Card
+from remikit.actions import Action
+from remikit.cards import Card
 from remikit.engine import Options
+from remikit.kinds import CARDS, TokenSection
 from remikit.variants import VariantSpec
 
-CARDS = JOKER_INDEX + 1
-"""Card indices: the 52 natural cards and the joker (:class:`~remikit.cards.Card`)."""
+__all__ = ["CARDS", "ActionCodec", "Section", "Tree"]
 
 
 @dataclass(frozen=True)
 class Section:
-    """A run of tokens for one kind of action."""
+    """A run of tokens in place: the :class:`~remikit.actions.TokenSection` that ``kind``
+    (the first kind of the variant to declare it) declares, from ``start``."""
 
-    name: str
+    declared: TokenSection
     start: int
     size: int
+    kind: type[Action]
+
+    @property
+    def name(self) -> str:
+        return self.declared.name
 
     def __contains__(self, token: int) -> bool:
         return self.start <= token < self.start + self.size
@@ -81,29 +78,20 @@ Tree: TypeAlias = "dict[int, Tree | Action]"
 
 
 class ActionCodec:
-    """The token enumeration of one variant with its deck (module docstring)."""
+    """The token enumeration of one variant with its deck (module docstring): the token
+    sections its kinds of action declare, in their order."""
 
     def __init__(self, kinds: Iterable[type[Action]], *, depth: int, melds: int, jokers: bool):
-        kinds = set(kinds)
-        wanted: list[tuple[str, int, bool]] = [
-            ("draw_stock", 1, Draw in kinds),
-            ("draw_discard", depth, Draw in kinds),
-            ("discard", CARDS, Discard in kinds),
-            ("close", CARDS, Close in kinds),
-            ("knock", CARDS, Knock in kinds),
-            ("pass", 1, Pass in kinds),
-            ("decline", 1, Decline in kinds),
-            ("rummy", depth, CallRummy in kinds),
-            ("meld_card", 2 * JOKER_INDEX + 1 if jokers else JOKER_INDEX, bool(kinds & _MELDS)),
-            ("meld_end", 1, MeldCards in kinds),
-            ("layoff", melds, LayOff in kinds),
-        ]
+        declared: dict[str, tuple[TokenSection, type[Action]]] = {}
+        for kind in kinds:
+            for section in kind.sections:
+                declared.setdefault(section.name, (section, kind))
         self.sections: tuple[Section, ...] = ()
         start = 0
-        for name, size, present in wanted:
-            if present:
-                self.sections += (Section(name, start, size),)
-                start += size
+        for section, kind in sorted(declared.values(), key=lambda d: d[0].order):
+            size = section.length(depth=depth, melds=melds, jokers=jokers)
+            self.sections += (Section(section, start, size, kind),)
+            start += size
         self.size = start
         self._by_name = {s.name: s for s in self.sections}
 
@@ -126,7 +114,8 @@ class ActionCodec:
     def has(self, name: str) -> bool:
         return name in self._by_name
 
-    def _at(self, name: str, offset: int) -> int:
+    def at(self, name: str, offset: int) -> int:
+        """The token at ``offset`` in the section ``name``."""
         section = self._by_name[name]
         if not 0 <= offset < section.size:
             raise ValueError(f"{name} {offset + 1} is beyond the {section.size} tokens")
@@ -135,41 +124,18 @@ class ActionCodec:
     def card_token(self, card: Card, stands_for: Card | None = None) -> int:
         """The ``meld_card`` token of a card (a joker with what it stands for)."""
         if stands_for is None:
-            return self._at("meld_card", card.index)
-        return self._at("meld_card", CARDS + stands_for.index)
+            return self.at("meld_card", card.index)
+        return self.at("meld_card", CARDS + stands_for.index)
 
     def encode(self, action: Action) -> tuple[int, ...]:
         """The token sequence of ``action``."""
-        match action:
-            case Draw(source="stock"):
-                return (self._at("draw_stock", 0),)
-            case Draw(depth=depth):
-                return (self._at("draw_discard", depth - 1),)
-            case Discard(card=card):
-                return (self._at("discard", card.index),)
-            case Close(card=card):
-                return (self._at("close", card.index),)
-            case Knock(card=card):
-                return (self._at("knock", card.index),)
-            case Pass():
-                return (self._at("pass", 0),)
-            case Decline():
-                return (self._at("decline", 0),)
-            case CallRummy(depth=depth):
-                return (self._at("rummy", depth - 1),)
-            case MeldCards(cards=cards, stands_for=stands):
-                body = tuple(self.card_token(c, s) for c, s in zip(cards, stands, strict=True))
-                return (*body, self._at("meld_end", 0))
-            case LayOff(card=card, meld=meld, stands_for=stands):
-                return (self._at("layoff", meld - 1), self.card_token(card, stands))
-        raise ValueError(f"no token for {action}")  # pragma: no cover - every Action is matched
+        return action.encode(self)
 
     def action(self, token: int) -> Action | None:
         """The action ``token`` is by itself, or None for a token of a meld or lay-off."""
         for section in self.sections:
             if token in section:
-                i = token - section.start
-                return _SINGLE[section.name](i) if section.name in _SINGLE else None
+                return section.kind.from_token(section.name, token - section.start)
         return None
 
     def tree(self, actions: Sequence[Action]) -> Tree:
@@ -190,27 +156,5 @@ class ActionCodec:
         """A token as text: ``discard 7h``, ``card Jk=4h``, ``layoff 2``."""
         for section in self.sections:
             if token in section:
-                i = token - section.start
-                if section.name in ("discard", "close", "knock"):
-                    return f"{section.name} {Card(i)}"
-                if section.name == "meld_card":
-                    return f"card {Card(i)}" if i < CARDS else f"card Jk={Card(i - CARDS)}"
-                if section.size == 1:
-                    return section.name.replace("_", " ")
-                return f"{section.name.replace('_', ' ')} {i + 1}"
+                return section.declared.describe(token - section.start, section.size)
         raise ValueError(f"no token {token}: the tokens are 0 to {self.size - 1}")
-
-
-_MELDS = frozenset({MeldCards, LayOff})
-
-_SINGLE: dict[str, Callable[[int], Action]] = {
-    "draw_stock": lambda i: Draw("stock"),
-    "draw_discard": lambda i: Draw("discard", i + 1),
-    "discard": lambda i: Discard(Card(i)),
-    "close": lambda i: Close(Card(i)),
-    "knock": lambda i: Knock(Card(i)),
-    "pass": lambda i: Pass(),
-    "decline": lambda i: Decline(),
-    "rummy": lambda i: CallRummy(i + 1),
-}
-"""The action of each one-token section, from the token's place in it."""

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from remikit.actions import Action, CallRummy, Close, Discard, Draw, Knock, Pass, Play
+from remikit.actions import Action, Draw, Pass, Play
 from remikit.cards import Card
 from remikit.i18n import N_, t
+from remikit.kinds import Place
 from remikit.review.rate import Rating
 from remikit.variants import find_playable
 from remikit.views import PlayerView
@@ -64,8 +65,19 @@ def hints_of(view: PlayerView) -> Hints:
 # -- reasons ----------------------------------------------------------------------------
 
 
-def _card(action: Action) -> Card | None:
-    return action.card if isinstance(action, Discard | Close | Knock) else None
+def _card(action: Action, view: PlayerView) -> Card | None:
+    """The card ``action``, taken at ``view``, lets go of to end the turn: a discard's, a
+    close's or a knock's (a single card from the hand onto the pile or out of play)."""
+    previous = view.log[-1] if view.log else None
+    for move in action.moves(previous):
+        if move.source is Place.HAND and move.to in (Place.PILE, Place.OUT):
+            return move.cards[0] if len(move.cards) == 1 else None
+    return None
+
+
+def _takes_discard(play: Play, previous: Play) -> bool:
+    """Whether ``play``, after ``previous``, takes cards from the discard pile."""
+    return any(m.source is Place.PILE and m.to is Place.HAND for m in play.action.moves(previous))
 
 
 def _without(hand: Sequence[Card], card: Card) -> list[Card]:
@@ -87,11 +99,9 @@ def _goes_with(card: Card, other: Card) -> bool:
 def _discard_reasons(view: PlayerView, rating: Rating, following: Play | None) -> list[Reason]:
     out: list[Reason] = []
     taken, best = rating.taken, rating.best
-    card, best_card = _card(taken), _card(best)
-    if isinstance(best, Close) and not isinstance(taken, Close):
-        out.append(Reason(N_("review.reason.missed_close"), {"card": str(best.card)}))
-    elif isinstance(best, Knock) and not isinstance(taken, Knock):
-        out.append(Reason(N_("review.reason.missed_knock"), {"card": str(best.card)}))
+    card, best_card = _card(taken, view), _card(best, view)
+    if best.missed is not None and type(taken) is not type(best):
+        out.append(Reason(best.missed, {"card": str(best_card)}))
     if card is not None and best_card is not None and card != best_card:
         hints = hints_of(view)
         points = {c: hints.left(view, _without(view.hand, c)) for c in (card, best_card)}
@@ -111,9 +121,8 @@ def _discard_reasons(view: PlayerView, rating: Rating, following: Play | None) -
         if points[best_card] >= points[card]:  # the difference lies elsewhere
             out.append(_worth(rating))
     if card is not None and following is not None and following.seat != view.seat:
-        picked = isinstance(following.action, CallRummy) or (
-            isinstance(following.action, Draw) and following.action.source == "discard"
-        )
+        assert view.seat is not None  # a seat's decision
+        picked = _takes_discard(following, Play(view.seat, taken))
         wanted = [
             c for s, c in view.taken_from_discard if s == following.seat and _goes_with(card, c)
         ]
@@ -145,7 +154,7 @@ def reasons(view: PlayerView, rating: Rating, following: Play | None = None) -> 
     ``following`` is the play that came next in the deal (None when the deal ended)."""
     taken, best = rating.taken, rating.best
     if any(isinstance(a, Draw | Pass) for a in (taken, best)) and not any(
-        _card(a) for a in (taken, best)
+        _card(a, view) for a in (taken, best)
     ):
         out = _draw_reasons(view)
         if not rating.agreed:

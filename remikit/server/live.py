@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import orjson
 from fastapi import WebSocket
 
-from remikit.actions import Action, CallRummy, Discard, Pass, Play
+from remikit.actions import Action, Discard, Pass, Play
 from remikit.bots import Bot
 from remikit.cards import Card
 from remikit.engine import Game
@@ -718,7 +718,7 @@ class LiveTable:
     def _check_answer(self, window: CallWindow, seat: int, action: Action) -> None:
         """Whether ``seat`` may give ``action`` as its answer to the open call window (the
         lock is held); :class:`Problem` if not."""
-        if not isinstance(action, CallRummy | Pass):
+        if not (action.calls or isinstance(action, Pass)):
             raise Problem("call_window", "server.call_window_open", status=409)
         deal = self.game.current()
         if seat not in window.seats:
@@ -1090,9 +1090,9 @@ class LiveTable:
             if not deal.can(seat, answer):
                 answer = Pass()
             await self._store_and_apply(seat, answer)
-            if isinstance(answer, CallRummy):
+            if answer.calls:
                 for other, lost in window.held.items():
-                    if other != seat and isinstance(lost, CallRummy):
+                    if other != seat and lost.calls:
                         self.tell_seat(
                             other,
                             {

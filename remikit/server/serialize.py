@@ -20,19 +20,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Close,
-    Decline,
-    Discard,
-    Draw,
-    Knock,
-    LayOff,
-    MeldCards,
-    Pass,
-    Play,
-)
+from remikit.actions import Action, Play
 from remikit.cards import Card
 from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
 
@@ -41,36 +29,9 @@ PROTOCOL = 3
 
 
 def action_json(action: Action) -> dict[str, Any]:
-    """An action's structured form, with its record text as ``text``."""
-    out: dict[str, Any]
-    match action:
-        case Draw(source=source, depth=depth):
-            out = {"type": "draw", "source": source, "depth": depth}
-        case Discard(card=card) | Close(card=card):
-            out = {"type": "discard" if isinstance(action, Discard) else "close", "card": str(card)}
-        case Knock(card=card):
-            out = {"type": "knock", "card": str(card)}
-        case MeldCards(cards=cards, stands_for=stands_for):
-            out = {
-                "type": "meld",
-                "cards": cards_json(cards),
-                "stands_for": [card_json(c) for c in stands_for],
-            }
-        case LayOff(card=card, meld=meld, stands_for=stands):
-            out = {
-                "type": "layoff",
-                "card": str(card),
-                "meld": meld,
-                "stands_for": card_json(stands),
-            }
-        case CallRummy(depth=depth):
-            out = {"type": "rummy", "depth": depth}
-        case Decline():
-            out = {"type": "decline"}
-        case Pass():
-            out = {"type": "pass"}
-    out["text"] = str(action)
-    return out
+    """An action's structured form, with its record text as ``text`` (its kind's
+    :meth:`~remikit.actions.Action.as_json`)."""
+    return action.as_json()
 
 
 @lru_cache(maxsize=1 << 16)

@@ -7,8 +7,10 @@ stock, keeping
 
 * the seat's own hand, the discard pile and the table melds where they are;
 * every card a player took from the discard pile and has not discarded or
-  melded since in that player's hand (:func:`knowledge` follows them through
-  the view's public log, the cards from ``view.taken_from_discard``);
+  melded since in that player's hand (:func:`knowledge` follows every card the
+  view's public log moves, by each kind of action's
+  :meth:`~remikit.actions.Action.moves`, the cards taken from the pile from
+  ``view.taken_from_discard``);
 * every hand's size and the stock's size;
 * after a Three-Thirteen reshuffle (R3-5), the stock within the cards that
   were reshuffled into it.
@@ -27,14 +29,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 
-from remikit.actions import CallRummy, Discard, Draw, LayOff, MeldCards
 from remikit.cards import Card
 from remikit.engine import Deal, Game, Options
+from remikit.kinds import Move, Place
 from remikit.variants import find_variant
 from remikit.views import PlayerView
+
+HAND, STOCK, PILE, OUT = Place.HAND, Place.STOCK, Place.PILE, Place.OUT
 
 
 @dataclass(frozen=True)
@@ -106,52 +112,60 @@ def _minus(cards: list[Card] | tuple[Card, ...], away: Counter[Card]) -> list[Ca
 
 
 def knowledge(view: PlayerView) -> Knowledge:
-    """Walk the public log of the deal and work out what the seat knows."""
+    """Walk the public log of the deal, moving cards as each action moves them, and work
+    out what the seat knows."""
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator has no hand to sample around")
     rules = deal_type(view)
     players = view.players
-    held: list[Counter[Card]] = [Counter() for _ in range(players)]
-    taken = iter(view.taken_from_discard)
-    # seat sizes at the deal, from the sizes now and what each seat did since
-    start_size = list(view.hand_sizes)
+    plays: list[tuple[int, tuple[Move, ...]]] = []
+    previous = None
+    start_size = list(view.hand_sizes)  # each seat's at the deal: the sizes now, moves undone
+    for play in view.log:
+        moves = play.action.moves(previous)
+        plays.append((play.seat, moves))
+        previous = play
+        for source, to, shown, top in moves:
+            if source is HAND:
+                start_size[play.seat] += len(shown) or top
+            elif to is HAND:
+                start_size[play.seat] -= len(shown) or top
     pile: list[Card | None] = [None] if rules.opens_pile else []
-    actions = [(play.seat, play.action) for play in view.log]
-    for who, action in actions:
-        if isinstance(action, Draw):
-            start_size[who] -= 1 if action.source == "stock" else action.depth
-        elif isinstance(action, CallRummy):
-            start_size[who] -= action.depth
-        elif isinstance(action, Discard):
-            start_size[who] += 1
-        elif isinstance(action, MeldCards):
-            start_size[who] += len(action.cards)
-        elif isinstance(action, LayOff):
-            start_size[who] += 1
     stock = len(full_deck(view)) - sum(start_size) - len(pile)
+    held: list[Counter[Card]] = [Counter() for _ in range(players)]
+    out: list[Card] = []  # face up outside the pile and the table (a closing card)
+    taken = iter(view.taken_from_discard)
     refill: list[Card | None] | None = None
-    for who, action in actions:
-        if isinstance(action, Draw) and action.source == "stock":
-            stock -= 1
-        elif isinstance(action, Draw | CallRummy):
-            for _ in range(action.depth):
-                pile.pop()
-                owner, card = next(taken)
-                held[owner][card] += 1
-        elif isinstance(action, Discard):
-            _forget(held[who], action.card)
-            pile.append(action.card)
-            if rules.refills_stock and stock == 0 and len(pile) >= 2:
-                refill = pile[:-1]
-                pile = pile[-1:]
-                stock = len(refill)
-        elif isinstance(action, MeldCards):
-            for card in action.cards:
-                _forget(held[who], card)
-        elif isinstance(action, LayOff):
-            _forget(held[who], action.card)
-    seen: Counter[Card] = Counter(view.hand) + Counter(view.discard_pile)
+    for who, moves in plays:
+        for move in moves:
+            source, to, shown, top = move
+            size = len(shown) or top
+            cards: Sequence[Card | None] = shown or (None,) * size
+            if source is PILE:
+                cards = pile[len(pile) - size :]
+                del pile[len(pile) - size :]
+                if to is HAND:  # the view names the cards taken
+                    cards = [card for _, card in islice(taken, size)]
+            elif source is STOCK:
+                stock -= size
+            elif source is HAND:
+                for card in shown:
+                    if held[who][card] > 0:
+                        held[who][card] -= 1
+            if to is HAND and move.public:  # every seat saw them go into that hand
+                held[who].update(c for c in cards if c is not None)
+            if to is PILE:
+                pile.extend(cards)
+                if rules.refills_stock and stock == 0 and len(pile) >= 2:
+                    refill = pile[:-1]  # the next turn starts with the pile but its top
+                    pile = pile[-1:]
+                    stock = len(refill)
+            elif to is STOCK:
+                stock += size
+            elif to is OUT:
+                out.extend(c for c in cards if c is not None)
+    seen: Counter[Card] = Counter(view.hand) + Counter(view.discard_pile) + Counter(out)
     for meld in view.table:
         seen.update(meld.cards)
     known: list[tuple[Card, ...]] = []
@@ -159,9 +173,9 @@ def knowledge(view: PlayerView) -> Knowledge:
         if s == seat:
             known.append(tuple(view.hand))
             continue
-        cards = list(held[s].elements())[: view.hand_sizes[s]]
-        seen.update(cards)
-        known.append(tuple(cards))
+        kept = list(held[s].elements())[: view.hand_sizes[s]]
+        seen.update(kept)
+        known.append(tuple(kept))
     unseen_cards = tuple(_minus(full_deck(view), seen))
     pool: tuple[Card, ...] | None = None
     pool_unknown = 0
@@ -171,11 +185,6 @@ def knowledge(view: PlayerView) -> Knowledge:
         pool = tuple((have & named).elements())
         pool_unknown = sum(1 for c in refill if c is None)
     return Knowledge(tuple(known), unseen_cards, pool, pool_unknown)
-
-
-def _forget(held: Counter[Card], card: Card) -> None:
-    if held[card] > 0:
-        held[card] -= 1
 
 
 def determinize(

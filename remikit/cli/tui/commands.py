@@ -6,14 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from remikit.actions import (
-    Action,
-    ActionSyntaxError,
-    Close,
-    Discard,
-    Draw,
-    parse_action,
-)
+from remikit.actions import Action, ActionSyntaxError, Discard, Draw, parse_action
 from remikit.cards import Card, CardError
 from remikit.cli.tui.table import sorted_hand
 from remikit.errors import Translated
@@ -42,7 +35,6 @@ CLOSE_WORDS = frozenset({"t", "tutup", "close"})
 MELD_WORDS = frozenset({"m", "melds", "jadi"})
 HELP_WORDS = frozenset({"h", "help", "?", "bantuan"})
 QUIT_WORDS = frozenset({"q", "quit", "exit", "keluar"})
-RUMMY_WORDS = frozenset({"r", "rummy", "remi"})
 TABLE_WORDS = frozenset({"t", "table", "meja"})
 RECORD_VERBS = frozenset({"draw", "meld", "layoff", "rummy", "decline"})
 
@@ -89,8 +81,6 @@ def parse_command(text: str, view: PlayerView, lang: str, ui: VariantUI | None =
             return Command("action", Discard(parse_card_arg(args[0], hand, lang)))
         if verb in CLOSE_WORDS and not args:
             return Command("close_best")
-        if verb in CLOSE_WORDS and len(args) == 1:
-            return Command("action", Close(parse_card_arg(args[0], hand, lang)))
         if verb in RECORD_VERBS or (verb.startswith("p") and verb[1:].isdigit()):
             return Command("action", _record_action(words, view))
         if len(words) == 1 and view.phase == "discard" and _names_card(verb):

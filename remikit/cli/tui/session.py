@@ -26,16 +26,10 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from remikit.actions import (
-    CallRummy,
-    Close,
-    Decline,
-    Discard,
-    Pass,
-)
+from remikit.actions import Discard, Pass
 from remikit.bots import Bot, level_title
 from remikit.cards import Card
-from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, RUMMY_WORDS, TABLE_WORDS, parse_command
+from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, TABLE_WORDS, parse_command
 from remikit.cli.tui.table import POSITION_ORDER, POSITIONS, hand_table, sorted_hand
 from remikit.cli.tui.ui import Step, VariantUI, positions_for, taken_by
 from remikit.engine import Deal, Game, Phase
@@ -197,7 +191,7 @@ class Session:
             taken = taken_by(action, view)
             self.game.apply(seat, action)
             steps.append((action, taken))
-            if isinstance(action, Discard | Close | Decline):
+            if isinstance(action, Discard) or deal.is_over:
                 break
         if steps:
             self.news.append(
@@ -220,7 +214,7 @@ class Session:
         view = self.game.view(seat)
         answer = self.think(seat, partial(self.bots[seat].choose, view))
         self.game.apply(seat, answer)
-        if isinstance(answer, CallRummy):
+        if answer.calls:
             discarder = next(p.seat for p in reversed(view.log) if isinstance(p.action, Discard))
             self.called_on[seat] = discarder
             self.started[seat] = [(answer, taken_by(answer, view))]
@@ -239,11 +233,11 @@ class Session:
                     self.game.apply(self.person, Pass())
                 return
             verb, args = words[0], words[1:]
-            if verb in RUMMY_WORDS and len(args) <= 1:
-                if args and not args[0].isdigit():
+            if verb in self.ui.call_words and len(args) <= 1:
+                call = self.ui.call_action(args)
+                if call is None:
                     self.say("[red]" + t("play.call_bad", self.lang) + "[/red]")
                     continue
-                call = CallRummy(int(args[0]) if args else 1)
                 before, deal = self.game.view(self.person), self.game.deal
                 assert deal is not None
                 try:

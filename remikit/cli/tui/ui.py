@@ -17,7 +17,7 @@ from rich.console import RenderableType
 from rich.markup import escape
 from rich.table import Table
 
-from remikit.actions import Action, CallRummy, Close, Discard, Draw, Play
+from remikit.actions import Action, Discard, Draw, Play
 from remikit.cards import Card, Rank
 from remikit.cli.tui.table import (
     card_markup,
@@ -30,6 +30,7 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.i18n import N_, t
+from remikit.kinds import Place
 from remikit.melds import Meld
 from remikit.views import DealSummary, PlayerView
 
@@ -42,13 +43,15 @@ Step = tuple[Action, tuple[Card, ...]]
 
 def taken_by(action: Action, view: PlayerView) -> tuple[Card, ...]:
     """The cards ``action`` takes from the discard pile ``view`` shows (deepest first)."""
-    if (isinstance(action, Draw) and action.source == "discard") or isinstance(action, CallRummy):
-        return view.discard_pile[-action.depth :]
-    return ()
+    moves = action.moves(view.log[-1] if view.log else None)
+    depth = sum(m.size for m in moves if m.source is Place.PILE and m.to is Place.HAND)
+    return view.discard_pile[-depth:] if depth else ()
 
 
 SEATING = {"left": N_("play.seating_left"), "right": N_("play.seating_right")}
 """Where everyone sits, by the side the previous player in turn order sits on."""
+SEATING_ORDER = {"left": N_("play.seating_order_left"), "right": N_("play.seating_order_right")}
+"""The order of play at a table of other than four, by the same side."""
 
 
 class VariantUI(ABC):
@@ -72,10 +75,20 @@ class VariantUI(ABC):
         return list(range(len(names))), []
 
     def seating(self, session: Session) -> str:
-        """Where everyone sits, and whose discard the person may take."""
+        """Where everyone sits, and whose discard the person may take: the three others by
+        side at a table of four, else the order of play."""
         lang = session.lang
         seats = {session.where[s]: s for s in session.where}
-        previous = (session.person - 1) % session.game.players
+        players = session.game.players
+        previous = (session.person - 1) % players
+        if players != 4:
+            order = [(session.person + i) % players for i in range(players + 1)]
+            return t(
+                SEATING_ORDER[self.previous_on],
+                lang,
+                order=" → ".join(session.who(s) for s in order),
+                previous=session.who(previous),
+            )
         return t(
             SEATING[self.previous_on],
             lang,
@@ -140,8 +153,6 @@ class VariantUI(ABC):
             return t("play.did_take", lang, card=card)
         if isinstance(action, Discard):
             return t("play.did_discard", lang, card=card_markup(action.card))
-        if isinstance(action, Close):
-            return t("play.did_close", lang, card=card_markup(action.card))
         return escape(str(action))
 
     def pile_line(self, session: Session, view: PlayerView) -> RenderableType:
@@ -163,6 +174,14 @@ class VariantUI(ABC):
         """Whether the person is asked after every other player's discard (a variant
         with Rummy calls): the same pause whether or not a call is possible."""
         return False
+
+    call_words: frozenset[str] = frozenset()
+    """The words that call on a discard at the pause after it (:meth:`call_action`)."""
+
+    def call_action(self, args: Sequence[str]) -> Action | None:
+        """The call a call word with ``args`` (at most one) makes, or None for words that
+        make none."""
+        return None
 
     def discard_warning(self, session: Session, view: PlayerView, card: Card) -> str | None:
         """A question to ask before the person discards ``card`` (``--warn-playable``)."""
@@ -191,8 +210,6 @@ class VariantUI(ABC):
                 t("play.you_discarded", lang, card=card_markup(action.card))
                 + (f" {note}" if note else "")
             )
-        elif isinstance(action, Close):
-            session.say(t("play.you_closed", lang, card=card_markup(action.card)))
         return ()
 
     def wild(self, view: PlayerView) -> Rank | None:

@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, TypedDict
 
-from remikit.actions import Knock, LayOff
+from remikit.actions import LayOff
 from remikit.cards import Card, Suit
 from remikit.engine import Phase
 from remikit.melds import Arrangement, Meld
 from remikit.server.advice import BestArrangement, StateAdvice, discards, meld_json
 from remikit.server.serialize import action_json, cards_json
 from remikit.solver import Goal
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.greedy import defence
 from remikit.variants.gin.laydown import split
 from remikit.variants.gin.rules import min_deadwood

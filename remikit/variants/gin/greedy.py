@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.bots.greedy import draw_choice
 from remikit.cards import Card
 from remikit.engine import Phase
 from remikit.solver import Goal
 from remikit.variants.gin import melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import SOLVER
 from remikit.variants.gin.state import GinPhase

@@ -23,11 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass, Play
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass, Play
 from remikit.bots.strong.determinize import determinize, table_game
 from remikit.cards import Card
 from remikit.engine import DealPhase, Phase
 from remikit.variants.gin import melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinOptions
 from remikit.variants.gin.state import GinPhase, GinViewPart
 from remikit.views import PlayerView, TableMeld

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.cards import Card, Suit
+from remikit.variants.gin.actions import Knock
 
 DRAW_UPCARD = 52
 DRAW_STOCK = 53

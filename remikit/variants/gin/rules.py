@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.variants.gin import melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.variants.gin.state import LAY_PHASES, GinEnding, GinPhase, GinViewPart
 from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld

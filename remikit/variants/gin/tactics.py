@@ -28,13 +28,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from remikit.actions import Action, Discard, Draw, Knock, LayOff, MeldCards, Pass
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.search import Plan, including
 from remikit.cards import Card, Suit
 from remikit.engine import Deal, Phase
 from remikit.solver import Goal
 from remikit.variants.gin import greedy, melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.variants.gin.state import GinPhase, view_limit

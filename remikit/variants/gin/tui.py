@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from remikit.actions import Action, Draw, Knock, LayOff, MeldCards, Pass, Play
+from remikit.actions import Action, Draw, LayOff, MeldCards, Pass, Play
 from remikit.cards import Card
 from remikit.cli.tui.commands import parse_card_arg
 from remikit.cli.tui.table import (
@@ -36,6 +36,7 @@ from remikit.cli.tui.ui import Step, VariantUI, arrangement_table, join_parts
 from remikit.engine import DealPhase, Phase
 from remikit.i18n import N_, t
 from remikit.variants.gin import melds as gin_melds
+from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.laydown import best_melds, next_step
 from remikit.variants.gin.rules import BOX_BONUS, GAME_BONUS, GinDeal, GinGame, options_of
 from remikit.variants.gin.scoring import deadwood

@@ -3,10 +3,10 @@ best arrangement, from the seat's own view only (the terminal's ``m``, :mod:`.hi
 
 from __future__ import annotations
 
-from remikit.actions import Close
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement
 from remikit.solver import Goal
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.hints import arrange
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.views import PlayerView

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from remikit.actions import Action, Close, Draw
+from remikit.actions import Action, Draw
 from remikit.bots.greedy import Rating, best_single_discard, draw_choice
 from remikit.cards import Card
 from remikit.melds import PureRun
 from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.hints import may_hold_pure_run
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.views import PlayerView

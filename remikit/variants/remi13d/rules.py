@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from remikit.actions import Action, Close
+from remikit.actions import Action
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.melds import PureRun
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.state import Remi13DEnding
 from remikit.views import DealEnding, DealSummary, EndedBy, PlayerView, SeatResult
 

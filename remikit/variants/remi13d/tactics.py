@@ -34,7 +34,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from remikit.actions import Action, Close, Discard, Draw
+from remikit.actions import Action, Discard, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
 from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan, forced_draw, including
@@ -43,6 +43,7 @@ from remikit.engine import Deal, Phase
 from remikit.melds import PureRun, Scoring
 from remikit.solver import Solver
 from remikit.variants.remi13d import scoring
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DOptions, pure_rule_of
 from remikit.views import PlayerView
 

@@ -11,7 +11,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from remikit.actions import Action, Close, Play
+from remikit.actions import Action, Play
+from remikit.cards import Card
+from remikit.cli.tui.commands import CLOSE_WORDS, parse_card_arg
 from remikit.cli.tui.table import (
     card_markup,
     cards_text,
@@ -22,6 +24,7 @@ from remikit.cli.tui.ui import VariantUI, arrangement_table
 from remikit.errors import IllegalAction
 from remikit.i18n import N_, t
 from remikit.variants.remi13d import scoring as remi13d
+from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.hints import arrange
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.variants.remi13d.seating import draw_seats
@@ -69,6 +72,26 @@ class Remi13DUI(VariantUI):
             previous = (view.to_play - 1) % view.players if view.to_play is not None else 0
             discard = t("play.discard_from", lang, who=session.who(previous), card=card_markup(top))
         return [t("play.stock_line", lang, stock=view.stock_size, discard=discard)]
+
+    def parse_action(
+        self, verb: str, args: Sequence[str], view: PlayerView, lang: str
+    ) -> Action | None:
+        if verb in CLOSE_WORDS and len(args) == 1:  # ``t`` alone: the best close
+            return Close(parse_card_arg(args[0], sorted_hand(view.hand), lang))
+        return None
+
+    def narrate_step(self, session: Session, action: Action, taken: Sequence[Card]) -> str:
+        if isinstance(action, Close):
+            return t("play.did_close", session.lang, card=card_markup(action.card))
+        return super().narrate_step(session, action, taken)
+
+    def after_person_action(
+        self, session: Session, action: Action, before: PlayerView, ended: DealSummary | None
+    ) -> tuple[Card, ...]:
+        if isinstance(action, Close):
+            session.say(t("play.you_closed", session.lang, card=card_markup(action.card)))
+            return ()
+        return super().after_person_action(session, action, before, ended)
 
     def best_close(self, session: Session, view: PlayerView) -> Action | None:
         lang = session.lang

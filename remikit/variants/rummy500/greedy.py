@@ -23,15 +23,9 @@ At an empty stock it declines unless a take beats the hand as it stands
 
 from __future__ import annotations
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-)
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards
 from remikit.cards import Card
+from remikit.variants.rummy500.actions import CallRummy
 from remikit.variants.rummy500.hints import (
     best_draw,
     best_take,

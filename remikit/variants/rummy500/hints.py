@@ -11,16 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Decline,
-    Discard,
-    Draw,
-    LayOff,
-)
+from remikit.actions import Action, Discard, Draw, LayOff
 from remikit.cards import Card
 from remikit.errors import IllegalAction
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
     can_place,

@@ -45,21 +45,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Decline,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-    Pass,
-    Play,
-)
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass, Play
 from remikit.cards import Card, make_deck
 from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
     Slot,

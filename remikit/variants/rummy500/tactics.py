@@ -39,11 +39,12 @@ from collections.abc import Sequence
 from functools import cache
 from weakref import WeakKeyDictionary
 
-from remikit.actions import Action, CallRummy, Decline, Discard, Draw, LayOff, Pass
+from remikit.actions import Action, Discard, Draw, LayOff, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan, including
 from remikit.cards import Card
 from remikit.engine import Deal, Options, Phase
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
 from remikit.variants.rummy500.hints import (
     NEAR,

@@ -18,15 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from remikit.actions import (
-    Action,
-    CallRummy,
-    Decline,
-    Draw,
-    LayOff,
-    MeldCards,
-    Play,
-)
+from remikit.actions import Action, Draw, LayOff, MeldCards, Play
 from remikit.cards import Card
 from remikit.cli.tui.commands import parse_card_arg
 from remikit.cli.tui.table import (
@@ -41,6 +33,7 @@ from remikit.cli.tui.table import (
 )
 from remikit.cli.tui.ui import Step, VariantUI, join_parts
 from remikit.i18n import N_, t
+from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.hints import (
     best_draw,
     laid_points,
@@ -199,6 +192,13 @@ class Rummy500UI(VariantUI):
         if owed is not None:
             return t("play.r5_prompt_owed", lang, card=card_markup(owed))
         return t("play.r5_prompt_play", lang)
+
+    call_words = RUMMY_WORDS
+
+    def call_action(self, args: Sequence[str]) -> Action | None:
+        if args and not args[0].isdigit():
+            return None
+        return CallRummy(int(args[0]) if args else 1)
 
     def parse_action(
         self, verb: str, args: Sequence[str], view: PlayerView, lang: str
