@@ -214,7 +214,8 @@ def test_a_web_table_plays_to_the_end_over_a_real_websocket(tmp_path: Path) -> N
         assert record["variant"] == "tujuh" and len(record["hands"]) == 2
         result = replay(record)
         assert result.ok and result.finished
-        assert result.game is not None and list(result.game.totals) == game["game"]["result"]["totals"]
+        assert result.game is not None
+        assert list(result.game.totals) == game["game"]["result"]["totals"]
         steps = sum(len(h["actions"]) for h in record["hands"])
         replayed = http.get(f"/api/games/{code}/replay", params={"step": steps}).json()
         assert replayed["view"]["game_over"]
