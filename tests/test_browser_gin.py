@@ -25,7 +25,7 @@ from tests.browser import (
     wait,
 )
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser", "server"]  # the fixtures
 
 GAME_SECONDS = 240
