@@ -4,9 +4,11 @@ tests of each.
 
 Each tier runs ``--runs`` times as ``pytest -n WORKERS`` from the repository's root, with
 what is installed (browser and PostgreSQL tests skip without Chromium or
-``REMI_TEST_POSTGRES_URL``); the figure is the median wall-clock time. The machine must be
-otherwise idle for the figures to mean anything: on a shared machine every test is slower.
-The results of a run on the development machine are in docs/performance.md.
+``REMI_TEST_POSTGRES_URL``); the figures are the median wall-clock time and the median CPU
+time of pytest and its workers. The wall-clock time means something only on an otherwise
+idle machine; the CPU time divided by the workers is near the wall-clock time an idle
+machine would take (less the time tests spend waiting: servers, browsers, sleeps). The
+results of runs on the development machine are in docs/performance.md.
 
 Run: ``python bench/bench_tests.py [--tier fast|slow|full ...] [--runs N]
 [--workers N|auto] [--slowest N]`` (by default the fast tier and the full suite).
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -29,12 +32,13 @@ from report import table
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = {"fast": ["-m", "not slow"], "slow": ["-m", "slow"], "full": []}
 SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|deselected|errors?|xfailed|xpassed)")
-DURATION = re.compile(r"^\s*([\d.]+)s (call|setup|teardown)\s+(\S+)")
+DURATION = re.compile(r"^\s*([\d.]+)s (call|setup|teardown)\s+(.+?)\s*$")
 
 
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    cpu: float
     counts: dict[str, int]
     slowest: list[tuple[float, str]]
     ok: bool
@@ -44,7 +48,7 @@ def run_tier(tier: str, workers: str, slowest: int) -> Run:
     """One run of a tier: its wall-clock time, the counts pytest reports, the slowest tests."""
     command = [
         sys.executable,
-        *["-m", "pytest", "-q", "-p", "no:cacheprovider", "-n"],
+        *["-m", "pytest", "-p", "no:cacheprovider", "-n"],
         workers,
         *TIERS[tier],
         f"--durations={slowest}",
@@ -52,13 +56,22 @@ def run_tier(tier: str, workers: str, slowest: int) -> Run:
         "remikit",
     ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cpu = cpu_seconds()
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu
     lines = done.stdout.splitlines()
-    counts = {kind: int(n) for n, kind in SUMMARY.findall(lines[-1] if lines else "")}
+    summary = next((line for line in reversed(lines) if SUMMARY.search(line)), "")
+    counts = {kind: int(n) for n, kind in SUMMARY.findall(summary)}
     tests = [(float(m[1]), m[3]) for m in map(DURATION.match, lines) if m and m[2] == "call"]
-    return Run(seconds, counts, tests, done.returncode in (0, 5))
+    return Run(seconds, cpu, counts, tests, done.returncode in (0, 5))
+
+
+def cpu_seconds() -> float:
+    """The CPU time of every finished child process and its descendants, user and system."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -80,20 +93,23 @@ def main() -> None:
                 f"{statistics.median(times):.0f}",
                 f"{min(times):.0f}",
                 f"{max(times):.0f}",
+                f"{statistics.median(r.cpu for r in runs):.0f}",
                 "yes" if all(r.ok for r in runs) else "NO",
                 counts,
             ]
         )
         table(
             f"The {tier} tier's slowest tests (last run, seconds)",
-            "test:80 s:8",
+            "test:110 s:7",
             [[name, f"{seconds:.1f}"] for seconds, name in last.slowest],
         )
     table(
-        f"Test suite wall-clock time, seconds ({args.runs} run(s) per tier, -n {args.workers},"
-        f" {os.cpu_count()} CPUs)",
-        "tier:5 median:7 min:6 max:6 green:6 counts:60",
+        f"Test suite time, seconds ({args.runs} run(s) per tier, -n {args.workers},"
+        f" {os.cpu_count()} CPUs; wall clock and CPU)",
+        "tier:5 median:7 min:6 max:6 cpu:6 green:6 counts:50",
         rows,
+        "load average at the end (1, 5, 15 minutes): "
+        + ", ".join(f"{load:.1f}" for load in os.getloadavg()),
     )
 
 

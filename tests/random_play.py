@@ -22,15 +22,12 @@ the engine's shared interfaces. After every action:
 from __future__ import annotations
 
 import random
-import types
-import typing
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from functools import partial
-from typing import Any, Literal, cast
 
-from remikit.actions import Action, ActionSyntaxError, Discard, Draw, parse_action
+from remikit.actions import Action, Discard, Draw
 from remikit.bots import Bot, make_bot
 from remikit.cards import Card
 from remikit.engine import Deal, Game, OptionError, OptionInfo, Options, Phase
@@ -38,6 +35,7 @@ from remikit.errors import IllegalAction
 from remikit.variants import VariantSpec
 from remikit.views import PlayerView
 from tests.hidden import blind_view
+from tests.unoffered import declares_jokers, key, mutant, written
 
 WHOLE_GAME_EVERY = 6
 """Every sixth seed plays a whole game (up to :data:`MAX_DEALS` deals); the others one deal."""
@@ -114,106 +112,6 @@ def start(spec: VariantSpec, seed: int) -> tuple[Game, bool]:
     return game, whole
 
 
-# -- actions not offered -----------------------------------------------------------------
-
-
-HINTS: dict[type, dict[str, Any]] = {}
-
-
-def hints(action: Action) -> dict[str, Any]:
-    """The type of each field of ``action``."""
-    kind: type = type(action)
-    found = HINTS.get(kind)
-    if found is None:
-        found = HINTS[kind] = typing.get_type_hints(kind)
-    return found
-
-
-def holds_several(action: Action) -> bool:
-    """Whether ``action`` has a field of several cards."""
-    return any(typing.get_origin(hint) is tuple for hint in hints(action).values())
-
-
-def key(action: Action) -> object:
-    """An action up to the order of its cards: the tuples of its fields zipped and sorted
-    (a meld's cards with what each joker stands for)."""
-    if not holds_several(action):
-        return action
-    values = [getattr(action, f.name) for f in fields(action)]
-    rows = [v for v in values if isinstance(v, tuple)]
-    flat = tuple(v for v in values if not isinstance(v, tuple))
-    return (type(action), flat, tuple(sorted(zip(*rows, strict=True), key=str)))
-
-
-def written(action: Action) -> bool:
-    """Whether a record can hold ``action``: its text reads back as the same action
-    (``draw stock`` has no depth, a depth or a meld number counts from 1)."""
-    try:
-        return parse_action(str(action)) == action
-    except ActionSyntaxError:
-        return False
-
-
-def optional_card(hint: Any) -> bool:
-    """Whether a field's type is an optional card (what a joker stands for), or a tuple
-    of them."""
-    args = typing.get_args(hint)
-    if typing.get_origin(hint) is tuple:
-        return bool(args) and optional_card(args[0])
-    return Card in args and type(None) in args
-
-
-def declares_jokers(action: Action) -> bool:
-    """Whether ``action`` holds a joker and may say what it stands for: legal-action lists
-    spell one declaration of a meld's jokers where the rules accept others (or none, where
-    only one fits)."""
-    values = [getattr(action, f.name) for f in fields(action)]
-    cards = [c for v in values for c in (v if isinstance(v, tuple) else (v,))]
-    return any(isinstance(c, Card) and c.is_joker for c in cards) and any(
-        optional_card(hint) for hint in hints(action).values()
-    )
-
-
-def changed(value: object, hint: Any, deck: Sequence[Card], rng: random.Random) -> object:
-    """Another value of a field's type: any card of the deck, a small whole number, one
-    of a literal's values; anything else unchanged."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if hint is Card:
-        return rng.choice(deck)
-    if hint is int and isinstance(value, int):
-        return rng.randint(0, max(3, value + 3))
-    if origin is Literal:
-        return rng.choice(args)
-    if origin in (typing.Union, types.UnionType) and Card in args:
-        return rng.choice([None, rng.choice(deck)])
-    return value
-
-
-def mutant(
-    action: Action, hand: Sequence[Card], deck: Sequence[Card], rng: random.Random
-) -> Action:
-    """``action`` with one field changed, or its cards (the fields that hold several)
-    replaced by natural cards of ``hand`` in a random order."""
-    names = [f.name for f in fields(action)]
-    if not names:
-        return action
-    kinds = hints(action)
-    several = [n for n in names if typing.get_origin(kinds[n]) is tuple]
-    naturals = [c for c in hand if not c.is_joker]
-    changes: dict[str, object]
-    if several and naturals and rng.random() < 0.6:
-        size = len(getattr(action, several[0])) + rng.choice((-1, 0, 0, 1))
-        cards = tuple(rng.sample(naturals, max(1, min(size, len(naturals)))))
-        changes = {
-            n: cards if typing.get_args(kinds[n])[0] is Card else (None,) * len(cards)
-            for n in several
-        }
-    else:
-        name = rng.choice(names)
-        changes = {name: changed(getattr(action, name), kinds[name], deck, rng)}
-    return cast(Action, replace(cast(Any, action), **changes))
-
-
 # -- the checks ----------------------------------------------------------------------------
 
 
@@ -237,14 +135,21 @@ class Before:
 class Checker:
     """The invariants of one game, checked after every action (module docstring)."""
 
-    def __init__(self, spec: VariantSpec, game: Game, rng: random.Random) -> None:
+    def __init__(
+        self,
+        spec: VariantSpec,
+        game: Game,
+        rng: random.Random,
+        refused: Counter[str] | None = None,
+    ) -> None:
         self.spec = spec
         self.game = game
         self.rng = rng
+        self.refused = Counter[str]() if refused is None else refused
+        """How many actions of each kind were tried and refused."""
         self.full = Counter(game.full_deck())
         self.deck = sorted(self.full)
         self.pool: dict[object, Action] = {}  # actions offered in this game
-        self.refused: Counter[str] = Counter()  # the kinds of action refused
         self.wild_ranks = spec.client.wild_ranks if spec.client is not None else ()
         self.table_melds = spec.client is None or spec.client.table_melds
 
@@ -362,7 +267,7 @@ class Checker:
                 pass
             else:
                 raise AssertionError(f"seat {seat} was allowed {action}, not offered")
-            self.refused[type(action).__name__ + ("" if seat == actor else " (turn)")] += 1
+            self.refused[type(action).__name__] += 1
         assert self.state() == before, "a refused action changes nothing"
 
     def acted(self, seat: int, action: Action, was: Before) -> None:
@@ -405,15 +310,25 @@ def choose(game: Game, seat: int, share: float, bot: Bot, rng: random.Random) ->
     return rng.choice(view.legal_actions)
 
 
-def play(spec: VariantSpec, seed: int, *, check: bool = True, extra: Extra | None = None) -> Game:
+def play(
+    spec: VariantSpec,
+    seed: int,
+    *,
+    check: bool = True,
+    extra: Extra | None = None,
+    refused: Counter[str] | None = None,
+) -> Game:
     """Play seed ``seed`` of ``spec``: one deal, or every sixth seed a whole game (at most
-    :data:`MAX_DEALS` deals); with ``check``, every invariant after every action, and
-    ``extra`` (a variant's own checks) after every action too."""
+    :data:`MAX_DEALS` deals); with ``check``, every invariant after every action (counting
+    the actions refused in ``refused``), and ``extra`` (a variant's own checks) after every
+    action too."""
     game, whole = start(spec, seed)
     chooser = random.Random(f"{spec.name} play {seed}")
     shares = seat_shares(spec, game.players, chooser)
     bots = [make_bot("greedy", seed=seed) for _ in range(game.players)]
-    checker = Checker(spec, game, random.Random(f"{spec.name} check {seed}")) if check else None
+    checker = None
+    if check:
+        checker = Checker(spec, game, random.Random(f"{spec.name} check {seed}"), refused)
     checks = [c for c in (checker and checker.dealt, extra and partial(extra, game)) if c]
     for run in checks:
         run()

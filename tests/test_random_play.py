@@ -9,6 +9,8 @@ without a line of its own.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from remikit.engine import Game
@@ -59,10 +61,12 @@ SEEDS = [
 @pytest.mark.parametrize("seeds", SEEDS)
 @pytest.mark.parametrize("spec", VARIANTS)
 def test_random_play_keeps_every_invariant(spec: VariantSpec, seeds: range) -> None:
-    by_a_seat = whole = ended = 0
+    by_a_seat = whole = ended = actions = 0
+    refused: Counter[str] = Counter()
     for seed in seeds:
-        game = play(spec, seed)
+        game = play(spec, seed, refused=refused)
         check_game(spec, game)
+        actions += sum(len(d.log) for d in game.deals)
         by_a_seat += sum(
             d.summary is not None and d.summary.by_seat is not None for d in game.deals
         )
@@ -71,6 +75,7 @@ def test_random_play_keeps_every_invariant(spec: VariantSpec, seeds: range) -> N
             ended += game.over
     assert by_a_seat, "some deals end by a seat's close, knock or going out"
     assert ended >= whole / 2, "most whole games reach their end"
+    assert refused.total() > actions, "more actions refused than taken"
 
 
 @pytest.mark.parametrize("spec", VARIANTS)
