@@ -15,8 +15,8 @@ the engine's shared interfaces. After every action:
 - every view shows its own hand, the public state as it is, and leaks nothing
   (:func:`tests.hidden.blind_view`);
 - the legal actions offered are exactly those accepted: each is accepted by a fork of
-  the deal, and a sample of others (offered earlier, offered to the seat to play and
-  changed in one field, offered to another seat) is refused with the state unchanged.
+  the deal, and a sample of others (offered earlier, offered now or earlier and changed,
+  offered to another seat) is refused with the state unchanged.
 """
 
 from __future__ import annotations
@@ -253,7 +253,8 @@ class Checker:
             for _ in range(REFUSALS // 2)
         ]
         pool = list(self.pool.values())
-        tries += [(actor, a) for a in rng.sample(pool, min(3, len(pool)))]
+        tries += [(actor, a) for a in rng.sample(pool, min(2, len(pool)))]
+        tries.append((actor, mutant(rng.choice(pool), deal.hands[actor], self.deck, rng)))
         tries += [(rng.choice(others), rng.choice(offered)) for _ in range(REFUSALS - len(tries))]
         for seat, action in tries:
             if seat == actor and (
