@@ -21,10 +21,11 @@ test: lint
 	bash .ci/install-nginx.sh
 	bash .ci/with-postgres.sh $(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
 
-# The same checks with only what is already installed: no system packages; browser and
-# PostgreSQL tests skip when Chromium or a PostgreSQL server is missing.
+# The fast tier: lint, then every test not marked slow (pyproject.toml), with only what is
+# already installed: no system packages; browser and PostgreSQL tests skip when Chromium or
+# a PostgreSQL server is missing. `make test` runs the slow tests too.
 check: lint
-	$(BIN)/pytest -n auto tests remikit
+	$(BIN)/pytest -n auto -m "not slow" tests remikit
 
 lint: $(INSTALLED_DEV)
 	$(BIN)/ruff check remikit tests bench

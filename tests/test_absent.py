@@ -216,6 +216,7 @@ def test_the_creator_replaces_an_away_seat_by_a_bot_from_the_next_deal(db_url: s
         assert not_away.status_code == 409
 
 
+@pytest.mark.slow
 def test_a_rematch_keeps_the_seats_and_every_token(db_url: str) -> None:
     with running(db_url, clock=ManualClock()) as client:
         settings = {"grace": 0, "stand_in": "random"}

@@ -118,6 +118,7 @@ MATCHES = [
 ]
 
 
+@pytest.mark.slow
 def test_a_match_on_the_cluster_gives_the_json_of_a_local_run(
     head: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

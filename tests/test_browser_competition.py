@@ -38,7 +38,7 @@ from tests.browser import (
     wait_text,
 )
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser"]  # the fixture
 
 PLAYERS = [

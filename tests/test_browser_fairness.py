@@ -50,7 +50,7 @@ from tests.stacked import stack_deck
 if TYPE_CHECKING:
     from playwright.sync_api import FilePayload
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser", "server"]  # the fixtures
 
 SECRET = bytes(range(32))

@@ -29,7 +29,7 @@ from tests.browser import (
 )
 from tests.test_browser_rules import click_cards, sit_down, stacked_table
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser", "server"]  # the fixtures
 
 GAME_SECONDS = 240

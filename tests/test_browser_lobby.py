@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser import Browser, Served, browser, needs_chromium, open_person, shot
 
-pytestmark = needs_chromium
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser"]  # the fixture, used by name
 
 ITEMS = "#table-list .table-item"

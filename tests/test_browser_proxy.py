@@ -30,7 +30,7 @@ from tests.browser import (
 )
 from tests.proxy import PREFIX, ProxiedServed, needs_nginx
 
-pytestmark = [needs_chromium, needs_nginx]
+pytestmark = [needs_chromium, needs_nginx, pytest.mark.slow]
 __all__ = ["browser"]  # the fixture
 
 

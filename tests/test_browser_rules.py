@@ -40,7 +40,7 @@ from tests.browser import (
 )
 from tests.stacked import stack_deck
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser", "server"]  # the fixtures
 
 CLOSER = "3s 4s 5s 6s 9h Th Jh 7c 7d 7s Kd Kc Jk"  # docs/rules.md §5: closes with Ah for 135

@@ -33,7 +33,7 @@ from tests.browser import (
 )
 from tests.test_browser import early_call, seeded_table
 
-pytestmark = [needs_chromium]
+pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser", "server"]  # the fixtures
 
 Box = dict[str, float]

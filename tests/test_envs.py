@@ -48,7 +48,7 @@ TABLES: list[tuple[str, dict[str, Any]]] = [
     ("gin", {}),
     ("gin", {"undercut_bonus": 10, "target": 50}),
 ]
-GAMES = {"remi13d": 6, "three-thirteen": 6, "rummy500": 4, "gin": 8}
+GAMES = {"remi13d": 6, "three-thirteen": 3, "rummy500": 4, "gin": 8}
 """Games per table in the random-play tests."""
 DEALS = {"remi13d": None, "three-thirteen": 3, "rummy500": None, "gin": 4}
 """Their first deals only, where random play makes long deals (None: whole games)."""

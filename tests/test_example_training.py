@@ -25,6 +25,7 @@ def load_example() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_training_changes_the_agent() -> None:
     example = load_example()
     torch.manual_seed(0)

@@ -96,6 +96,7 @@ def real_table(server: Server, path: str, generated: str) -> str:
     return server.finished if path.startswith("/api/games") else server.live
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @fuzz(HTTP_EXAMPLES)
 def test_the_http_api_answers_every_request_as_documented(case: Any, server: Server) -> None:

@@ -174,6 +174,7 @@ def test_strong_tactics_knock_is_the_favourite() -> None:
     assert isinstance(plans[-1][0][0], Knock | Pass) or len(plans) == 2
 
 
+@pytest.mark.slow
 def test_strong_beats_greedy() -> None:
     """A short seeded arena of hands: the strong bot wins more hands than greedy."""
     arena = make_arena("gin", "strong@0.05,greedy", games=10, seed=4)

@@ -398,6 +398,7 @@ def replay_all(policy: str, games: int, seed: int) -> Replay:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", sorted(GAMES))
 def test_hands_replay_openspiel(policy: str) -> None:
     """G-3 … G-9: OpenSpiel's hands replayed in remikit offer the same actions at every

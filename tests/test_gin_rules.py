@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -10,14 +11,17 @@ import pytest
 from remikit.actions import Discard, Draw, LayOff, Pass, parse_action
 from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.cards import parse_cards
-from remikit.engine import DealPhase, Phase
+from remikit.engine import DealPhase, Game, Phase
 from remikit.errors import IllegalAction
 from remikit.kinds import Move, Place
 from remikit.records import replay
+from remikit.variants import find_variant
+from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, hand_points
 from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from remikit.views import EndedBy
+from tests.random_play import play
 from tests.stacked import Stacked, act, deal_stacked, snapshot
 
 # seat 0: runs 2-3-4 of spades, 7-8-9 of hearts, the set of kings, and 5c (5 deadwood)
@@ -278,3 +282,61 @@ def test_record_replays(stacked: Stacked) -> None:
     assert result.ok and result.game is not None
     assert result.game.totals == game.totals and game.totals[0] > 0
     assert result.game.record() == game.record()
+
+
+# -- random play: Gin Rummy's own invariants (tests/random_play.py checks the rest) --------
+
+
+def check_gin(game: Game) -> None:
+    """After every action: ten cards a hand before and between turns (G-1), the stock
+    never below the wall (G-8), the knock limit in every view (G-5); a finished hand is
+    scored as G-7 says; a finished game shows its bonuses (G-10)."""
+    deal = game.deals[-1]
+    assert isinstance(deal, GinDeal)
+    sizes = [len(h) for h in deal.hands]
+    if deal.phase in (GinPhase.OFFER, Phase.DRAW, GinPhase.WALL):
+        assert sizes == [10, 10]
+    elif deal.phase is Phase.DISCARD:
+        assert sizes[deal.to_play or 0] == 11 and sum(sizes) == 21
+    elif not deal.is_over:
+        assert deal.knocker is not None and sizes[1 - deal.knocker] <= 10
+    if not deal.is_over:
+        assert len(deal.stock) >= 2, "the stock never goes below the wall (G-8)"
+    for seat in (0, 1, None):
+        assert GinViewPart.of(game.view(seat)).knock_limit == deal.limit
+    if deal.summary is not None:
+        check_hand_score(deal)
+    if game.over:
+        assert isinstance(game, GinGame)
+        assert GinViewPart.of(game.view(0)).game_bonuses == game.bonuses
+        assert sum(game.bonuses) > 0
+
+
+def check_hand_score(deal: GinDeal) -> None:
+    summary = deal.summary
+    assert summary is not None
+    if summary.ended_by is not GinEnding.KNOCK:
+        assert summary.points == (0, 0) and deal.returns() == (0, 0)
+        return
+    knocker = deal.knocker
+    assert knocker is not None and summary.by_seat == knocker
+    left = [melds.points(h) for h in deal.hands]
+    assert left[knocker] <= deal.limit, "a knock ends within the limit (G-5)"
+    result = deal.returns()[knocker]
+    assert sum(deal.returns()) == 0
+    assert summary.points[knocker] == max(result, 0)
+    assert summary.points[1 - knocker] == max(-result, 0)
+    if left[knocker] == 0:  # gin: no lay-offs on the knocker's melds (G-6)
+        assert all(m.laid_by.count(1 - knocker) == 0 for m in deal.table if m.owner == knocker)
+
+
+@pytest.mark.parametrize(
+    "seeds", [range(0, 150), pytest.param(range(150, 1000), marks=pytest.mark.slow)]
+)
+def test_random_hands_keep_gins_own_invariants(seeds: range) -> None:
+    spec = find_variant("gin")
+    endings: Counter[str] = Counter()
+    for seed in seeds:
+        game = play(spec, seed, check=False, extra=check_gin)
+        endings.update(d.summary.ended_by for d in game.deals if d.summary is not None)
+    assert endings[GinEnding.KNOCK] and endings[GinEnding.WALL], endings

@@ -315,6 +315,7 @@ def test_a_hello_with_a_huge_token_is_refused(client: TestClient) -> None:
 # -- a real server ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_seat_token_reaches_the_log_at_debug(tmp_path: Path) -> None:
     served = Served(tmp_path, extra=["--log-level", "debug"])
     try:
@@ -342,6 +343,7 @@ def test_redaction_hides_tokens_written_as_json() -> None:
     assert record.getMessage() == 'got {"token": "…"}'
 
 
+@pytest.mark.slow
 def test_sigterm_ends_the_server_while_strong_bots_think(tmp_path: Path) -> None:
     served = Served(tmp_path)
     try:
@@ -413,6 +415,7 @@ def test_every_error_code_of_the_server_is_documented() -> None:
     assert codes and not {c for c in codes if f"`{c}`" not in docs}
 
 
+@pytest.mark.slow
 def test_a_real_server_closes_a_socket_on_a_frame_over_64_kib(tmp_path: Path) -> None:
     served = Served(tmp_path)
     try:

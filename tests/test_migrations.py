@@ -259,6 +259,7 @@ def test_a_database_at_an_unknown_newer_revision_is_refused(database_url: str) -
     assert "9999" in t("serve.newer_database", "id", revision="9999", head=head())
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_newer_database_with_a_message(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'remikit.db'}"
     stamp_newer(url)

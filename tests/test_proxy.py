@@ -24,7 +24,7 @@ from remikit.server.share import qr_svg
 from tests.browser import Served
 from tests.proxy import PREFIX, ProxiedServed, needs_nginx
 
-pytestmark = [needs_nginx]
+pytestmark = [needs_nginx, pytest.mark.slow]
 
 Message = dict[str, Any]
 ONE_PERSON = [

@@ -88,6 +88,7 @@ def mean_and_interval(costs: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(variance / len(costs))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "options"), [("gin", {"target": 50}), ("three-thirteen", {"players": 2})]
 )
@@ -106,6 +107,7 @@ def test_the_strong_bots_decisions_cost_less_than_the_greedy_bots(
     assert greedy - greedy_half > strong + strong_half, (greedy, greedy_half, strong, strong_half)
 
 
+@pytest.mark.slow
 def test_the_same_review_for_any_number_of_processes(stacked: Stacked) -> None:
     record = bot_game("gin", 3, target=25)
     one = review(record, 1, budget=BUDGET, seed=4, jobs=1)
@@ -114,6 +116,7 @@ def test_the_same_review_for_any_number_of_processes(stacked: Stacked) -> None:
     assert review(record, 1, budget=BUDGET, seed=5).as_json() != one.as_json()
 
 
+@pytest.mark.slow
 def test_a_rating_sees_nothing_hidden() -> None:
     """Two records that differ only in stock cards nobody has seen give the same rating
     of the seat's first decision."""

@@ -1,8 +1,8 @@
 """Rummy 500 bots: greedy melds, lays off, takes from the pile when it pays, calls Rummy;
-calls in the play loop go by priority (R5-10); 1,000 seeded bot games keep every invariant.
+calls in the play loop go by priority (R5-10); 400 seeded bot games keep every invariant.
 
-The 1,000 games mix random and greedy bots at 2, 4 and 8 players with a mix of
-table options. To keep the run short, 960 of them play to a target of 60
+The 400 games mix random and greedy bots at 2, 4 and 8 players with a mix of
+table options. To keep the run short, 384 of them play to a target of 60
 points, stopped after four hands; every 25th plays a whole game to 500.
 Invariants (cards accounted for, valid table melds, views that hide the other
 hands) are checked before every action.
@@ -11,7 +11,6 @@ hands) are checked before every action.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -20,14 +19,13 @@ from remikit.bots import Bot, RandomBot, make_bot, play_game
 from remikit.bots.greedy import GreedyBot
 from remikit.cards import Card
 from remikit.cli.arena import ArenaError, make_arena
-from remikit.engine import Game
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import resolve_meld
 from remikit.variants.rummy500.plan import Rules, plan_turn
 from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
-from tests.test_rummy500_random import check_invariants
+from tests.random_play import Checker
 from tests.test_rummy500_rules import (
     JOKER_HANDS,
     OUT_HAND,
@@ -36,6 +34,7 @@ from tests.test_rummy500_rules import (
     P2,
     Stacked,
     act,
+    check_table,
     deal_of,
     new_game,
 )
@@ -315,10 +314,10 @@ def test_play_game_asks_for_calls_after_discards() -> None:
     assert calls  # greedy bots do call
 
 
-# -- 1,000 seeded games ------------------------------------------------------------------
+# -- 400 seeded games --------------------------------------------------------------------
 
-GAMES = 1000
-CHUNKS = 8
+GAMES = 400
+CHUNKS = 4
 SHORT_TARGET = 60
 MAX_HANDS = 4
 
@@ -342,10 +341,8 @@ class Checked(Bot):
     """A bot whose every answer must be legal; the game's invariants are checked before
     each decision (once per position)."""
 
-    def __init__(
-        self, inner: Bot, game: Game, seat: int, full: Counter[Card], checked: list[int]
-    ) -> None:
-        self.inner, self.game, self.seat, self.full = inner, game, seat, full
+    def __init__(self, inner: Bot, checker: Checker, seat: int, checked: list[int]) -> None:
+        self.inner, self.checker, self.game, self.seat = inner, checker, checker.game, seat
         self.checked = checked
         self.name = inner.name
 
@@ -356,14 +353,19 @@ class Checked(Bot):
         stamp = deal.number * 100_000 + len(deal.log)
         if self.checked[0] != stamp:
             self.checked[0] = stamp
-            assert isinstance(self.game, Rummy500Game)
-            check_invariants(self.game, self.full)
+            check_position(self.checker)
 
     def choose(self, view: PlayerView) -> Action:
         self.check(view)
         action = self.inner.choose(view)
         assert action in view.legal_actions, (action, view.legal_actions)
         return action
+
+
+def check_position(checker: Checker) -> None:
+    """The invariants of every variant (tests/random_play.py) and Rummy 500's own."""
+    checker.check(offered=False)
+    check_table(checker.game)
 
 
 class Capped(Rummy500Game):
@@ -375,21 +377,22 @@ class Capped(Rummy500Game):
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_bot_games_keep_every_invariant(chunk: int) -> None:
     for seed in range(chunk * GAMES // CHUNKS, (chunk + 1) * GAMES // CHUNKS):
         options = options_for(seed)
         game = Capped(options, rng=random.Random(seed))
-        full = Counter(game.full_deck())
+        checker = Checker(find_variant("rummy500"), game, random.Random(seed))
         checked = [-1]
         levels = ("greedy", "random")
         bots: list[Bot] = [
-            Checked(make_bot(levels[(s + seed) % 2], seed=seed * 10 + s), game, s, full, checked)
+            Checked(make_bot(levels[(s + seed) % 2], seed=seed * 10 + s), checker, s, checked)
             for s in range(options.players)
         ]
         play_game(game, bots)
         assert game.over
-        check_invariants(game, full)
+        check_position(checker)
         if options.target == 500:
             best = max(game.totals)
             assert best >= 500 and game.winner == game.totals.index(best)

@@ -12,18 +12,19 @@ import pytest
 
 from remikit.actions import Discard, Draw, Pass, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
-from remikit.engine import OptionError, OptionText
+from remikit.engine import Game, OptionError, OptionText
 from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
-from remikit.variants.rummy500.melds import hand_points
+from remikit.variants.rummy500.melds import PlacedMeld, hand_points, resolve_meld
 from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
 from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import Laid, TableMeld
+from tests.random_play import play
 from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
-__all__ = ["Stacked", "act", "new_game"]
+__all__ = ["Stacked", "act", "check_table", "new_game"]
 
 # -- helpers -----------------------------------------------------------------------------
 
@@ -1063,3 +1064,65 @@ def test_a_record_with_an_illegal_action_stops_there(data: Path) -> None:
     result = replay(record).as_json()
     assert result["ok"] is False and result["index"] == 8
     assert "may be taken only if you can meld it" in result["reason"]
+
+
+# -- random play: Rummy 500's own invariants (tests/random_play.py checks the rest) -------
+
+CHECKED: set[PlacedMeld] = set()
+
+
+def check_meld(meld: PlacedMeld, number: int) -> None:
+    """A table meld is still a valid meld with the same declarations (R5-4, R5-6)."""
+    assert meld.number == number
+    if meld in CHECKED:  # melds are immutable: each one is checked once
+        return
+    stands = [s.identity if s.card.is_joker else None for s in meld.slots]
+    again = resolve_meld(meld.cards(), stands, seat=0, number=number)
+    assert again.kind == meld.kind
+    assert sorted(s.identity for s in again.slots) == sorted(s.identity for s in meld.slots)
+    if meld.kind == "run":
+        positions = [s.position for s in meld.slots]
+        assert positions == list(range(meld.low, meld.high + 1))
+        assert all(s.identity.suit == meld.suit for s in meld.slots)
+    else:
+        assert 3 <= len(meld.slots) <= 4
+        assert len({s.identity.suit for s in meld.slots}) == len(meld.slots)
+    if len(CHECKED) > 100_000:
+        CHECKED.clear()
+    CHECKED.add(meld)
+
+
+def check_table(game: Game) -> None:
+    """After every action: valid table melds whose credits add up to the table (R5-11),
+    a finished hand scored as its credits less the cards held (R5-12), no discard while a
+    card is owed to the table (R5-3), and a call window that asks the right seats and
+    takes only calls and passes (R5-10)."""
+    deal = game.deals[-1]
+    assert isinstance(deal, Rummy500Deal) and isinstance(game.options, Rummy500Options)
+    scoring = game.options.scoring
+    credits = [0] * game.players
+    for number, meld in enumerate(deal.table, start=1):
+        check_meld(meld, number)
+        for slot in meld.slots:
+            credits[slot.seat] += slot.points(scoring)
+    assert sum(credits) == deal.table_points(), "table credits add up to the table"
+    if deal.summary is not None:
+        for seat, result in enumerate(deal.summary.results):
+            assert result.points == credits[seat] - hand_points(deal.hands[seat], scoring)
+        return
+    assert deal.to_play is not None
+    legal = game.legal_actions(deal.to_play)
+    if deal.must_meld is not None:
+        assert not any(isinstance(a, Discard) for a in legal)
+    if deal.phase == "call":  # R5-10: the seat asked calls or passes, nothing else
+        assert deal.rummy_from is not None and deal.to_play in deal.call_order(deal.rummy_from)
+        assert Pass() in legal and all(isinstance(a, CallRummy | Pass) for a in legal)
+
+
+@pytest.mark.parametrize(
+    "seeds", [range(0, 30), pytest.param(range(30, 200), marks=pytest.mark.slow)]
+)
+def test_random_hands_keep_the_table_valid(seeds: range) -> None:
+    spec = find_variant("rummy500")
+    for seed in seeds:
+        play(spec, seed, check=False, extra=check_table)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from remikit.storage import Store
@@ -124,6 +125,7 @@ def first(view: Message, prefix: str) -> str:
     return next(a for a in actions if a.startswith(prefix))
 
 
+@pytest.mark.slow
 def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'remikit.db'}"
     log = tmp_path / "server.log"
@@ -204,6 +206,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path: Path) -> None:
     assert "Traceback" not in log.read_text()
 
 
+@pytest.mark.slow
 def test_serve_names_a_database_it_cannot_open() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "remikit", "serve", "--database", "nosuchdriver://nowhere"],
@@ -216,6 +219,7 @@ def test_serve_names_a_database_it_cannot_open() -> None:
     assert done.stderr.startswith("cannot open the database:") and "nosuchdriver" in done.stderr
 
 
+@pytest.mark.slow
 def test_sigkill_mid_round_loses_no_confirmed_competition_entry(tmp_path: Path) -> None:
     """Kill the server while referees enter a physical table's games: every confirmed
     entry is there after the restart, with its audit lines; the one entered but not

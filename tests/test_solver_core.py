@@ -77,6 +77,7 @@ def problems(draw: st.DrawFn) -> tuple[str, list[Card], Rank | None, Goal]:
     return name, hand, wild_rank, goal
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_compiled_search_finds_the_reference_arrangement(

@@ -1,7 +1,7 @@
 """The strong bot: only views, no way to the hidden cards, consistent samples, determinism,
 legal moves in every variant; the arena-only cheater.
 
-The legality runs play 500 single deals per variant (a Remi 13 D game, a
+The legality runs play 300 single deals per variant (a Remi 13 D game, a
 Three-Thirteen round, a Rummy 500 hand), with one strong bot searching with
 a handful of rollouts against greedy bots; whole games at the real budgets
 are in ``bench/bench_strength.py``.
@@ -144,7 +144,7 @@ def test_the_play_command_refuses_the_cheater(capsys: pytest.CaptureFixture[str]
         ("three-thirteen", {"players": 3, "jokers": 2}),
         ("rummy500", {}),
         ("rummy500", {"players": 2}),
-        ("rummy500", {"players": 6}),
+        pytest.param("rummy500", {"players": 6}, marks=pytest.mark.slow),
     ],
 )
 def test_determinize_respects_what_the_seat_has_seen(
@@ -314,13 +314,15 @@ def _single_deals(variant: str, deals: int, sims: int, *, later: int = 1) -> int
     return decisions
 
 
-@pytest.mark.timeout(1500)  # 500 deals of strong play: minutes on a busy machine
+@pytest.mark.slow
+@pytest.mark.timeout(1500)  # 300 deals of strong play: minutes on a busy machine
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_strong_never_makes_an_illegal_move(variant: str) -> None:
     later = 11 if variant == "three-thirteen" else 1  # every round of Three-Thirteen
-    assert _single_deals(variant, 500, sims=2, later=later) > 500
+    assert _single_deals(variant, 300, sims=2, later=later) > 300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_strong_at_full_effort_never_makes_an_illegal_move(variant: str) -> None:
     """The candidates a real budget brings (lookaheads, deep takes, refined worlds)."""

@@ -12,7 +12,7 @@ import pytest
 
 from remikit.actions import Action, Discard, Draw, Play, parse_action
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
-from remikit.engine import OptionError, OptionText
+from remikit.engine import Game, OptionError, OptionText
 from remikit.errors import IllegalAction
 from remikit.i18n import t
 from remikit.records import load_record, replay
@@ -27,6 +27,7 @@ from remikit.variants.three_thirteen.rules import (
     reshuffle_seed,
 )
 from remikit.variants.three_thirteen.state import ThreeThirteenViewPart
+from tests.random_play import play
 from tests.stacked import Stacked, act, deal_stacked, snapshot, stack_deck
 
 WILD_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -728,3 +729,39 @@ def test_a_round_with_nothing_left_to_refill_the_stock_is_scored_as_it_stands() 
     assert summary is not None
     assert (summary.ended_by, summary.by_seat, summary.points) == ("stock", None, (0, 4 + 7 + 10))
     assert not any(r.went_out for r in summary.results)
+
+
+# -- random play: the scores of every round (tests/random_play.py checks the rest) -------
+
+
+def check_round_scores(game: Game) -> None:
+    """R3-6, R3-7: once a round is over, each hand's points are its deadwood, its melds
+    and dead cards are the hand, and the one who went out scores nothing."""
+    deal = game.deals[-1]
+    assert isinstance(deal, ThreeThirteenDeal)
+    summary = deal.summary
+    if summary is None:
+        return
+    assert len(summary.results) == deal.players
+    ace = deal.options.ace_mode
+    for seat, result in enumerate(summary.results):
+        hand = deal.hands[seat]
+        assert result.points == scoring.deadwood_points(hand, round_no=deal.round_no, ace=ace)
+        melded = [Card.parse(t.split("=")[0]) for meld in result.melds for t in meld]
+        assert Counter(melded + list(result.dead)) == Counter(hand)
+        assert result.went_out == (seat == deal.went_out)
+    if summary.ended_by == "out":
+        assert deal.went_out is not None and summary.by_seat == deal.went_out
+        assert summary.points[deal.went_out] == 0
+        assert len(deal.log) >= 2 * deal.players  # the one going out and each final turn
+    else:
+        assert summary.ended_by == "stock"
+
+
+@pytest.mark.parametrize(
+    "seeds", [range(0, 60), pytest.param(range(60, 400), marks=pytest.mark.slow)]
+)
+def test_random_rounds_score_their_hands(seeds: range) -> None:
+    spec = find_variant("three-thirteen")
+    for seed in seeds:
+        play(spec, seed, check=False, extra=check_round_scores)
