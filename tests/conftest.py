@@ -15,6 +15,7 @@ from tests.stacked import Stacked, stack_deck
 from tests.toy import SPEC as TOY
 
 register(TOY)  # a variant defined in tests/ alone, covered by every test over the registry
+collect_ignore = ["toy"]  # its modules are the variant, not tests (nor doctests)
 
 DATA = Path(__file__).resolve().parent / "data"
 """Records and score vectors from an independent implementation (docs/contract.md)."""

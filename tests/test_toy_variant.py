@@ -198,8 +198,11 @@ def test_a_web_table_plays_to_the_end_over_a_real_websocket(tmp_path: Path) -> N
             ws.send(json.dumps({"type": "hello", "token": token, "lang": "id"}))
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
             state = next_state(ws)
+            hinted = 0
             while not state["view"]["game_over"]:
                 legal = state["view"]["legal_actions"]
+                if state.get("advice"):  # its own hints part, from the seat's view
+                    hinted += "deadwood" in state["advice"]["counter"]
                 assert len(state["view"]["hand"]) in (0, 7, 8)  # T-2, T-3
                 if legal:
                     action = choose(legal)
@@ -209,6 +212,7 @@ def test_a_web_table_plays_to_the_end_over_a_real_websocket(tmp_path: Path) -> N
                         )
                     )
                 state = next_state(ws)
+        assert hinted > 0
         game = finished(http, code)
         record = http.get(f"/api/games/{code}/record").json()
         assert record["variant"] == "tujuh" and len(record["hands"]) == 2

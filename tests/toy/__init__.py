@@ -39,6 +39,7 @@ SPEC = VariantSpec(
         "tactics": "tests.toy.parts:TujuhTactics",
         "tui": "tests.toy.tui:TujuhUI",
         "review": "tests.toy.parts:TujuhReview",
+        "advice": "tests.toy.parts:TujuhAdvice",
     },
     client=ClientInfo(deal="hand", length="deals", options=("players", "deals")),
     env_module="tujuh_v0",

@@ -12,6 +12,8 @@ from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import Plan
 from remikit.cards import Card
 from remikit.engine import Deal
+from remikit.melds import Arrangement
+from remikit.server.advice import BestArrangement, StateAdvice, arrangement, discards
 from remikit.solver import Goal
 from remikit.views import PlayerView
 from tests.toy.rules import Show, deadwood, solver
@@ -91,6 +93,34 @@ class TujuhTactics:
     def objective(self, scores: Sequence[float], seat: int) -> float:
         others = [s for i, s in enumerate(scores) if i != seat]
         return sum(others) / len(others) - scores[seat]
+
+
+class TujuhAdvice:
+    """The web table's hints at Tujuh: the deadwood after the best discard, and a show."""
+
+    def state(self, view: PlayerView) -> StateAdvice:
+        shows = [a.card for a in view.legal_actions if isinstance(a, Show)]
+        found = self._found(view)
+        return {
+            "can_close": False,
+            "close_card": None,
+            "can_go_out": bool(shows),
+            "go_out_discard": str(shows[0]) if shows else None,
+            "counter": {"deadwood": -found.value},
+            "warnings": [],
+        }
+
+    def best(self, view: PlayerView) -> BestArrangement:
+        found = self._found(view)
+        return arrangement(found.melds, found.dead, -found.value, discard=found.discard)
+
+    @staticmethod
+    def _found(view: PlayerView) -> Arrangement:
+        discarding = bool(discards(view))
+        keep = view.kept_card if discarding else None
+        found = solver().solve(list(view.hand), goal=Goal(discard=discarding, keep=keep))
+        assert found is not None
+        return found
 
 
 class TujuhReview:
