@@ -32,12 +32,14 @@ from remikit.actions import parse_action
 from remikit.cards import parse_cards
 from remikit.cli import play
 from remikit.cli.main import build_parser
+from remikit.cli.tui.commands import parse_command
 from remikit.envs import ENVIRONMENTS
 from remikit.records import load_record, replay
 from remikit.variants import ENV_VAR, find_playable
 from tests.stacked import Stacked
 from tests.toy import SPEC
 from tests.toy.rules import Show, TujuhEnding, TujuhGame, TujuhOptions
+from tests.toy.tui import TujuhUI
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {
@@ -239,6 +241,13 @@ def test_a_web_table_plays_to_the_end_over_a_real_websocket(tmp_path: Path) -> N
 
 
 # -- the terminal table -----------------------------------------------------------------
+
+
+def test_the_terminal_table_reads_its_own_action_as_any_other(stacked: Stacked) -> None:
+    game = tujuh(stacked, ["2h 3h 4h 7c 7d 7s Kd", "9c 9d Jh Qs 5c 6d 8h"], "5h")
+    game.apply(0, parse_action("draw discard"))
+    command = parse_command("show kd", game.view(0), "en", TujuhUI())
+    assert command.kind == "action" and command.action == Show(parse_cards("Kd")[0])
 
 
 def test_the_terminal_table_plays_a_whole_game(tmp_path: Path) -> None:

@@ -50,13 +50,6 @@ class TujuhUI(VariantUI):
             )
         ]
 
-    def parse_action(
-        self, verb: str, args: Sequence[str], view: PlayerView, lang: str
-    ) -> Action | None:
-        if verb == "show" and len(args) == 1:
-            return Show(Card.parse(args[0]))
-        return None
-
     def after_person_action(
         self, session: Session, action: Action, before: PlayerView, ended: DealSummary | None
     ) -> tuple[Card, ...]:

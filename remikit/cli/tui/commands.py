@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from remikit.actions import Action, ActionSyntaxError, Discard, Draw, parse_action
+from remikit.actions import Action, ActionSyntaxError, Discard, Draw, kind_of, parse_action
 from remikit.cards import Card, CardError
 from remikit.cli.tui.table import sorted_hand
 from remikit.errors import Translated
@@ -36,7 +36,6 @@ MELD_WORDS = frozenset({"m", "melds", "jadi"})
 HELP_WORDS = frozenset({"h", "help", "?", "bantuan"})
 QUIT_WORDS = frozenset({"q", "quit", "exit", "keluar"})
 TABLE_WORDS = frozenset({"t", "table", "meja"})
-RECORD_VERBS = frozenset({"draw", "meld", "layoff", "rummy", "decline"})
 
 
 def parse_card_arg(token: str, hand: Sequence[Card], lang: str) -> Card:
@@ -81,7 +80,7 @@ def parse_command(text: str, view: PlayerView, lang: str, ui: VariantUI | None =
             return Command("action", Discard(parse_card_arg(args[0], hand, lang)))
         if verb in CLOSE_WORDS and not args:
             return Command("close_best")
-        if verb in RECORD_VERBS or (verb.startswith("p") and verb[1:].isdigit()):
+        if kind_of(verb) is not None or (verb.startswith("p") and verb[1:].isdigit()):
             return Command("action", _record_action(words, view))
         if len(words) == 1 and view.phase == "discard" and _names_card(verb):
             return Command("action", Discard(parse_card_arg(verb, hand, lang)))
