@@ -247,7 +247,9 @@ def assert_no_leak(receiver: Person, seat: int, other: Person, other_seat: int) 
         secret = {c for c in other_hand if c not in public and c not in view["hand"]}
         rest = dict(view)
         rest.pop("hand")
-        text = json.dumps({**frame, "view": rest})
+        fairness = dict(frame["fairness"])
+        fairness.pop("deck")  # the unshuffled deck: every card, in the order of no deal
+        text = json.dumps({**frame, "view": rest, "fairness": fairness})
         for card in secret:
             assert not re.search(rf"\b{card}\b", text), (
                 f"seat {seat} was sent {card} of seat {other_seat}'s hand"

@@ -268,6 +268,7 @@ class LiveTable:
         self.owner_hash = owner_hash
         self.rematch = rematch  # the table that plays this one again
         self.fair = {f.number: f for f in fair or ()}  # deal number: its secret and more
+        self.unshuffled = [str(card) for card in game.full_deck()]  # what every deal shuffles
         self.fixed_seed = fixed_seed  # its secrets come from the seed; no contributions
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -468,7 +469,7 @@ class LiveTable:
         ended = next((d.number for d in reversed(deals) if d.is_over), None)
         shown: dict[str, Any] = {
             "version": 1,
-            "deck": [str(card) for card in self.game.full_deck()],
+            "deck": self.unshuffled,
             "deal": None,
             "ended": None,
             "next": None,
