@@ -58,6 +58,10 @@ class Action:
     missed: ClassVar[str | None] = None
     """The message id a game review gives when the search preferred this kind and the seat
     took another (``{card}``: the card it lets go of)."""
+    said: ClassVar[str | None] = None
+    """The message id of a log line telling this action (``{who}``, ``{card}``, ``{k}``: its
+    depth), for a kind of one variant: the browser words its log with it (the variant's
+    ``client``, docs/protocol.md §3.1); the shared kinds it words itself."""
 
     @classmethod
     def read(cls, args: Sequence[str]) -> Self | None:

@@ -85,6 +85,17 @@ def test_every_message_has_a_text_in_every_language(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_text_says_itself_twice(lang: str) -> None:
+    doubled = [
+        key
+        for key, _, texts in entries(read(po_path(lang)))
+        for text in texts
+        if re.fullmatch(r"(.{10,}?)\s?\1", text, re.S)
+    ]
+    assert not doubled, f"{lang}: the text is there twice in {doubled}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_translations_keep_the_english_fields(lang: str) -> None:
     english = {key: texts for key, _, texts in entries(read(po_path("en")))}
     for key, _, texts in entries(read(po_path(lang))):

@@ -193,6 +193,9 @@ class ClientInfo:
             "hints": {"draw": self.draw_hint, "discard": self.discard_hint},
             "lower_is_better": game.lower_is_better,
             "options": list(self.options),
+            "actions": {
+                kind.verb: kind.said for kind in game.deal_type.phases if kind.said is not None
+            },
         }
 
 

@@ -47,6 +47,7 @@ class Show(CardAction):
     """T-4: lay the hand down, all in melds, with ``card`` face up on the pile."""
 
     verb: ClassVar[str] = "show"
+    said: ClassVar[str | None] = "tujuh.act_show"
     sections: ClassVar[tuple[TokenSection, ...]] = (TokenSection("show", 45, "cards"),)
 
     def moves(self, previous: Play | None) -> tuple[Move, ...]:

@@ -128,7 +128,7 @@ function actionWords(data) {
     const words = describeLog(plays, nameOf, data.view.taken_from_discard, replay.game.client);
     return words[words.length - 1];
   }
-  return describeAction(data.play, nameOf);
+  return describeAction(data.play, nameOf, replay.game.client);
 }
 
 function staticHand(view) {
@@ -167,7 +167,7 @@ function renderReview() {
   const deals = data.view.finished_deals;
   const ended = deals.length && (data.view.plays.length === 0 || data.view.game_over) ? deals[deals.length - 1].number : null;
   $("#review-box").replaceChildren(reviewPanel(replay.review, {
-    seats: replay.game.seats, nameOf, step: replay.step, endedDeal: ended,
+    seats: replay.game.seats, client: replay.game.client, nameOf, step: replay.step, endedDeal: ended,
     start: (seat) => { replay.review.start(seat); if (replay.seat !== seat) go(replay.step, seat); },
     go: (step) => go(step),
   }));

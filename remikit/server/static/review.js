@@ -62,13 +62,13 @@ const reasonText = (reason) => t(reason.key, Object.fromEntries(Object.entries(r
   [name, CARD_FIELDS.includes(name) ? String(value).split(" ").map(showCard).join(" ") : value])));
 
 /** The seat's decision at `step`: its mark, the bot's choice, the cost and the reasons. */
-function decisionBox(decision, name) {
+function decisionBox(decision, name, client) {
   if (!decision) return h("div", {id: "review-decision", class: "review-decision muted"}, t("replay.review_none", {name}));
   const agreed = decision.taken === decision.best;
   return h("div", {id: "review-decision", class: `review-decision verdict-${decision.verdict}`, dataset: {verdict: decision.verdict}},
     h("span", {class: `verdict-tag verdict-${decision.verdict}`, id: "review-verdict"}, t(VERDICT[decision.verdict])),
     " ",
-    h("span", {id: "review-best"}, agreed ? t("replay.review_agreed") : describeAction(decision.best_play, () => t("replay.the_bot"))),
+    h("span", {id: "review-best"}, agreed ? t("replay.review_agreed") : describeAction(decision.best_play, () => t("replay.the_bot"), client)),
     " · ",
     h("span", {id: "review-cost"}, t("replay.review_cost", {cost: decision.cost.toFixed(1), error: decision.error.toFixed(1)})),
     decision.reasons.length ? h("ul", {class: "review-reasons", id: "review-reasons"}, decision.reasons.map((r) => h("li", {}, reasonText(r)))) : null);
@@ -122,7 +122,7 @@ function chart(review, step, go) {
 
 /** The review panel: the seats' buttons, then the progress, the failure or the review.
  * `endedDeal` is the number of the deal that has just ended at this step (else null). */
-export function reviewPanel(review, {seats, nameOf, step, endedDeal, start, go}) {
+export function reviewPanel(review, {seats, client, nameOf, step, endedDeal, start, go}) {
   const s = review.state;
   const name = s.seat === null ? "" : nameOf(s.seat);
   const parts = [h("div", {class: "row wrap"},
@@ -140,7 +140,7 @@ export function reviewPanel(review, {seats, nameOf, step, endedDeal, start, go})
     const game = s.data.game;
     parts.push(h("div", {id: "review-summary"}, t("replay.review_summary", {name, decisions: game.decisions, agreed: game.agreed, lost: game.lost.toFixed(1)})));
     parts.push(chart(s.data, step, go));
-    parts.push(decisionBox(s.data.decisions.find((d) => d.step === step), name));
+    parts.push(decisionBox(s.data.decisions.find((d) => d.step === step), name, client));
     const deal = endedDeal === null ? null : s.data.deals.find((d) => d.deal === endedDeal);
     if (deal) parts.push(h("div", {id: "review-deal", class: "review-deal"}, t("replay.review_deal", {n: deal.deal, name, decisions: deal.decisions, lost: deal.lost.toFixed(1)})));
   }

@@ -138,8 +138,9 @@ export function cardName(text) {
 }
 setCardNamer(cardName);
 
-/** What a log entry ({seat, action: {type, …}}) says, in words. */
-export function describeAction(play, nameOf) {
+/** What a log entry ({seat, action: {type, …}}) says, in words: a variant's own kind of
+ * action by the message its `client` names for it (`client.actions`). */
+export function describeAction(play, nameOf, client = null) {
   const who = nameOf(play.seat);
   const a = play.action;
   switch (a.type) {
@@ -148,14 +149,13 @@ export function describeAction(play, nameOf) {
       if (a.depth > 1) return tn("act.draw_deep", a.depth, {who, k: a.depth});
       return t("act.draw_discard", {who, card: "?"});
     case "discard": return t("act.discard", {who, card: showCard(a.card)});
-    case "close": return t("act.close", {who, card: showCard(a.card)});
     case "meld": return t("act.meld", {who, cards: a.cards.map(showCard).join(" ")});
     case "layoff": return t("act.layoff", {who, card: showCard(a.card), n: a.meld});
-    case "rummy": return t("act.rummy", {who, k: a.depth});
-    case "decline": return t("act.decline", {who});
     case "pass": return t("act.pass", {who});
-    case "knock": return t("act.knock", {who, card: showCard(a.card)});
-    default: return play.text;
+    default: {
+      const said = client?.actions?.[a.type];
+      return said ? t(said, {who, card: a.card ? showCard(a.card) : "", k: a.depth}) : play.text;
+    }
   }
 }
 
@@ -179,14 +179,14 @@ export function describeLog(plays, nameOf, taken = [], client = null) {
     const a = play.action;
     if (a.type === "pass" && client?.knocking) return knockPass(plays, i, nameOf(play.seat));
     const fromPile = (a.type === "draw" && a.source === "discard") || a.type === "rummy";
-    if (!fromPile) return describeAction(play, nameOf);
+    if (!fromPile) return describeAction(play, nameOf, client);
     const k = a.depth;
     const cards = taken.slice(next, next + k).map((entry) => entry[1]);
     next += k;
-    if (a.type === "rummy") return describeAction(play, nameOf);
+    if (a.type === "rummy") return describeAction(play, nameOf, client);
     const who = nameOf(play.seat);
     if (k === 1 && cards.length === 1) return t("act.draw_discard", {who, card: showCard(cards[0])});
     if (k > 1 && cards.length) return `${tn("act.draw_deep", k, {who, k})}: ${cards.map(showCard).join(" ")}`;
-    return describeAction(play, nameOf);
+    return describeAction(play, nameOf, client);
   });
 }

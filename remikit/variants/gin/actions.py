@@ -19,6 +19,7 @@ class Knock(CardAction):
     verb: ClassVar[str] = "knock"
     sections: ClassVar[tuple[TokenSection, ...]] = (TokenSection("knock", 50, "cards"),)
     missed: ClassVar[str | None] = N_("review.reason.missed_knock")
+    said: ClassVar[str | None] = N_("act.knock")
 
     def moves(self, previous: Play | None) -> tuple[Move, ...]:
         """The knock card onto the pile; at the wall (no draw just before, G-8) the upcard

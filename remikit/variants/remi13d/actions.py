@@ -19,6 +19,7 @@ class Close(CardAction):
     sections: ClassVar[tuple[TokenSection, ...]] = (TokenSection("close", 40, "cards"),)
     eager: ClassVar[bool] = True
     missed: ClassVar[str | None] = N_("review.reason.missed_close")
+    said: ClassVar[str | None] = N_("act.close")
 
     def moves(self, previous: Play | None) -> tuple[Move, ...]:
         return (Move(Place.HAND, Place.OUT, (self.card,)),)

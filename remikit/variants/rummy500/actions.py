@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from remikit.actions import DEPTH_REFUSAL, Action, FixedAction, Play, count_arg, register_kind
+from remikit.i18n import N_
 from remikit.kinds import Move, Place, TokenCodec, TokenSection
 
 
@@ -19,6 +20,7 @@ class CallRummy(Action):
     verb: ClassVar[str] = "rummy"
     sections: ClassVar[tuple[TokenSection, ...]] = (TokenSection("rummy", 80, "depth"),)
     calls: ClassVar[bool] = True
+    said: ClassVar[str | None] = N_("act.rummy")
     depth: int
 
     def __str__(self) -> str:
@@ -51,3 +53,4 @@ class Decline(FixedAction):
 
     verb: ClassVar[str] = "decline"
     sections: ClassVar[tuple[TokenSection, ...]] = (TokenSection("decline", 70, "one"),)
+    said: ClassVar[str | None] = N_("act.decline")
