@@ -1,0 +1,2 @@
+"""Competitions on the server: referees' sign-in, entries, rounds, online tables, the API
+and the pages."""

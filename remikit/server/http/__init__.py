@@ -1,0 +1,1 @@
+"""The HTTP routes as APIRouters: pages, the lobby and tables, finished games, variants."""
