@@ -27,9 +27,10 @@ import pytest
 
 from remikit.actions import Action, parse_action
 from remikit.records import new_game, start_hand
-from remikit.server.hub import Hub, make_bots
-from remikit.server.live import SeatConfig, next_deck
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.seats import SeatConfig, make_bots
+from remikit.server.tables.service import next_deck
 from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import PlayerView
 from tests.browser import (
@@ -450,7 +451,7 @@ def seeded_table(folder: Path, seed: str) -> str:
     """Make the Rummy 500 table of ``seed`` in the database of ``folder``; its code."""
 
     async def make() -> str:
-        hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
+        hub = Tables(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
         await hub.start()
         try:
             table = await hub.create(

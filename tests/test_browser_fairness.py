@@ -25,8 +25,8 @@ from remikit.bots import make_bot
 from remikit.engine import Game
 from remikit.fairness import DealFairness, commitment, deal_key, deck_seed, fair_deck, verify_record
 from remikit.records import new_game
-from remikit.server.hub import Hub
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
 from remikit.shuffle import ByteStream, shuffled
 from remikit.storage.models import DealRow
 from tests import test_browser_gin as gin_table
@@ -396,7 +396,7 @@ def table_in_db(
     deck the deal's key does not give. Its code."""
 
     async def make() -> str:
-        hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
+        hub = Tables(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
         await hub.start()
         try:
             table = await hub.create(

@@ -21,8 +21,9 @@ import pytest
 from sqlalchemy import update
 
 from remikit.cards import Card
-from remikit.server.hub import Hub, seat_rng
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.seats import seat_rng
 from remikit.storage.models import DealRow
 from remikit.variants.remi13d.seating import draw_seats
 from tests.browser import (
@@ -64,7 +65,7 @@ def stacked_table(
     (``up``, ``stock``); its code."""
 
     async def make() -> str:
-        hub = Hub(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
+        hub = Tables(Settings(database_url=f"sqlite:///{folder / 'remikit.db'}"))
         await hub.start()
         try:
             table = await hub.create(

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from remikit.fairness import commitment, fair_deck, verify_record
 from remikit.records import new_game
-from remikit.server.fair_deals import FairDeal
+from remikit.server.tables.fair_deals import FairDeal
 from remikit.storage import Store, StoredTable
 from remikit.storage.store import now
 from tests.hidden import check_no_early_secret

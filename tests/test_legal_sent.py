@@ -16,10 +16,10 @@ import pytest
 from remikit.actions import Action, Discard, Draw, Pass
 from remikit.cards import Card
 from remikit.server.clock import ManualClock
-from remikit.server.hub import Hub
-from remikit.server.live import LiveTable
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.service import Table
 from remikit.variants.rummy500.actions import CallRummy
 
 CASES = [
@@ -42,7 +42,7 @@ ALWAYS: list[Action] = [
 ]
 
 
-async def settled(table: LiveTable) -> None:
+async def settled(table: Table) -> None:
     """Until the table's own tasks are done with the last action (the writer is a thread)."""
     for _ in range(500):
         await asyncio.sleep(0.002)
@@ -52,7 +52,7 @@ async def settled(table: LiveTable) -> None:
     raise AssertionError("the table did not settle")
 
 
-def candidates(table: LiveTable, rng: random.Random) -> list[tuple[int, Action]]:
+def candidates(table: Table, rng: random.Random) -> list[tuple[int, Action]]:
     """Every seat's legal actions now, and the fixed ones, for every seat."""
     seats = range(len(table.seats))
     legal = {a for s in seats for a in table.view(s).legal_actions}
@@ -64,7 +64,7 @@ async def play(
     folder: Path, variant: str, options: dict[str, object], steps: int, seed: str
 ) -> tuple[int, dict[str, int]]:
     """Random play: the candidates checked, and the call windows met (blank or real)."""
-    hub = Hub(
+    hub = Tables(
         Settings(database_url=f"sqlite:///{folder / 'remikit.db'}", bot_delay=0, call_window=600),
         clock=ManualClock(),
     )

@@ -27,10 +27,10 @@ from websockets.sync.client import connect
 from remikit.engine import OptionError, OptionText
 from remikit.server.app import create_app
 from remikit.server.guard import HTTP_CODES, MAX_ACTION, MAX_DEPTH, MAX_MESSAGE, BodyGuard
-from remikit.server.hub import Hub
 from remikit.server.redact import scrub
 from remikit.server.runner import HEADER_LIMIT, TimedHttp
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
 from remikit.variants import playable
 from tests.browser import Served
 from tests.test_server import (
@@ -237,13 +237,13 @@ def test_a_finished_table_is_rebuilt_off_the_event_loop(
     hub = hub_of(client)
     hub.tables.clear()  # as after a restart, for a table nobody has opened since
     threads: list[threading.Thread] = []
-    rebuild = Hub._live
+    rebuild = Tables._live
 
-    def watched(self: Hub, stored: Any) -> Any:
+    def watched(self: Tables, stored: Any) -> Any:
         threads.append(threading.current_thread())
         return rebuild(self, stored)
 
-    monkeypatch.setattr(Hub, "_live", watched)
+    monkeypatch.setattr(Tables, "_live", watched)
     assert client.get(f"/api/tables/{table_id}").status_code == 200
     assert client.portal is not None
     loop_thread = client.portal.call(lambda: threading.current_thread())

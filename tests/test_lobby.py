@@ -26,10 +26,10 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from remikit.cli.main import build_parser
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
-from remikit.server.hub import Hub
 from remikit.server.limits import client_key
-from remikit.server.lobby import Lobby
 from remikit.server.settings import Settings
+from remikit.server.tables.lobby import Lobby
+from remikit.server.tables.registry import Tables
 from remikit.storage import Store, TableRow
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -51,8 +51,8 @@ class Server:
     clock: ManualClock
 
     @property
-    def hub(self) -> Hub:
-        hub: Hub = self.app.state.hub
+    def hub(self) -> Tables:
+        hub: Tables = self.app.state.hub
         return hub
 
     def post(self, path: str, body: dict[str, Any], address: str = "203.0.113.1") -> Any:
@@ -182,7 +182,7 @@ def test_a_finished_table_leaves_the_lobby_and_stays_in_the_history(db_url: str)
             deadline = time.monotonic() + 60
             while not ws.receive_json().get("view", {}).get("game_over"):
                 assert time.monotonic() < deadline, "the bots did not finish the game"
-            hub: Hub = app.state.hub
+            hub: Tables = app.state.hub
             assert table_id in hub.tables  # still watched ...
             page = client.get("/api/tables").json()
             assert page["tables"] == [] and page["total"] == 0  # ... but not in the lobby

@@ -30,7 +30,7 @@ from remikit.bots import make_bot
 from remikit.cards import Card
 from remikit.engine import Game
 from remikit.i18n import t
-from remikit.server.hub import build_game
+from remikit.server.tables.build import build_game
 from remikit.storage import NewerDatabase, Store
 from remikit.storage.migrations import config, head
 from remikit.storage.models import Base

@@ -21,9 +21,9 @@ from sqlalchemy.exc import OperationalError
 
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
-from remikit.server.hub import Hub
-from remikit.server.live import STORAGE_RETRY, LiveTable
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.service import STORAGE_RETRY, Table
 from remikit.storage import Store
 from remikit.storage.testing import scratch_database
 from tests.conftest import postgres_admin_url
@@ -78,7 +78,7 @@ def tick(clock: ManualClock, seconds: float) -> None:
     clock.advance(seconds)
 
 
-def play_on(clock: ManualClock, table: LiveTable, actions: int) -> None:
+def play_on(clock: ManualClock, table: Table, actions: int) -> None:
     """Move the clock on until the table has ``actions`` more actions; it returns with no
     move under way (the next bot waits on the clock)."""
     goal = table.state_id + actions
@@ -92,7 +92,7 @@ def either(one: Callable[[], bool], other: Callable[[], bool]) -> Callable[[], b
     return lambda: one() or other()
 
 
-def moved_or_waiting(clock: ManualClock, table: LiveTable) -> Callable[[], bool]:
+def moved_or_waiting(clock: ManualClock, table: Table) -> Callable[[], bool]:
     """Whether the table has moved since now, or something waits on the clock."""
     seen = table.state_id
     return lambda: table.state_id > seen or clock.waiting > 0
@@ -113,7 +113,7 @@ def test_requests_get_503_while_the_database_is_down(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with served(f"sqlite:///{tmp_path / 'remikit.db'}") as client:
-        hub: Hub = hub_of(client)
+        hub: Tables = hub_of(client)
         live, away = create(client), create(client)
         del hub.tables[away]  # as after a restart: loaded from the database when asked
         hub.lobby.remove(away)
@@ -141,7 +141,7 @@ def test_a_bot_table_goes_on_by_itself_when_the_database_is_back(
 ) -> None:
     clock = ManualClock()
     with served(f"sqlite:///{tmp_path / 'remikit.db'}", clock) as client:
-        hub: Hub = hub_of(client)
+        hub: Tables = hub_of(client)
         table = hub.tables[create(client, seats=BOTS)]
         play_on(clock, table, 2)
         outage = Outage(hub.store, monkeypatch)
@@ -172,7 +172,7 @@ def test_a_bot_table_whose_next_deck_missed_the_database_is_rebuilt_by_itself(
     monkeypatch.setattr(Store, "add_deal", staticmethod(add_deal))
     clock = ManualClock()
     with served(f"sqlite:///{tmp_path / 'remikit.db'}", clock) as client:
-        hub: Hub = hub_of(client)
+        hub: Tables = hub_of(client)
         table_id = create(client, options={"games": 2}, seats=BOTS)
         table = hub.tables[table_id]
         down.set()
@@ -204,7 +204,7 @@ def test_postgresql_stopped_and_started_mid_game(caplog: pytest.LogCaptureFixtur
     ctl = postgres_ctl()
     clock = ManualClock()
     with scratch_database(postgres_admin_url()) as url, served(url, clock) as client:
-        hub: Hub = hub_of(client)
+        hub: Tables = hub_of(client)
         table = hub.tables[create(client, seats=BOTS)]
         play_on(clock, table, 3)
         subprocess.run([ctl, "stop"], check=True, capture_output=True)

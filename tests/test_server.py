@@ -24,11 +24,13 @@ from remikit.fairness import verify_record
 from remikit.records import new_game, replay
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
-from remikit.server.fair_deals import FairDeal
-from remikit.server.hub import Hub, build_game, seat_rng
-from remikit.server.live import next_deck
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
+from remikit.server.tables.build import build_game
+from remikit.server.tables.fair_deals import FairDeal
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.seats import seat_rng
+from remikit.server.tables.service import next_deck
 from remikit.storage import Store
 from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
@@ -70,8 +72,8 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield client
 
 
-def hub_of(client: TestClient) -> Hub:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+def hub_of(client: TestClient) -> Tables:
+    hub: Tables = client.app.state.hub  # type: ignore[attr-defined]
     return hub
 
 

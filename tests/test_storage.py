@@ -20,9 +20,9 @@ from sqlalchemy.orm import Session
 
 from remikit.actions import Play
 from remikit.bots import make_bot
-from remikit.server.hub import build_game
-from remikit.server.writer import Writer
+from remikit.server.tables.build import build_game
 from remikit.storage import Store, StoredTable, default_database_url
+from remikit.storage.writer import Writer
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 
 

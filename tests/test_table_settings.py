@@ -1,4 +1,4 @@
-"""A web table's settings (remikit.server.table_settings): chosen at creation, shown to
+"""A web table's settings (remikit.server.tables.table_settings): chosen at creation, shown to
 everyone at the table, kept by a restart, refused with a reason when out of range."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from remikit.server.table_settings import SettingRefused, TableSettings
+from remikit.server.tables.table_settings import SettingRefused, TableSettings
 from tests.test_server import create, running
 
 

@@ -94,6 +94,13 @@ def add_parser(subparsers: Any) -> None:
             metavar="N",
             help=t(key, lang, default=getattr(defaults, name)),
         )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help=t("serve.help_bot_workers", lang),
+    )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
     # tests: time stands still until POST /api/clock moves it (docs/protocol.md)
     p.add_argument("--manual-clock", action="store_true", help=argparse.SUPPRESS)
@@ -163,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         call_window=max(0.0, args.call_window),
         review_budget=min(max(0.001, args.review_budget), Settings.max_bot_budget),
         bot_threads=max(1, args.bot_threads),
+        bot_workers=None if args.bot_workers is None else max(0, args.bot_workers),
         public_url=public,
         lan_hosts=lan_hosts(args.host),
         manual_clock=args.manual_clock,

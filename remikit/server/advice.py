@@ -26,7 +26,7 @@ from remikit.variants import find_playable
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:
-    from remikit.server.live import LiveTable
+    from remikit.server.tables.service import Table
 
 
 class StateAdvice(TypedDict):
@@ -146,7 +146,7 @@ def best_arrangement(view: PlayerView) -> BestArrangement | None:
     return advise.best(view)
 
 
-async def advice_message(table: LiveTable, seat: int | None, ref: Any) -> dict[str, Any]:
+async def advice_message(table: Table, seat: int | None, ref: Any) -> dict[str, Any]:
     """The answer to a seat's ``{"type": "advice"}``: its best arrangement now, worked out
     off the event loop; :class:`Problem` for a spectator, a table without hints, a variant
     that gives none, or a seat with no cards."""

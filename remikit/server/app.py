@@ -9,7 +9,6 @@ against, and every socket receives only its own seat's view.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -24,33 +23,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StringConstraints
-from sqlalchemy.exc import SQLAlchemyError
-from starlette.websockets import WebSocketDisconnect
 
-from remikit.actions import ActionSyntaxError, Play, parse_action, parse_seat_action
+from remikit.actions import Play, parse_seat_action
 from remikit.engine import Game
 from remikit.i18n import LANGUAGES, messages_json
-from remikit.server import seat_changes
-from remikit.server.advice import advice_message
+from remikit.server.bots.driver import BotDriver, InProcess
+from remikit.server.bots.workers import Workers
 from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition_api import router as competition_router
 from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.competition_service import Competitions
-from remikit.server.fair_deals import read_entropy, record_with_fairness
 from remikit.server.guard import (
     MAX_INT,
-    MAX_MESSAGE,
-    MAX_TOKEN,
     install_guard,
-    message_action,
-    message_deal,
-    message_ref,
-    message_state_id,
-    storage_problem,
-    strict_json,
 )
-from remikit.server.hub import (
-    Hub,
+from remikit.server.problems import Problem, pick_lang
+from remikit.server.reviews import Reviews, finished_game
+from remikit.server.reviews import router as reviews_router
+from remikit.server.rules_page import router as rules_router
+from remikit.server.serialize import play_json, view_json
+from remikit.server.settings import Settings
+from remikit.server.share import qr_svg, root_path, table_links
+from remikit.server.tables import seat_changes
+from remikit.server.tables.build import (
     build_game,
     collection_paused,
     playable_variant,
@@ -58,14 +53,12 @@ from remikit.server.hub import (
     variant_client,
     variants_json,
 )
-from remikit.server.live import Connection, LiveTable, hash_token
-from remikit.server.problems import Problem, pick_lang
-from remikit.server.reviews import Reviews, finished_game
-from remikit.server.reviews import router as reviews_router
-from remikit.server.rules_page import router as rules_router
-from remikit.server.serialize import play_json, view_json
-from remikit.server.settings import Settings
-from remikit.server.share import origin_allowed, qr_svg, root_path, table_links
+from remikit.server.tables.fair_deals import record_with_fairness
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.seats import hash_token
+from remikit.server.transport.messages import fairness_json, table_info
+from remikit.server.transport.socket import Transport
+from remikit.server.transport.socket import router as socket_router
 from remikit.storage import StoredTable
 
 log = logging.getLogger("remikit.server")
@@ -165,12 +158,21 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(settings, clock=clock)
+        hub = Tables(settings, clock=clock)
+        runner = (
+            Workers(settings.bot_workers or None)
+            if settings.bot_workers != 0
+            else InProcess(settings.bot_threads)
+        )
+        driver = BotDriver(runner, hub.clock, delay=settings.bot_delay)
+        hub.followers.append(driver.follow)
         app.state.hub = hub
+        app.state.transport = transport = Transport(hub, settings)
         app.state.competitions = competitions = Competitions(hub)
         app.state.reviews = reviews = Reviews(settings)
         try:
             with collection_paused():
+                await runner.start() if isinstance(runner, Workers) else None
                 await hub.start()
             competitions.watch()
             await competitions.start()
@@ -178,7 +180,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         finally:
             await competitions.close()
             reviews.close()
+            transport.rooms.close()
             await hub.close()
+            await runner.close()
 
     app = FastAPI(
         title="remikit",
@@ -200,8 +204,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         return response
 
-    def hub_of(request: Request | WebSocket) -> Hub:
-        hub: Hub = request.app.state.hub
+    def hub_of(request: Request | WebSocket) -> Tables:
+        hub: Tables = request.app.state.hub
         return hub
 
     def client_of(request: Request) -> str | None:
@@ -241,6 +245,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(competition_pages_router)
     app.include_router(competition_router)
     app.include_router(reviews_router)
+    app.include_router(socket_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     if isinstance(clock, ManualClock) and settings.manual_clock:
@@ -295,9 +300,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     ) -> Response:
         """A page of the lobby, newest first, with how many tables match (§3.2)."""
         name = None if variant is None else playable_variant(variant).name
-        page = hub_of(request).lobby.page_json(
+        total, tables = hub_of(request).lobby.page(
             limit=limit, offset=offset, variant=name, free=free, lang=table_lang
         )
+        page = {
+            "tables": [table_info(t) for t in tables],
+            "total": total,
+            "limit": limit,
+            "offset": offset,
+        }
         return Response(json.dumps(page, separators=(",", ":")), media_type="application/json")
 
     @app.post("/api/tables", status_code=201)
@@ -317,13 +328,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             client=client_of(request),
         )
         links = table_links(request, settings, table.id)
-        return {"table": table.info(), **links, "owner_token": owner}
+        return {"table": table_info(table), **links, "owner_token": owner}
 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str) -> dict[str, Any]:
         table = await hub_of(request).get(table_id, keep=False)
         links = table_links(request, settings, table.id)
-        return {"table": table.info(), "fairness": table.fairness_json(None), **links}
+        return {"table": table_info(table), "fairness": fairness_json(table, None), **links}
 
     @app.get("/api/tables/{table_id}/qr.svg")
     async def table_qr(request: Request, table_id: str) -> Response:
@@ -347,7 +358,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             entropy=bytes.fromhex(body.entropy) if body.entropy else None,
         )
         links = table_links(request, settings, table.id)
-        return {"table": table.info(), "seat": seat, "token": token, **links}
+        return {"table": table_info(table), "seat": seat, "token": token, **links}
 
     @app.post("/api/tables/{table_id}/move")
     async def offer_move(
@@ -371,7 +382,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         table = await hub_of(request).get(table_id)
         seat, token = await seat_changes.claim_move(table, body.code)
         links = table_links(request, settings, table.id)
-        return {"table": table.info(), "seat": seat, "token": token, **links}
+        return {"table": table_info(table), "seat": seat, "token": token, **links}
 
     @app.post("/api/tables/{table_id}/seats/{seat}")
     async def replace_seat(
@@ -389,7 +400,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             level = (body.level or table.settings.stand_in).strip().lower()
             hub.check_level(table.variant, level)
         await seat_changes.replace_seat(table, seat, body.kind, level)
-        return {"table": table.info()}
+        return {"table": table_info(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(
@@ -399,7 +410,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         same one): every person's token works there too."""
         entropy = bytes.fromhex(body.entropy) if body.entropy else None
         table = await hub_of(request).rematch(table_id, body.token, entropy)
-        return {"table": table.info(), **table_links(request, settings, table.id)}
+        return {"table": table_info(table), **table_links(request, settings, table.id)}
 
     # -- finished games -----------------------------------------------------------------
 
@@ -458,172 +469,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             "view": view_json(game.view(seat)),
         }
 
-    # -- play --------------------------------------------------------------------------
-
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        lang = pick_lang(websocket.query_params.get("lang"))
-        hub = hub_of(websocket)
-        try:
-            conn = await greet(websocket, hub, table_id, lang)
-        except (Problem, SQLAlchemyError) as exc:
-            problem = exc if isinstance(exc, Problem) else storage_problem()
-            with contextlib.suppress(Exception):
-                await websocket.send_json({"type": "error", **problem.json(lang)})
-                await websocket.close(code=SOCKET_CLOSE.get(problem.code, 4400))
-            return
-        except WebSocketDisconnect:
-            return
-        table = conn.table
-        pump = asyncio.get_running_loop().create_task(conn.pump())
-        try:
-            while not conn.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                await handle(table, conn, message.get("text"))
-        except WebSocketDisconnect:
-            pass
-        except RuntimeError:  # the socket was closed under us
-            pass
-        finally:
-            table.detach(conn)
-            with contextlib.suppress(Exception):
-                await pump
-
-    async def greet(websocket: WebSocket, hub: Hub, table_id: str, lang: str) -> SeatConnection:
-        if not origin_allowed(websocket, settings):
-            origin = websocket.headers.get("origin", "")
-            raise Problem("bad_origin", "server.bad_origin", status=403, origin=origin)
-        try:
-            first = await asyncio.wait_for(websocket.receive(), hub.settings.hello_timeout)
-        except TimeoutError:
-            raise Problem("need_hello", "server.need_hello") from None
-        if first["type"] == "websocket.disconnect":
-            raise WebSocketDisconnect(first.get("code", 1000))
-        hello = read_json(first.get("text"))
-        if hello.get("type") != "hello":
-            raise Problem("need_hello", "server.need_hello")
-        if hello.get("lang") in LANGUAGES:
-            lang = hello["lang"]
-        table = await hub.get(table_id)
-        token = hello.get("token")
-        seat = None
-        if token is not None:
-            usable = isinstance(token, str) and len(token) <= MAX_TOKEN
-            seat = table.seat_for_token(token) if usable else None
-            if seat is None:
-                hub.table_idle(table)
-                raise Problem("bad_token", "server.bad_token", table=table.id)
-            if "lang" not in hello:
-                lang = table.seats[seat].lang
-        elif table.spectator_count() >= hub.settings.max_spectators:
-            hub.table_idle(table)
-            raise Problem("too_many_spectators", "server.too_many_spectators", status=503)
-        conn = SeatConnection(websocket, seat, lang, table, limit=hub.settings.send_queue_limit)
-        table.attach(conn)
-        return conn
-
     return app
-
-
-SOCKET_CLOSE = {
-    "unknown_table": 4404,
-    "expired": 4410,
-    "bad_token": 4401,
-    "bad_origin": 4403,
-    "need_hello": 4400,
-    "bad_json": 4400,
-    "bad_message": 4400,
-    "broken_table": 4500,
-    "too_many_spectators": 4429,
-    "storage": 4503,
-}
-"""Close codes of a socket refused at its hello (docs/protocol.md)."""
-
-
-class SeatConnection(Connection):
-    """A connection that knows its table."""
-
-    def __init__(
-        self, websocket: WebSocket, seat: int | None, lang: str, table: LiveTable, *, limit: int
-    ) -> None:
-        super().__init__(websocket, seat, lang, limit=limit)
-        self.table = table
-
-
-def read_json(text: str | None) -> dict[str, Any]:
-    """A client message: a JSON object, else the problem ``bad_json``/``bad_message``."""
-    if text is None:
-        raise Problem("bad_message", "server.not_text")
-    if len(text) > MAX_MESSAGE:
-        raise Problem("too_large", "server.message_too_large", max=MAX_MESSAGE)
-    data = strict_json(text)
-    if not isinstance(data, dict):
-        raise Problem("bad_message", "server.not_object")
-    return data
-
-
-async def handle(table: LiveTable, conn: Connection, text: str | None) -> None:
-    """One message from a client: answer it on its connection."""
-    ref: Any = None
-
-    def reply(problem: Problem) -> None:
-        message = {"type": "error", **problem.json(conn.lang)}
-        conn.send_json(message | {"state_id": table.state_id, "ref": ref})
-
-    try:
-        data = read_json(text)
-        ref = message_ref(data.get("ref"))
-        kind = data.get("type")
-        if kind == "ping":
-            conn.send_json({"type": "pong", "ref": ref})
-            return
-        if kind == "advice":
-            conn.send_json(await advice_message(table, conn.seat, ref))
-            return
-        if kind == "contribute":  # to the next deal (docs/fairness.md)
-            if conn.seat is None:
-                raise Problem("spectator", "server.spectator", status=403)
-            deal = message_deal(data.get("deal"))
-            await table.contribute(conn.seat, deal, read_entropy(data.get("entropy")))
-            conn.send_json({"type": "contributed", "deal": deal, "ref": ref})
-            return
-        if kind == "back":  # a person whose seat a bot plays is back
-            if conn.seat is None:
-                raise Problem("spectator", "server.spectator", status=403)
-            await table.come_back(conn.seat)
-            return
-        if kind != "action":
-            raise Problem("bad_message", "server.unknown_type", type=json.dumps(kind)[:40])
-        state_id = message_state_id(data.get("state_id"))
-        action_text = message_action(data.get("action"))
-        if conn.seat is None:
-            raise Problem("spectator", "server.spectator", status=403)
-        try:
-            action = parse_action(action_text)
-        except ActionSyntaxError as exc:
-            raise Problem("bad_action", "server.bad_action", why=exc) from None
-        outcome = await table.submit(conn.seat, state_id, action)
-        if outcome == "call_pending":
-            conn.send_json(
-                {
-                    "type": "call_pending",
-                    "action": str(action),
-                    "state_id": table.state_id,
-                    "ref": ref,
-                }
-            )
-            table.send_state(conn.seat)  # call_window.my_call now shows the call
-    except Problem as exc:
-        reply(exc)
-    except SQLAlchemyError:
-        log.exception("table %s: storage failed", table.id)
-        reply(storage_problem())
-    except Exception:  # answered all the same: the socket stays open
-        log.exception("table %s: a message failed", table.id)
-        reply(Problem("internal", "server.internal", status=500))
 
 
 def public_seats(stored: StoredTable) -> list[dict[str, Any]]:

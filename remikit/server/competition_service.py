@@ -3,7 +3,7 @@ an entry, a confirmation and a correction change, and the audit log of it all.
 
 Every change of one competition is made under its lock: the competition is read,
 the change checked against it, then written through the server's
-:class:`~remikit.server.writer.Writer` and committed before anyone is answered, so
+:class:`~remikit.storage.writer.Writer` and committed before anyone is answered, so
 a server killed at any moment loses nothing it acknowledged. A refused change
 raises :class:`~remikit.server.problems.Problem` and stores nothing.
 """
@@ -29,9 +29,11 @@ from remikit.competition.seating import draw_first_round, seat_round
 from remikit.server.clock import Clock
 from remikit.server.competition_views import entrants, game_players, round_done
 from remikit.server.competition_web import create_web_table, web_games, web_seat_draw
-from remikit.server.hub import Hub, build_game, new_table_code
-from remikit.server.live import LiveTable, hash_token
 from remikit.server.problems import Problem
+from remikit.server.tables.build import build_game, new_table_code
+from remikit.server.tables.registry import Tables
+from remikit.server.tables.seats import hash_token
+from remikit.server.tables.service import Table
 from remikit.storage import StoredTable
 from remikit.storage.competition import (
     AuditRow,
@@ -128,7 +130,7 @@ def entry_state(entry: EntryRow | None) -> dict[str, Any] | None:
 class Competitions:
     """Every competition of one server, on the hub's database, writer and clock."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Tables) -> None:
         self.hub = hub
         self.store = hub.store
         self.writer = hub.writer
@@ -748,7 +750,7 @@ class Competitions:
         """Take the games of every online table as each of them ends."""
         self.hub.finish_hooks.append(self._finished)
 
-    def _finished(self, table: LiveTable) -> None:
+    def _finished(self, table: Table) -> None:
         task = asyncio.get_running_loop().create_task(self.take_web_games(table.id))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)

@@ -11,11 +11,11 @@ from remikit.competition import competition_variant
 from remikit.competition.results import Arrangement, GameResult
 from remikit.competition.seat_draw import POSITIONS
 from remikit.engine import Game
-from remikit.server.hub import Hub
+from remikit.server.tables.registry import Tables
 
 
 async def create_web_table(
-    hub: Hub,
+    hub: Tables,
     *,
     title: str,
     games: int,

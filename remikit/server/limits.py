@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 from remikit.i18n import N_
 from remikit.server.clock import Clock
-from remikit.server.lobby import Lobby
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
+from remikit.server.tables.lobby import Lobby
 
 WINDOW = 60.0  # seconds: rates are per minute
 MAX_BUCKETS = 10_000  # beyond this many clients, those idle long enough are forgotten

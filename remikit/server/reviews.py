@@ -24,11 +24,12 @@ from remikit.actions import Play
 from remikit.i18n import N_
 from remikit.review import Review, moments, review
 from remikit.review.reasons import Reason, reasons
-from remikit.server.hub import Hub, build_game
 from remikit.server.pool import DaemonPool
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.serialize import play_json
 from remikit.server.settings import Settings
+from remikit.server.tables.build import build_game
+from remikit.server.tables.registry import Tables
 from remikit.storage import StoredTable
 
 log = logging.getLogger("remikit.server")
@@ -154,7 +155,7 @@ class Reviews:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def finished_game(hub: Hub, table_id: str) -> StoredTable:
+async def finished_game(hub: Tables, table_id: str) -> StoredTable:
     """The stored table of a finished game; else ``unknown_table`` or ``not_finished``."""
     stored = await hub.stored(table_id)
     if stored.finished_at is None:

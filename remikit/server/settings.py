@@ -16,13 +16,22 @@ class Settings:
     database_url: str | None = None  # None: remikit.storage.default_database_url()
     bot_delay: float = 0.8  # seconds a bot's move takes at least, so people can follow
     call_window: float = 3.0  # seconds Rummy may be called after each discard
-    bot_threads: int = 4
+    bot_threads: int = 4  # threads that think for bots when no worker process does
+    bot_workers: int | None = 0
+    """Worker processes that think for bots (None: one per core, as ``remi serve`` runs;
+    0: none, the server's threads think)."""
     send_queue_limit: int = 256  # messages a socket may fall behind before it is closed
     hello_timeout: float = 30.0
     max_open_tables: int = 10_000
     max_spectators: int = 100  # sockets watching one table
+    max_seat_sockets: int = 4  # sockets of one seat token (a new one replaces the oldest)
+    max_client_sockets: int = 64  # sockets open from one client
+    advice_rate: int = 30  # on-demand advice answers one seat may ask for a minute
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
     waiting_expiry: float = 3600.0  # seconds a table waits for its players (0: for ever)
+    abandon_after: float = 86_400.0
+    """Seconds a table without a turn time waits for its player to move before it ends as
+    abandoned (0: for ever)."""
     create_rate: int = 20  # tables one client may create per minute
     join_rate: int = 60  # seats one client may take per minute
     max_client_tables: int = 50  # open (waiting or playing) tables one client has made

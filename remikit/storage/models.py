@@ -39,7 +39,7 @@ class TableRow(Base):
     until a variant's seat draw (R13-2) has put everyone in their seat; then,
     per seat, ``{"joined": ..., "cards": [...]}``: the seat its player took
     before the draw and the cards drawn. ``settings`` is how the table runs
-    (``remikit.server.table_settings``); ``closed_at`` is set when an unfinished
+    (``remikit.server.tables.table_settings``); ``closed_at`` is set when an unfinished
     table leaves the lobby (it expired waiting for players).
     """
 

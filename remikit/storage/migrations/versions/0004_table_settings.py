@@ -5,7 +5,7 @@ Revises: 0003
 Create Date: 2026-12-01
 
 ``settings`` holds the table's settings (turn time, grace period, stand-in bot,
-bot speed, hints; ``remikit.server.table_settings``), ``{}`` for a table made
+bot speed, hints; ``remikit.server.tables.table_settings``), ``{}`` for a table made
 before (it runs with the defaults). ``lang`` is the language its creator chose,
 ``owner_hash`` the SHA-256 of the token that lets its creator manage it,
 ``client`` a hash of the network address that made it (for the per-client

@@ -17,10 +17,10 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from remikit.server.live import LiveTable
+    from remikit.server.tables.service import Table
 
 Kind = tuple[str, str | None, bool]
 """What a filter reads: a table's variant, its creator's language, whether it is open."""
@@ -30,7 +30,7 @@ Kind = tuple[str, str | None, bool]
 class Entry:
     """One table as the lobby sorts and filters it."""
 
-    table: LiveTable
+    table: Table
     client: str | None  # the key of who made it (remikit.server.limits.client_key)
     kind: Kind
     bots_only: bool
@@ -39,7 +39,7 @@ class Entry:
         return self.table.created_at, self.table.id
 
 
-def kind_of(table: LiveTable) -> Kind:
+def kind_of(table: Table) -> Kind:
     """A table's variant, language and whether a person's seat is free."""
     return table.variant.name, table.lang, any(not seat.taken for seat in table.seats)
 
@@ -56,7 +56,7 @@ class Lobby:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def add(self, table: LiveTable, client: str | None) -> None:
+    def add(self, table: Table, client: str | None) -> None:
         """A table made, or rebuilt from storage, that has not finished."""
         if table.id in self._entries:
             self.update(table)
@@ -70,7 +70,7 @@ class Lobby:
         if bots_only:
             self._bots_only.add(entry)
 
-    def update(self, table: LiveTable) -> None:
+    def update(self, table: Table) -> None:
         """After a table's seats changed (someone joined) or its game ended."""
         entry = self._entries.get(table.id)
         if entry is None:
@@ -129,7 +129,7 @@ class Lobby:
         variant: str | None = None,
         free: bool | None = None,
         lang: str | None = None,
-    ) -> tuple[int, list[LiveTable]]:
+    ) -> tuple[int, list[Table]]:
         """How many tables match the filters, and those of the page asked for, newest
         first: ``variant`` a variant's name, ``free`` whether a person's seat is free,
         ``lang`` the language its creator chose."""
@@ -146,13 +146,3 @@ class Lobby:
             return total, [e.table for e in reversed(lists[0][max(0, end - limit) : end])]
         newest: Iterator[Entry] = heapq.merge(*map(reversed, lists), key=Entry.key, reverse=True)
         return total, [e.table for e in itertools.islice(newest, offset, offset + limit)]
-
-    def page_json(self, *, limit: int, offset: int, **filters: Any) -> dict[str, Any]:
-        """A page as ``GET /api/tables`` answers it (docs/protocol.md §3.2)."""
-        total, tables = self.page(limit=limit, offset=offset, **filters)
-        return {
-            "tables": [t.info() for t in tables],
-            "total": total,
-            "limit": limit,
-            "offset": offset,
-        }

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from remikit.server.clock import Clock
 from remikit.server.problems import Problem
+from remikit.server.tables.events import Ended
 from remikit.storage import Store
 from remikit.storage.store import now
 
 if TYPE_CHECKING:
-    from remikit.server.live import LiveTable
-    from remikit.server.lobby import Lobby
-    from remikit.server.writer import Writer
+    from remikit.server.tables.lobby import Lobby
+    from remikit.server.tables.service import Table
+    from remikit.storage.writer import Writer
 
 log = logging.getLogger("remikit.server")
 
@@ -35,7 +36,7 @@ def expired(table_id: str) -> Problem:
 class ExpiryHost(Protocol):
     """What expiry needs from the hub."""
 
-    tables: dict[str, LiveTable]
+    tables: dict[str, Table]
     lobby: Lobby
 
     @property
@@ -60,7 +61,7 @@ class Expiry:
         self._closing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
-    def watch(self, table: LiveTable) -> None:
+    def watch(self, table: Table) -> None:
         """Close ``table`` when it has waited long enough, counted from when it was made
         (across restarts: its age is read from the wall clock once, here)."""
         if self.seconds <= 0 or table.status != "waiting":
@@ -109,7 +110,7 @@ class Expiry:
             done = await asyncio.gather(*(self.close(table) for table in due))
         return [table.id for table, closed in zip(due, done, strict=True) if closed]
 
-    async def close(self, table: LiveTable) -> bool:
+    async def close(self, table: Table) -> bool:
         """Close ``table`` if it still waits for a person; whether it did."""
         async with table.lock:
             if table.stopped or table.status != "waiting":
@@ -126,15 +127,6 @@ class Expiry:
             if self.host.tables.get(table_id) is table:
                 del self.host.tables[table_id]
             self.host.lobby.remove(table_id)
-            problem = expired(table_id)
-            for conn in list(table.connections):
-                conn.send_json(
-                    {
-                        "type": "error",
-                        **problem.json(conn.lang),
-                        "state_id": table.state_id,
-                        "ref": None,
-                    }
-                )
+            table.emit(Ended(expired(table_id)))
         await table.stop()
         return True

@@ -13,39 +13,40 @@ import hmac
 import secrets
 from typing import TYPE_CHECKING, Literal
 
-from remikit.server.live import SeatConfig, hash_token
 from remikit.server.problems import Problem
+from remikit.server.tables.events import Changed, SeatMoved, SeatsChanged
+from remikit.server.tables.seats import SeatConfig, hash_token
 from remikit.storage import Store
 
 if TYPE_CHECKING:
-    from remikit.server.live import LiveTable
+    from remikit.server.tables.service import Table
 
 MOVE_CODE_SECONDS = 600.0
 
 
-def check_owner(table: LiveTable, owner_token: str) -> None:
+def check_owner(table: Table, owner_token: str) -> None:
     """The problem ``not_owner`` unless ``owner_token`` is the table creator's."""
     digest = hash_token(owner_token)
     if table.owner_hash is None or not hmac.compare_digest(table.owner_hash, digest):
         raise Problem("not_owner", "server.not_owner", status=403, table=table.id)
 
 
-async def offer_move(table: LiveTable, token: str) -> str:
+async def offer_move(table: Table, token: str) -> str:
     """A one-time code that moves the seat of ``token`` to whoever claims it."""
     async with table.lock:
         seat = table.seat_for_token(token)
         if seat is None:
             raise Problem("bad_token", "server.bad_token", status=403, table=table.id)
         code = secrets.token_urlsafe(12)
-        table.move_codes[hash_token(code)] = (seat, table.host.clock.now() + MOVE_CODE_SECONDS)
+        table.move_codes[hash_token(code)] = (seat, table.clock.now() + MOVE_CODE_SECONDS)
         return code
 
 
-async def claim_move(table: LiveTable, code: str) -> tuple[int, str]:
+async def claim_move(table: Table, code: str) -> tuple[int, str]:
     """The seat a move code was made for and its new token; the code is spent."""
     async with table.lock:
         seat, ends_at = table.move_codes.pop(hash_token(code), (None, 0.0))
-        if seat is None or table.host.clock.now() > ends_at:
+        if seat is None or table.clock.now() > ends_at:
             raise Problem("bad_move_code", "server.bad_move_code", status=403, table=table.id)
         token = secrets.token_urlsafe(32)
         seats = list(table.seats)
@@ -53,21 +54,16 @@ async def claim_move(table: LiveTable, code: str) -> tuple[int, str]:
             "person", name=seats[seat].name, lang=seats[seat].lang, token_hash=hash_token(token)
         )
         await _store_seats(table, seats)
-        for conn in list(table.connections):
-            if conn.seat == seat:  # the old device
-                conn.send_json(
-                    {"type": "error", **Problem("moved", "server.moved").json(conn.lang)}
-                )
-                conn.close()
+        table.emit(SeatMoved(seat))  # the old device's sockets are let go
         table.seats = seats
         table.stand_ins.pop(seat, None)
-        table.host.seats_changed(table)
+        table.emit(SeatsChanged())
         table.settle()
         return seat, token
 
 
 async def replace_seat(
-    table: LiveTable, seat: int, kind: Literal["bot", "person"], level: str | None
+    table: Table, seat: int, kind: Literal["bot", "person"], level: str | None
 ) -> None:
     """From the next deal on, ``seat`` (whose person is away) is played by a bot of
     ``level`` or is open for a new person (the stand-in plays it until one joins)."""
@@ -90,12 +86,12 @@ async def replace_seat(
         )
         await _store_seats(table, seats)
         table.seats = seats
-        table.broadcast()
+        table.emit(Changed())
 
 
-async def _store_seats(table: LiveTable, seats: list[SeatConfig]) -> None:
+async def _store_seats(table: Table, seats: list[SeatConfig]) -> None:
     stored, table_id = [s.stored() for s in seats], table.id
     try:
-        await table.host.writer.run(lambda session: Store.set_seats(session, table_id, stored))
+        await table.writer.run(lambda session: Store.set_seats(session, table_id, stored))
     except Exception:
         raise Problem("storage", "server.storage", status=503) from None

@@ -6,7 +6,7 @@ bot that is, how fast the bots move and whether the table gives hints.
 >>> TableSettings.from_mapping({"turn_time": 5})  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-remikit.server.table_settings.SettingRefused: turn_time: 5
+remikit.server.tables.table_settings.SettingRefused: turn_time: 5
 """
 
 from __future__ import annotations

@@ -1,0 +1,174 @@
+"""What the table registry builds tables from: table codes, a stored table's game, the
+variants a web table may play with their options and bot levels."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import re
+import secrets
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from remikit.actions import ActionSyntaxError, parse_seat_action
+from remikit.bots import LEVELS as BOT_LEVELS
+from remikit.bots import check_bot
+from remikit.engine import Game, OptionError, Options
+from remikit.errors import IllegalAction
+from remikit.records import RecordError, apply_recorded, new_game, start_hand
+from remikit.server.option_help import option_help
+from remikit.server.problems import Problem
+from remikit.storage import StoredTable
+from remikit.variants import VARIANTS, VariantSpec, find_playable, playable
+
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I
+CODE_LENGTH = 8
+CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+
+
+def new_table_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    """Table codes are read in any letter case."""
+    return code.strip().upper()
+
+
+def build_game(stored: StoredTable, steps: int | None = None) -> Game:
+    """The game of a stored table after its first ``steps`` actions (all by default), as
+    a record is replayed (:mod:`remikit.records`): each stored deck is dealt when the deal
+    before it is over, the actions are applied in turn. The seed plays no part. A deal
+    whose deck is stored starts even after the last action (as it did at the table); a
+    table still waiting for its players may have none. ValueError for a table that does
+    not replay."""
+    try:
+        game = new_game({"variant": stored.variant, "options": stored.options})
+    except RecordError as exc:
+        raise ValueError(f"table {stored.id}: {exc}") from None
+
+    def deal_next() -> bool:
+        number = len(game.deals) + 1
+        if number > len(stored.decks):
+            return False
+        try:
+            start_hand(game, {"deck": list(stored.decks[number - 1])}, number)
+        except RecordError as exc:
+            raise ValueError(f"table {stored.id}: {exc}") from None
+        return True
+
+    if not deal_next() and stored.actions:
+        raise ValueError(f"table {stored.id}: no deck is stored for its first deal")
+    actions = stored.actions if steps is None else stored.actions[:steps]
+    for index, text in enumerate(actions):
+        if game.needs_deal and not deal_next():
+            number = len(game.deals) + 1
+            raise ValueError(
+                f"table {stored.id}: action {index} {text!r} needs deal {number}, "
+                "whose deck is not stored"
+            )
+        try:
+            seat, action = parse_seat_action(text)
+            apply_recorded(game, seat, action)
+        except (ActionSyntaxError, IllegalAction) as exc:
+            raise ValueError(f"table {stored.id}: action {index} {text!r}: {exc}") from exc
+    if game.needs_deal:
+        deal_next()
+    return game
+
+
+def default_bot(variant: str) -> str:
+    for level in ("greedy", "random"):
+        if level in BOT_LEVELS:
+            try:
+                check_bot(level, variant)
+            except ValueError:
+                continue
+            return level
+    return "random"
+
+
+def bot_levels(variant: str) -> list[str]:
+    out = []
+    for level in sorted(BOT_LEVELS):
+        try:
+            check_bot(level, variant)
+        except ValueError:
+            continue
+        out.append(level)
+    return out
+
+
+def variants_json() -> list[dict[str, Any]]:
+    """Each variant with its options (name, type, default, allowed values, the message ids
+    of their labels) in the order clients offer them, how a client draws its table and the
+    bot levels that play it."""
+    out = []
+    for info in playable():
+        options = [
+            {
+                "name": o.name,
+                "type": o.kind,
+                "default": o.default,
+                "choices": list(o.choices) if o.choices is not None else None,
+                "min": o.low,
+                "max": o.high,
+                "label": o.label,
+                "choice_labels": list(o.choice_labels) if o.choice_labels is not None else None,
+                **option_help(info.name, o.name),
+            }
+            for o in info.options()
+        ]
+        out.append(
+            {
+                "name": info.name,
+                "aliases": list(info.aliases),
+                "title": info.titles,
+                "options": options,
+                "client": info.client_json(),
+                "bots": bot_levels(info.name),
+                "default_bot": default_bot(info.name),
+            }
+        )
+    return out
+
+
+def table_options(info: VariantSpec, options: Mapping[str, Any]) -> Options:
+    """The options a request names for a table of ``info``, else the problem ``bad_option``."""
+    try:
+        return info.game_class().options_type.from_mapping(options)
+    except (OptionError, ValueError, TypeError) as exc:
+        why: OptionError | str = exc if isinstance(exc, OptionError) else str(exc)
+        raise Problem("bad_option", "server.bad_option", why=why) from None
+
+
+def playable_variant(name: str) -> VariantSpec:
+    """The variant a request names (a name or an alias), else the problem ``bad_variant``."""
+    try:
+        return find_playable(name)
+    except ValueError as exc:
+        raise Problem(
+            "bad_variant",
+            "server.bad_variant",
+            detail=str(exc),
+            variant=name,
+            variants=", ".join(sorted(VARIANTS)),
+        ) from None
+
+
+def variant_client(variant: str) -> dict[str, Any]:
+    """How a client draws a table of ``variant`` (as in :func:`variants_json`)."""
+    return find_playable(variant).client_json()
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """No garbage collection while it lasts: a start-up that rebuilds thousands of
+    long-lived tables spends half its time collecting otherwise."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,174 @@
+"""A live table as JSON: its info (the lobby and every state), and a seat's state message
+(docs/protocol.md §4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from remikit.actions import Action
+from remikit.server.advice import state_advice
+from remikit.server.serialize import action_json, view_json
+from remikit.server.tables.service import Table
+from remikit.views import PlayerView
+
+
+def seats_json(table: Table) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": i,
+            "kind": s.kind,
+            "name": s.name,
+            "level": s.level,
+            "taken": s.taken,
+            "connected": table.connected(i),
+            "away": s.away,
+            "then": s.then,
+            "thinking": i == table.thinking,
+        }
+        for i, s in enumerate(table.seats)
+    ]
+
+
+def presence_json(table: Table) -> dict[str, Any]:
+    """Who is connected and away, and how many watch: what changes when a socket comes or
+    goes, sent instead of the whole state."""
+    return {
+        "type": "presence",
+        "table_id": table.id,
+        "state_id": table.state_id,
+        "seats": [
+            {
+                "seat": i,
+                "connected": table.connected(i),
+                "away": s.away,
+                "thinking": i == table.thinking,
+            }
+            for i, s in enumerate(table.seats)
+        ],
+        "spectators": table.spectators,
+    }
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """The table as the lobby and every state message show it."""
+    return {
+        "id": table.id,
+        "variant": table.variant.name,
+        "variant_title": table.variant.titles,
+        "client": table.variant.client_json(),
+        "title": table.title,
+        "options": table.game.options.as_dict(),
+        "settings": table.settings.as_dict(),
+        "lang": table.lang,
+        "players": table.game.players,
+        "status": table.status,
+        "state_id": table.state_id,
+        "seats": seats_json(table),
+        "free_seats": [i for i, s in enumerate(table.seats) if not s.taken],
+        "spectators": table.spectators,
+        "created_at": table.created_at.isoformat(),
+        "finished_at": table.finished_at.isoformat() if table.finished_at else None,
+        "seat_draw": seat_draw_json(table),
+        "timer": timer_json(table),
+        "rematch": table.rematch,
+        **({"abandoned": True} if table.abandoned else {}),
+    }
+
+
+def timer_json(table: Table) -> dict[str, int] | None:
+    """The turn timer running now: whose turn, the turn time and the time left."""
+    if table.turn_timer is None:
+        return None
+    (_, seat), timer = table.turn_timer
+    return {"seat": seat} | timer.json(table.clock)
+
+
+def seat_draw_json(table: Table) -> list[dict[str, Any]] | None:
+    """The seat draw (R13-2) in seat order: who sits there, the seat taken before it and
+    the cards drawn; None before the draw or where the variant has none."""
+    if table.seat_draw is None:
+        return None
+    return [
+        {
+            "seat": i,
+            "name": table.seats[i].name,
+            "joined": d["joined"],
+            "cards": list(d["cards"]),
+        }
+        for i, d in enumerate(table.seat_draw)
+    ]
+
+
+def window_json(table: Table, seat: int | None) -> dict[str, Any] | None:
+    window = table.window
+    if window is None:
+        return None
+    left = max(0.0, window.ends_at - table.clock.now())
+    mine = window.held.get(seat) if seat is not None else None
+    return {
+        "discarder": window.discarder,
+        "seats": window.seats,
+        "duration_ms": round(window.duration * 1000),
+        "ends_in_ms": round(left * 1000),
+        "my_call": action_json(mine) if mine else None,
+    }
+
+
+def fairness_json(table: Table, seat: int | None) -> dict[str, Any]:
+    """What a state shows of the fair deals: the unshuffled deck every deal shuffles, the
+    deal in play (no secret), the last deal over (its secret revealed) and, for the next
+    deal, its commitment and whether ``seat`` may contribute to it."""
+    deals = table.game.deals
+    playing = deals[-1].number if deals and not deals[-1].is_over else None
+    ended = next((d.number for d in reversed(deals) if d.is_over), None)
+    shown: dict[str, Any] = {
+        "version": 1,
+        "deck": table.unshuffled,
+        "deal": None,
+        "ended": None,
+        "next": None,
+    }
+    if playing in table.fair:
+        shown["deal"] = table.fair[playing].public(table.id, revealed=False)
+    if ended in table.fair:
+        shown["ended"] = table.fair[ended].public(table.id, revealed=True)
+    number = table.next_deal
+    if number in table.fair:
+        fair = table.fair[number]
+        mine = fair.contributions[seat] if seat is not None else None
+        shown["next"] = {
+            "deal": number,
+            "commitment": fair.commitment.hex(),
+            "open": table.takes_contribution(seat),
+            "mine": mine.hex() if mine is not None else None,
+        }
+    return shown
+
+
+def lay_down_step(table: Table, view: PlayerView) -> Action | None:
+    """The next step of the seat's best laying down, where the variant has one (its
+    ``lay_down`` part) and the seat is to play: from the seat's own view only."""
+    if view.seat is None or view.to_play != view.seat or not table.variant.has("lay_down"):
+        return None
+    step: Action | None = table.variant.part("lay_down")(view)
+    return step
+
+
+def state_json(table: Table, seat: int | None) -> dict[str, Any]:
+    """``seat``'s state message (None: a spectator's), without its ``rev``."""
+    view = table.view(seat)
+    message = {
+        "type": "state",
+        "table_id": table.id,
+        "state_id": table.state_id,
+        "table": table_info(table),
+        "call_window": window_json(table, seat),
+        "view": view_json(view),
+        "fairness": fairness_json(table, seat),
+    }
+    if seat is not None and table.settings.hints:
+        message["advice"] = state_advice(view)
+    step = lay_down_step(table, view)
+    if step is not None:
+        message["lay_down"] = action_json(step)
+    return message
