@@ -34,7 +34,7 @@ record writes it, top card first.
 deal with 32 bytes drawn from its ``rng`` (:func:`draw_seed`: a seeded
 :class:`random.Random` in simulations and tests, the system's cryptographic
 RNG otherwise). A web table shuffles deal ``k`` with
-``SHA-256("{table seed}/deal/{k}")`` (:func:`remikit.server.live.deal_seed`)
+``SHA-256("{table seed}/deal/{k}")`` (:func:`remikit.server.tables.service.deal_seed`)
 and stores the deck. A Three-Thirteen round's ``r``-th new stock (R3-5) is
 the discard pile but its top card, shuffled with
 :func:`remikit.variants.three_thirteen.rules.reshuffle_seed`: the SHA-256 of
