@@ -19,7 +19,7 @@ from sqlalchemy import delete, func, select
 
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
-from remikit.server.competition_service import Competitions
+from remikit.server.competition.service import Competitions
 from remikit.server.settings import Settings
 from remikit.storage import Store
 from remikit.storage.competition import AuditRow, EntryRow

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from remikit.server.competition_api import service
+from remikit.server.competition.api import service
 from remikit.server.guard import http_problem
 from remikit.server.share import qr_svg, root_path, share_base
 

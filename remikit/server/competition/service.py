@@ -27,8 +27,8 @@ from remikit.competition.results import EntryRefused, GameResult, points_result,
 from remikit.competition.seat_draw import POSITIONS, Redraw, drawn_cards, seats
 from remikit.competition.seating import draw_first_round, seat_round
 from remikit.server.clock import Clock
-from remikit.server.competition_views import entrants, game_players, round_done
-from remikit.server.competition_web import create_web_table, web_games, web_seat_draw
+from remikit.server.competition.views import entrants, game_players, round_done
+from remikit.server.competition.web import create_web_table, web_games, web_seat_draw
 from remikit.server.hub import Hub, build_game, new_table_code
 from remikit.server.live import LiveTable, hash_token
 from remikit.server.problems import Problem

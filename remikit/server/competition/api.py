@@ -1,6 +1,6 @@
 """The competition API (docs/competition.md): ``/api/competitions/...``, JSON in and
 out, errors in the documented shape. Requests carry ``Authorization: Bearer TOKEN``
-where a login is needed; the rules live in :mod:`.competition_service`."""
+where a login is needed; the rules live in :mod:`.service`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from remikit.competition import competition_variant
 from remikit.competition.exports import scores_csv, standings_csv
 from remikit.competition.seat_draw import Redraw, seats
 from remikit.competition.standings import TieBreak
-from remikit.server.competition_service import Competitions, Login
-from remikit.server.competition_views import (
+from remikit.server.competition.service import Competitions, Login
+from remikit.server.competition.views import (
     competition_json,
     entry_json,
     history_json,
@@ -30,7 +30,7 @@ from remikit.server.competition_views import (
     standing_rows,
     table_json,
 )
-from remikit.server.competition_web import web_seat_draw
+from remikit.server.competition.web import web_seat_draw
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.share import root_path
 from remikit.storage.competition import CompTableRow, Snapshot, audit
