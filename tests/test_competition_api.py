@@ -19,7 +19,7 @@ from sqlalchemy import delete, func, select
 
 from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
-from remikit.server.competition_service import Competitions
+from remikit.server.competition.online import OnlineTables
 from remikit.server.settings import Settings
 from remikit.storage import Store
 from remikit.storage.competition import AuditRow, EntryRow
@@ -668,13 +668,13 @@ def test_an_online_table_feeds_each_game_as_it_ends(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     told: list[tuple[int, bool]] = []  # finished games, match over: each time it is told
-    real = Competitions._finished
+    real = OnlineTables._finished
 
-    def finished(self: Competitions, table: Any) -> None:
+    def finished(self: OnlineTables, table: Any) -> None:
         told.append((sum(d.is_over for d in table.game.deals), table.game.over))
         real(self, table)
 
-    monkeypatch.setattr(Competitions, "_finished", finished)
+    monkeypatch.setattr(OnlineTables, "_finished", finished)
     clock = ManualClock()
     with running(db_url, clock) as client:
         event = Event(client, fill="bots", bot_level="random", rounds=1, games=2)

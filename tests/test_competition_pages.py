@@ -1,4 +1,4 @@
-"""The competition's page routes (remikit/server/competition_pages.py): every page is the
+"""The competition's page routes (remikit/server/competition/pages.py): every page is the
 shell of its module with the competition's id, an unknown page is the documented 404,
 and the QR code is of the competition's public page."""
 

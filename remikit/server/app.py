@@ -30,9 +30,9 @@ from remikit.i18n import LANGUAGES, messages_json
 from remikit.server.bots.driver import BotDriver, InProcess
 from remikit.server.bots.workers import Workers
 from remikit.server.clock import Clock, ManualClock
-from remikit.server.competition_api import router as competition_router
-from remikit.server.competition_pages import router as competition_pages_router
-from remikit.server.competition_service import Competitions
+from remikit.server.competition.api import router as competition_router
+from remikit.server.competition.pages import router as competition_pages_router
+from remikit.server.competition.service import Competitions
 from remikit.server.guard import (
     MAX_INT,
     install_guard,

@@ -1,42 +1,14 @@
-"""A competition's online tables: each is one of the server's own web tables
-(Remi 13 D, the competition's games, no hints), and its games, once it finishes,
-become the table's confirmed entries."""
+"""What a competition takes from one of its online tables' web tables: the seat draw
+as its table shows it, and the result of each finished game."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from remikit.competition import competition_variant
 from remikit.competition.results import Arrangement, GameResult
 from remikit.competition.seat_draw import POSITIONS
 from remikit.engine import Game
-from remikit.server.tables.registry import Tables
-
-
-async def create_web_table(
-    hub: Tables,
-    *,
-    title: str,
-    games: int,
-    bot_level: str,
-    players: Sequence[str | None],
-) -> str:
-    """A web table for the players of positions A–D (None: a bot seat), seated in that
-    order before its seat draw (R13-2); its code."""
-    seats = [
-        {"kind": "person"} if player is not None else {"kind": "bot", "level": bot_level}
-        for player in players
-    ]
-    live = await hub.create(
-        variant=competition_variant().name,
-        options={"games": games},
-        seats=seats,
-        title=title,
-        settings={"hints": False},
-        lang="id",
-    )
-    return live.id
 
 
 def web_seat_draw(

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
-from remikit.server.competition_api import service
+from remikit.server.competition.answers import service
 from remikit.server.guard import http_problem
 from remikit.server.share import qr_svg, root_path, share_base
 
@@ -78,6 +78,6 @@ async def print_page(request: Request, cid: CompetitionId, view: str) -> HTMLRes
 async def competition_qr(request: Request, cid: CompetitionId) -> Response:
     """The QR code of the competition's public page (``unknown_competition``: 404)."""
     snap = await service(request).snapshot(cid)
-    base, _ = share_base(request, request.app.state.hub.settings)
+    base, _ = share_base(request, service(request).hub.settings)
     url = f"{base}/competitions/{snap.competition.id}"
     return Response(qr_svg(url), media_type="image/svg+xml")

@@ -1,173 +1,65 @@
-"""The competition API (docs/competition.md): ``/api/competitions/...``, JSON in and
-out, errors in the documented shape. Requests carry ``Authorization: Bearer TOKEN``
-where a login is needed; the rules live in :mod:`.competition_service`."""
+"""The competition API's routes (docs/competition.md): ``/api/competitions/...``, JSON
+in and out, errors in the documented shape. Requests carry ``Authorization: Bearer
+TOKEN`` where a login is needed. The bodies they take are in :mod:`.bodies`, what they
+share in :mod:`.answers`, the rules in :mod:`.service`."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field, StrictInt, field_validator
 
 from remikit.bots import check_bot
 from remikit.competition import competition_variant
 from remikit.competition.exports import scores_csv, standings_csv
-from remikit.competition.seat_draw import Redraw, seats
-from remikit.competition.standings import TieBreak
-from remikit.server.competition_service import Competitions, Login
-from remikit.server.competition_views import (
+from remikit.server.competition.answers import (
+    csv_response,
+    limited,
+    logged_in,
+    need,
+    one_player,
+    players_answer,
+    round_answer,
+    service,
+    table_answer,
+    visible_round,
+)
+from remikit.server.competition.bodies import (
+    ConfirmRequest,
+    CreateRequest,
+    EntryRequest,
+    LoginRequest,
+    PlayerRequest,
+    ReasonRequest,
+    RoundRequest,
+    SeatDrawRequest,
+    TimerRequest,
+    clean,
+    entry_body,
+)
+from remikit.server.competition.ledger import known_player
+from remikit.server.competition.views import (
     competition_json,
     entry_json,
     history_json,
     missing,
     player_games,
-    player_json,
     published_round,
-    round_status,
-    round_tables,
     score_lines,
     standing_rows,
-    table_json,
 )
-from remikit.server.competition_web import web_seat_draw
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.share import root_path
-from remikit.storage.competition import CompTableRow, Snapshot, audit
+from remikit.storage.competition import audit
 
 router = APIRouter(prefix="/api/competitions")
-
-Card = Annotated[str, Field(max_length=8)]
-Position = Literal["A", "B", "C", "D", "a", "b", "c", "d"]
-Reason = Annotated[str, Field(min_length=1, max_length=500)]
-
-
-def clean(text: str | None, most: int, *, required: bool = False) -> str | None:
-    """A name as shown: spaces folded, printable, 1 to ``most`` characters (None for
-    an optional one left empty); else the problem ``bad_name``."""
-    folded = " ".join((text or "").split())
-    if not folded and not required:
-        return None
-    if not 1 <= len(folded) <= most or not folded.isprintable():
-        raise Problem("bad_name", "competition.bad_name", max=most)
-    return folded
-
-
-class CreateRequest(BaseModel):
-    name: str = Field(max_length=200)
-    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
-    venue: str = Field(default="", max_length=200)
-    rounds: int = Field(ge=1, le=20, strict=True)
-    games: int = Field(default=4, ge=1, le=10, strict=True)
-    tie_breaks: list[TieBreak] = Field(default_factory=list, max_length=5)
-    fill: Literal["bots", "byes"] = "byes"
-    bot_level: str = Field(default="greedy", max_length=40)
-    bye_points: Literal["average", "zero"] = "average"
-    clubs_apart: bool = False
-    publish: Literal["live", "round"] = "live"
-    organiser_password: str = Field(min_length=4, max_length=200)
-    referee_password: str = Field(min_length=4, max_length=200)
-
-    @field_validator("tie_breaks")
-    @classmethod
-    def once_each(cls, value: list[TieBreak]) -> list[TieBreak]:
-        if len(set(value)) != len(value):
-            raise ValueError("each tie-break at most once")
-        return value
-
-
-class LoginRequest(BaseModel):
-    role: Literal["organiser", "referee"]
-    password: str = Field(max_length=200)
-    name: str | None = Field(default=None, max_length=200)
-
-
-class PlayerRequest(BaseModel):
-    name: str = Field(max_length=200)
-    club: str | None = Field(default=None, max_length=200)
-    contact: str | None = Field(default=None, max_length=200)
-
-
-class ReasonRequest(BaseModel):
-    reason: Reason
-
-
-class RoundRequest(BaseModel):
-    online_tables: list[Annotated[int, Field(ge=1, le=10_000)]] = Field(
-        default_factory=list, max_length=1000
-    )
-
-
-class SeatDrawRequest(BaseModel):
-    cards: dict[Position, Card] | None = None
-    redraw: dict[Position, Card] | None = None
-
-
-class EntryRequest(BaseModel):
-    """Cards (``hands`` in game-seat order, ``closer``, ``closing``) or ``points`` with a
-    ``reason``; a correction has a reason either way."""
-
-    hands: list[Annotated[list[Card], Field(max_length=20)]] | None = Field(
-        default=None, max_length=8
-    )
-    closer: StrictInt | list[StrictInt] | None = Field(default=None)
-    closing: Card | None = None
-    points: list[StrictInt] | None = Field(default=None, max_length=8)
-    reason: Reason | None = None
-
-
-class ConfirmRequest(BaseModel):
-    player: str | None = Field(default=None, max_length=16)
-
-
-class TimerRequest(BaseModel):
-    action: Literal["start", "pause", "reset"]
-    minutes: int | None = Field(default=None, ge=1, le=600)
-
-
-def service(request: Request) -> Competitions:
-    found: Competitions = request.app.state.competitions
-    return found
-
-
-def bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
 
 
 Auth = Annotated[str | None, Header()]
 
 
-async def logged_in(request: Request, cid: str, authorization: str | None) -> Login | None:
-    return await service(request).login_of(cid, bearer(authorization))
-
-
-async def need(
-    request: Request, cid: str, authorization: str | None, *, organiser: bool = False
-) -> Login:
-    return await service(request).require(cid, bearer(authorization), organiser=organiser)
-
-
-def entry_body(body: EntryRequest, *, correction: bool = False) -> dict[str, Any]:
-    """The entry's fields: exactly one of cards and points, a reason where needed."""
-    if (body.hands is None) == (body.points is None):
-        raise Problem("bad_entry", "competition.cards_or_points")
-    if body.reason is None and (correction or body.points is not None):
-        raise Problem("bad_entry", "competition.need_reason")
-    return body.model_dump()
-
-
 # -- competitions and logins ------------------------------------------------------------------
-
-
-def limited(request: Request, kind: Literal["create", "join"]) -> None:
-    """Spend one of the client's creations (a competition) or joins (a login attempt):
-    the web table's limits (docs/protocol.md §3.11), ``rate_limited`` beyond them."""
-    limits = service(request).hub.limits
-    client = limits.client(request.client.host if request.client else None)
-    (limits.create if kind == "create" else limits.join).check(client)
 
 
 @router.post("", status_code=201)
@@ -198,19 +90,11 @@ async def login(
 ) -> dict[str, Any]:
     limited(request, "join")
     name = clean(body.name, 40) or body.role
-    token = await service(request).login(cid, body.role, body.password, name)
+    token = await service(request).logins.login(cid, body.role, body.password, name)
     return {"token": token, "role": body.role, "name": name}
 
 
 # -- players -------------------------------------------------------------------------------
-
-
-async def players_answer(request: Request, snap: Snapshot, *, contact: bool) -> list[Any]:
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, "player:"))
-    history: dict[str, list[Any]] = {}
-    for row in rows:
-        history.setdefault(row.target.removeprefix("player:"), []).append(row)
-    return [player_json(p, history.get(p.id, []), contact=contact) for p in snap.players.values()]
 
 
 @router.get("/{cid}/players")
@@ -230,14 +114,6 @@ async def add_player(
     club, contact = clean(body.club, 60), clean(body.contact, 100)
     player = await service(request).add_player(cid, who, name, club, contact)
     return {"player": await one_player(request, cid, player.id)}
-
-
-async def one_player(request: Request, cid: str, pid: str) -> dict[str, Any]:
-    snap = await service(request).snapshot(cid)
-    player = service(request).player(snap, pid)
-    target = f"player:{player.id}"
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, target))
-    return player_json(player, rows, contact=True)
 
 
 async def move(
@@ -279,7 +155,7 @@ async def disqualify(
 async def games_of(request: Request, cid: str, pid: str, authorization: Auth = None) -> Any:
     """The games behind a player's numbers in the standings."""
     snap = await service(request).snapshot(cid)
-    player = service(request).player(snap, pid)
+    player = known_player(snap, pid)
     upto = await visible_round(request, snap, None, authorization)
     shown = [g for g in player_games(snap, player.id) if g["round"] <= upto]
     return {"player": player.id, "name": player.name, "games": shown}
@@ -288,46 +164,12 @@ async def games_of(request: Request, cid: str, pid: str, authorization: Auth = N
 # -- rounds ----------------------------------------------------------------------------------
 
 
-def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bool) -> Any:
-    redraw = None
-    if table.kind == "physical" and table.draws and table.seat_draw is None:
-        try:
-            seats(table.draws)
-        except Redraw as again:
-            redraw = again.positions
-    elif table.web_table is not None and table.seat_draw is None:
-        live = service(request).hub.tables.get(table.web_table)
-        if live is not None:
-            table.seat_draw = web_seat_draw(live.seat_draw, table.seats)
-    out = table_json(snap, table, redraw)
-    if hide:
-        for game in out["games"]:
-            game["entry"] = None
-    return out
-
-
-def round_answer(request: Request, snap: Snapshot, number: int, *, public: bool) -> Any:
-    row = snap.rounds.get(number)
-    if row is None:
-        raise Problem("unknown_round", "competition.unknown_round", status=404, round=number)
-    hide = public and number > published_round(snap)
-    return {
-        "number": number,
-        "status": round_status(snap, number),
-        "tables": [table_answer(request, snap, t, hide) for t in round_tables(snap, number)],
-        "byes": list(row.seating.get("byes", [])),
-        "quality": dict(row.seating.get("quality", {})),
-        "online_tables": list(row.seating.get("online_tables", [])),
-        "timer": service(request).timer_json(snap.competition.id, number, row.timer),
-    }
-
-
 @router.post("/{cid}/rounds", status_code=201)
 async def make_round(
     request: Request, cid: str, body: Annotated[RoundRequest, Body()], authorization: Auth = None
 ) -> Any:
     who = await need(request, cid, authorization, organiser=True)
-    number = await service(request).make_round(cid, who, sorted(set(body.online_tables)))
+    number = await service(request).rounds.make_round(cid, who, sorted(set(body.online_tables)))
     snap = await service(request).snapshot(cid)
     return {"round": round_answer(request, snap, number, public=False)}
 
@@ -356,7 +198,7 @@ async def timer(
     authorization: Auth = None,
 ) -> Any:
     who = await need(request, cid, authorization, organiser=True)
-    shown = await service(request).timer(cid, who, number, body.action, body.minutes)
+    shown = await service(request).rounds.timer(cid, who, number, body.action, body.minutes)
     return {"timer": shown}
 
 
@@ -375,7 +217,7 @@ async def seat_draw(
     if cards is None or (body.cards is not None and body.redraw is not None):
         raise Problem("bad_seat_draw", "competition.cards_or_redraw")
     given = {str(position): card for position, card in cards.items()}
-    pending = await service(request).seat_draw(cid, who, number, table, given)
+    pending = await service(request).rounds.seat_draw(cid, who, number, table, given)
     snap = await service(request).snapshot(cid)
     answer = table_answer(request, snap, snap.tables[(number, table)], hide=False)
     if pending is None:
@@ -397,7 +239,7 @@ async def enter(
     authorization: Auth = None,
 ) -> Any:
     who = await need(request, cid, authorization)
-    entry = await service(request).enter(cid, who, number, table, game, entry_body(body))
+    entry = await service(request).entries.enter(cid, who, number, table, game, entry_body(body))
     return {"entry": entry_json(entry)}
 
 
@@ -415,7 +257,7 @@ async def preview(
     nothing is stored."""
     who = await need(request, cid, authorization)
     fields = entry_body(body)
-    entry = await service(request).enter(cid, who, number, table, game, fields, store=False)
+    entry = await service(request).entries.enter(cid, who, number, table, game, fields, store=False)
     return {"entry": entry_json(entry)}
 
 
@@ -430,7 +272,7 @@ async def confirm(
     """Confirmed by a player of the table (``player``) or by another login."""
     who = await need(request, cid, authorization)
     player = None if body is None else body.player
-    entry = await service(request).confirm(cid, who, entry_id, player)
+    entry = await service(request).entries.confirm(cid, who, entry_id, player)
     return {"entry": entry_json(entry)}
 
 
@@ -444,22 +286,11 @@ async def correct(
 ) -> Any:
     who = await need(request, cid, authorization)
     fields = entry_body(body, correction=True)
-    entry = await service(request).correct(cid, who, entry_id, fields)
+    entry = await service(request).entries.correct(cid, who, entry_id, fields)
     return {"entry": entry_json(entry)}
 
 
 # -- standings, audit, exports ---------------------------------------------------------------
-
-
-async def visible_round(
-    request: Request, snap: Snapshot, asked: int | None, authorization: str | None
-) -> int:
-    """The last round a request sees results of: the one asked for (else the current),
-    no later than the published round for the public."""
-    upto = snap.current_round if asked is None else asked
-    if await logged_in(request, snap.competition.id, authorization) is None:
-        upto = min(upto, published_round(snap))
-    return upto
 
 
 @router.get("/{cid}/standings")
@@ -504,14 +335,6 @@ async def scores_export(
         raise Problem("not_published", "competition.not_published", status=409, round=number)
     lines = score_lines(snap, number)
     return csv_response(scores_csv(lines), f"scores-{snap.competition.id}-round-{number}")
-
-
-def csv_response(text: str, name: str) -> Response:
-    return Response(
-        text,
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
-    )
 
 
 @router.get("/{cid}/audit")

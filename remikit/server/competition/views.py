@@ -112,16 +112,6 @@ def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
     ]
 
 
-def player_state(player: PlayerRow) -> dict[str, Any]:
-    """What the audit log keeps of a player before and after a change."""
-    return {
-        "name": player.name,
-        "club": player.club,
-        "status": player.status,
-        "reason": player.reason,
-    }
-
-
 def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": player.id,
