@@ -30,7 +30,8 @@ class Settings:
     max_bot_tables: int = 100  # open tables of bots only on the server
     client_secret: str | None = None
     """The key of the hash that stands for a client's address (tables.client); None: a
-    random key each start (a restart then forgets who made which table)."""
+    key drawn once and kept in the database (server_keys), so a restart still knows who
+    made which table."""
     body_limit: int = 64 * 1024  # bytes of an HTTP request body
     body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
     review_budget: float = 0.3  # seconds of search per decision of a game review
