@@ -5,13 +5,14 @@ so the per-client limits still count the tables a restart rebuilds."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from remikit.server.clock import ManualClock
 from remikit.server.limits import Limits, client_key
 from remikit.server.settings import Settings
-from remikit.storage import Store, server_key
+from remikit.storage import KeyRow, Store, server_key
 from remikit.storage import keys as keys_module
 from tests.test_lobby import serving
 
@@ -24,7 +25,7 @@ def db_url(tmp_path: Path) -> str:
 
 
 def test_a_restart_still_counts_the_tables_a_client_made(db_url: str) -> None:
-    limits = {"create_rate": 0, "max_client_tables": 2}
+    limits: dict[str, Any] = {"create_rate": 0, "max_client_tables": 2}
     with serving(db_url, **limits) as server:
         server.made(), server.made()
         assert server.create().status_code == 429
@@ -48,7 +49,7 @@ def test_the_key_is_drawn_once_and_shared_by_every_server(
 
         def drawn_while_another_stores_it(_: int) -> str:  # two servers start at once
             with second.transaction() as session:
-                session.add(keys_module.KeyRow(name="race", value="theirs"))
+                session.add(KeyRow(name="race", value="theirs"))
             return "mine"
 
         monkeypatch.setattr(keys_module, "token_hex", drawn_while_another_stores_it)

@@ -49,6 +49,7 @@ from remikit.server.guard import (
     storage_problem,
     strict_json,
 )
+from remikit.server.http.reviews import router as reviews_router
 from remikit.server.hub import (
     Hub,
     build_game,
@@ -61,7 +62,6 @@ from remikit.server.hub import (
 from remikit.server.live import Connection, LiveTable, hash_token
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.reviews import Reviews, finished_game
-from remikit.server.reviews import router as reviews_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings

@@ -37,6 +37,8 @@ class Settings:
     review_budget: float = 0.3  # seconds of search per decision of a game review
     reviews_kept: int = 100  # finished game reviews kept in memory (the oldest dropped)
     reviews_waiting: int = 20  # game reviews under way or waiting their turn, at most
+    reviews_per_client: int = 2  # of those, asked by one client (docs/protocol.md §3.12)
+    reviews_per_table: int = 2  # of those, of the seats of one game
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
