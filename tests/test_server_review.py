@@ -1,20 +1,24 @@
-"""Reviews of finished games at the server (docs/protocol.md §3.13): started, polled to
-the end, answered from memory when asked again, and every refusal in the error shape."""
+"""Reviews of finished games at the server (docs/protocol.md §3.12): started, polled to
+the end, answered from memory when asked again, bounded per client, per game and on the
+server, and every refusal in the error shape."""
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from remikit.review import review as real_review
 from remikit.server.app import create_app
+from remikit.server.reviews import prepare
 from remikit.server.settings import Settings
+from tests.test_review_service import store_finished
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -74,11 +78,11 @@ def test_a_review_runs_in_the_background_and_is_kept(
 ) -> None:
     runs: list[int] = []
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
+    def counted(*args: Any) -> Any:
         runs.append(args[1])
-        return real_review(*args, **kwargs)
+        return prepare(*args)
 
-    monkeypatch.setattr("remikit.server.reviews.review", counted)
+    monkeypatch.setattr("remikit.server.reviews.prepare", counted)
     with running(tmp_path) as client:
         table_id = finished_gin(client)
         started = client.post(f"/api/games/{table_id}/reviews", json={"seat": 1})
@@ -127,12 +131,12 @@ def test_the_oldest_finished_review_is_dropped(tmp_path: Path) -> None:
 def test_a_review_that_fails_says_so_and_may_be_asked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*args: Any, **kwargs: Any) -> Any:
+    def broken(*args: Any) -> Any:
         raise RuntimeError("no")
 
     with running(tmp_path) as client:
         table_id = finished_gin(client)
-        monkeypatch.setattr("remikit.server.reviews.review", broken)
+        monkeypatch.setattr("remikit.server.reviews.rate_decisions", broken)
         client.post(f"/api/games/{table_id}/reviews", json={"seat": 0})
         failed = finished_review(client, table_id, 0)
         assert failed["status"] == "failed" and failed["error"]["code"] == "review_failed"
@@ -174,3 +178,76 @@ def test_every_refusal_is_in_the_error_shape(tmp_path: Path) -> None:
         busy = client.post(start, json={"seat": 1})
         error_of(busy, 503, "reviews_busy")
         assert busy.headers["retry-after"] == "10"
+
+
+# -- bounds -------------------------------------------------------------------------------
+
+GAMES = ("GZMXR5W6", "HTEAG5UY", "ABCDEFGH")  # finished games of two seats
+Ask = Callable[..., Any]
+
+
+@contextmanager
+def stalled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **settings: Any) -> Iterator[Ask]:
+    """A server with the finished :data:`GAMES` whose reviews never get past their first
+    step, behind a proxy that says who asks: ``ask(game, seat, address)``."""
+
+    async def never(fn: Callable[..., Any], /, *args: Any) -> Any:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr("remikit.server.reviews.thread_runner", lambda pool: never)
+    url = f"sqlite:///{tmp_path / 'remikit.db'}"
+    for game in GAMES:
+        store_finished(url, game)
+    app = create_app(Settings(database_url=url, **settings))
+    with TestClient(ProxyHeadersMiddleware(app, trusted_hosts="*")) as client:  # type: ignore[arg-type]
+
+        def ask(game: str, seat: int, address: str, lang: str = "en") -> Any:
+            return client.post(
+                f"/api/games/{game}/reviews?lang={lang}",
+                json={"seat": seat},
+                headers={"X-Forwarded-For": address},
+            )
+
+        yield ask
+
+
+def test_a_client_may_have_only_so_many_reviews_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two, three = GAMES
+    with stalled(tmp_path, monkeypatch) as ask:
+        assert ask(one, 0, "203.0.113.1").status_code == 202
+        again = ask(one, 0, "203.0.113.1")  # the one under way, not counted twice
+        assert again.status_code == 200 and again.json()["review"]["status"] == "running"
+        assert ask(two, 0, "203.0.113.1").status_code == 202
+        assert ask(two, 0, "203.0.113.2").status_code == 200  # the same review, for anyone
+        refused = ask(three, 0, "203.0.113.1")
+        assert "(2)" in error_of(refused, 429, "client_reviews")
+        assert refused.headers["retry-after"] == "10"
+        assert "alamat Anda" in error_of(ask(three, 1, "203.0.113.1", "id"), 429, "client_reviews")
+        assert ask(three, 0, "203.0.113.2").status_code == 202  # another client
+        assert ask(one, 0, "203.0.113.1").status_code == 200
+
+
+def test_a_game_and_the_server_have_only_so_many_reviews_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two, three = GAMES
+    with stalled(tmp_path, monkeypatch, reviews_per_table=1, reviews_waiting=2) as ask:
+        assert ask(one, 0, "203.0.113.1").status_code == 202
+        refused = ask(one, 1, "203.0.113.2")
+        assert "this game" in error_of(refused, 429, "table_reviews")
+        assert refused.headers["retry-after"] == "10"
+        assert "permainan ini" in error_of(ask(one, 1, "203.0.113.2", "id"), 429, "table_reviews")
+        assert ask(two, 1, "203.0.113.2").status_code == 202
+        busy = ask(three, 0, "203.0.113.3")
+        error_of(busy, 503, "reviews_busy")
+        assert busy.headers["retry-after"] == "10"
+
+
+def test_a_finished_review_no_longer_counts(tmp_path: Path) -> None:
+    with running(tmp_path, reviews_per_client=1) as client:
+        table_id = finished_gin(client)
+        assert client.post(f"/api/games/{table_id}/reviews", json={"seat": 0}).status_code == 202
+        assert finished_review(client, table_id, 0)["status"] == "done"
+        assert client.post(f"/api/games/{table_id}/reviews", json={"seat": 1}).status_code == 202

@@ -37,9 +37,9 @@ from remikit.server.guard import (
     MAX_INT,
     install_guard,
 )
+from remikit.server.http.reviews import router as reviews_router
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.reviews import Reviews, finished_game
-from remikit.server.reviews import router as reviews_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.serialize import play_json, view_json
 from remikit.server.settings import Settings

@@ -2,7 +2,10 @@
 many open tables (and tables of bots only) it and the whole server may have.
 
 A client is a network address (an IPv6 address by its /64 network, which one
-subscriber usually holds whole), known only by a keyed hash of it. The rates are
+subscriber usually holds whole), known only by a keyed hash of it. The key is
+``Settings.client_secret`` when one is configured, else one drawn once and kept in the
+database (:func:`~remikit.storage.server_key`), so that a restart still knows who made
+each table it rebuilds. The rates are
 token buckets on the server's clock: a client may do ``rate`` things at once, then
 one more every ``60 / rate`` seconds.
 
@@ -24,7 +27,6 @@ import hashlib
 import hmac
 import ipaddress
 import math
-import secrets
 from dataclasses import dataclass
 
 from remikit.i18n import N_
@@ -32,6 +34,7 @@ from remikit.server.clock import Clock
 from remikit.server.problems import Problem
 from remikit.server.settings import Settings
 from remikit.server.tables.lobby import Lobby
+from remikit.storage import Store, server_key
 
 WINDOW = 60.0  # seconds: rates are per minute
 MAX_BUCKETS = 10_000  # beyond this many clients, those idle long enough are forgotten
@@ -118,13 +121,22 @@ class RateLimit:
         }
 
 
+def stored_secret(database_url: str | None) -> str:
+    """The database's key of the hashes of clients' addresses (drawn the first time)."""
+    store = Store(database_url)
+    try:
+        return server_key(store, "client")
+    finally:
+        store.close()
+
+
 class Limits:
     """A server's limits (:class:`~remikit.server.settings.Settings`): the two rates and
     the most open tables, and tables of bots only, per client and on the server."""
 
     def __init__(self, settings: Settings, clock: Clock) -> None:
         self.settings = settings
-        self.secret = (settings.client_secret or secrets.token_hex(32)).encode()
+        self.secret = (settings.client_secret or stored_secret(settings.database_url)).encode()
         self.create = RateLimit(clock, rate=settings.create_rate, key=N_("server.rate_create"))
         self.join = RateLimit(clock, rate=settings.join_rate, key=N_("server.rate_join"))
 

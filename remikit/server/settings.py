@@ -39,12 +39,15 @@ class Settings:
     max_bot_tables: int = 100  # open tables of bots only on the server
     client_secret: str | None = None
     """The key of the hash that stands for a client's address (tables.client); None: a
-    random key each start (a restart then forgets who made which table)."""
+    key drawn once and kept in the database (server_keys), so a restart still knows who
+    made which table."""
     body_limit: int = 64 * 1024  # bytes of an HTTP request body
     body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
     review_budget: float = 0.3  # seconds of search per decision of a game review
     reviews_kept: int = 100  # finished game reviews kept in memory (the oldest dropped)
     reviews_waiting: int = 20  # game reviews under way or waiting their turn, at most
+    reviews_per_client: int = 2  # of those, asked by one client (docs/protocol.md §3.12)
+    reviews_per_table: int = 2  # of those, of the seats of one game
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"

@@ -20,8 +20,9 @@ Where the data lives:
 from __future__ import annotations
 
 from remikit.storage import competition as competition  # its tables, for the migrations
+from remikit.storage.keys import server_key
 from remikit.storage.migrations import NewerDatabase
-from remikit.storage.models import ActionRow, Base, CallRow, DealRow, TableRow
+from remikit.storage.models import ActionRow, Base, CallRow, DealRow, KeyRow, TableRow
 from remikit.storage.store import (
     DEFAULT_DB_NAME,
     Store,
@@ -37,6 +38,7 @@ __all__ = [
     "Base",
     "CallRow",
     "DealRow",
+    "KeyRow",
     "NewerDatabase",
     "Store",
     "StoredFairness",
@@ -44,4 +46,5 @@ __all__ = [
     "TableRow",
     "default_database_url",
     "normalize_url",
+    "server_key",
 ]

@@ -1,5 +1,6 @@
-"""The tables: ``tables`` (a game's configuration and seed), ``actions`` (its log) and
-``deals`` (the deck of each deal, stored when the deal starts).
+"""The tables: ``tables`` (a game's configuration and seed), ``actions`` (its log),
+``deals`` (the deck of each deal, stored when the deal starts), ``calls`` and
+``server_keys`` (the keys a server keeps across restarts).
 
 The schema is made and upgraded by the Alembic migrations of
 :mod:`remikit.storage.migrations`; a change here needs a new revision there.
@@ -115,3 +116,14 @@ class CallRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(Text)  # "rummy 3", "pass"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class KeyRow(Base):
+    """A key the server keeps across restarts, by name: ``client`` is the key of the
+    hash that stands for a client's address (``tables.client``, remikit.server.limits),
+    64 hex digits drawn once."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
