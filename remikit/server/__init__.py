@@ -1,6 +1,9 @@
 """The web table: FastAPI + WebSockets under uvicorn (``remi serve``).
 
-* :mod:`remikit.server.app`: the HTTP API, the WebSocket endpoint, the pages;
+* :mod:`remikit.server.app`: the application, assembled from the routers of
+  :mod:`remikit.server.http` (the HTTP API, the pages) and
+  :mod:`remikit.server.transport.socket` (the WebSocket endpoint);
+* :mod:`remikit.server.hosts`: the hosts the server answers to;
 * :mod:`remikit.server.hub`: every table, created, joined and rebuilt;
 * :mod:`remikit.server.live`: one table in play (seats, sockets, bots, Rummy calls);
 * :mod:`remikit.server.lobby`: the lobby's index (pages, filters, counts per client);

@@ -22,6 +22,7 @@ from remikit.server.competition_api import router as competition_router
 from remikit.server.competition_pages import router as competition_pages_router
 from remikit.server.competition_service import Competitions
 from remikit.server.guard import install_guard
+from remikit.server.hosts import HostGuard, trusted_hosts
 from remikit.server.http import games, meta, pages, tables
 from remikit.server.http.deps import bounded_numbers, request_lang
 from remikit.server.hub import Hub, collection_paused
@@ -90,7 +91,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     )
     app.state.settings = settings
 
-    install_guard(app, settings)  # inside the security headers: its refusals get them too
+    install_guard(app, settings)  # inside the host check: a body is read for trusted hosts only
+    app.add_middleware(HostGuard, hosts=trusted_hosts(settings))  # inside the headers too
 
     @app.middleware("http")
     async def security_headers(
