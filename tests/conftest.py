@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from remikit import solver
+from remikit.server.settings import ALLOWED_HOSTS_ENV
 from remikit.storage.testing import ENV_VAR, scratch_database
 from remikit.variants import register
 from tests import changes_client
@@ -21,6 +22,15 @@ changes_client.install()  # sockets hand tests whole states, changes applied
 
 DATA = Path(__file__).resolve().parent / "data"
 """Records and score vectors from an independent implementation (docs/contract.md)."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def test_client_host() -> Iterator[None]:
+    """The test client's host (``testserver``) is one the server answers to
+    (``REMI_ALLOWED_HOSTS``, remikit/server/hosts.py): every other host is refused."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ALLOWED_HOSTS_ENV, "testserver")
+        yield
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -40,7 +41,9 @@ TWO_PEOPLE = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "level": "
 def running(
     tmp_path: Path, *, base_url: str = "http://testserver", root: str = "", **settings: Any
 ) -> Iterator[TestClient]:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'remikit.db'}", **settings))
+    host = urlsplit(base_url).hostname or ""  # the address the client names is trusted
+    database = f"sqlite:///{tmp_path / 'remikit.db'}"
+    app = create_app(Settings(database_url=database, allowed_hosts=(host,), **settings))
     with TestClient(app, base_url=base_url, root_path=root) as client:
         yield client
 

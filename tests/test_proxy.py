@@ -145,7 +145,7 @@ def share_url_with_forwarded_https(served: Served) -> str:
 def test_forwarded_headers_are_believed_from_trusted_proxies_only(
     tmp_path: Path, extra: tuple[str, ...], base: str
 ) -> None:
-    served = Served(tmp_path, extra=extra)
+    served = Served(tmp_path, extra=("--allowed-host", "remi.example.org", *extra))
     try:
         assert share_url_with_forwarded_https(served) == base
     finally:

@@ -3,7 +3,9 @@
 ``--host 0.0.0.0`` (or ``::``) serves the machine's networks; ``--public-url URL`` (else
 ``REMI_PUBLIC_URL``) is the address shared links start with, ``--root-path /PREFIX`` the
 path a reverse proxy serves it under, ``--forwarded-allow-ips`` the proxies trusted
-with ``X-Forwarded-For`` and ``X-Forwarded-Proto``.
+with ``X-Forwarded-For`` and ``X-Forwarded-Proto``, ``--allowed-host HOST`` (repeated;
+else ``REMI_ALLOWED_HOSTS``) a host name requests may name besides this computer's, the
+public URL's and ``--host``'s (remikit/server/hosts.py).
 
 The database is ``--database``, else ``REMI_DATABASE_URL``, else the SQLite
 file of :mod:`remikit.storage`, made or upgraded to the newest schema first (a
@@ -17,13 +19,15 @@ action kept) on SIGTERM and SIGINT.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import re
 import sys
 from typing import Any
 from urllib.parse import urlsplit
 
 from remikit.i18n import N_, default_lang, t
-from remikit.server.settings import Settings
+from remikit.server.settings import Settings, env_hosts
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -71,6 +75,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="URL",
         default=os.environ.get("REMI_PUBLIC_URL") or None,
         help=t("serve.help_public_url", lang),
+    )
+    p.add_argument(
+        "--allowed-host",
+        metavar="HOST",
+        action="append",
+        default=None,
+        help=t("serve.help_allowed_host", lang),
     )
     p.add_argument("--root-path", metavar="PATH", default="", help=t("serve.help_root_path", lang))
     p.add_argument(
@@ -123,6 +134,23 @@ def public_url(text: str) -> str:
     return parts.geturl().rstrip("/")
 
 
+HOST_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?")
+
+
+def allowed_host(text: str) -> str:
+    """A host name, an IP address (an IPv6 one with or without brackets), ``*.DOMAIN`` or
+    ``*``, in lower case; else ValueError (a port, a path or a misplaced ``*``)."""
+    host = text.strip().lower()
+    if host == "*":
+        return host
+    try:
+        ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
+    except ValueError:
+        if not HOST_NAME.fullmatch(host.removeprefix("*.")):
+            raise
+    return host
+
+
 def root_path(text: str) -> str:
     """``/prefix`` without its trailing slash (``""`` for none), else ValueError."""
     path = text.strip().rstrip("/")
@@ -143,10 +171,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(t("serve.bad_root_path", lang, path=args.root_path), file=sys.stderr)
         return 2
+    hosts = []
+    for given in args.allowed_host or env_hosts():
+        try:
+            hosts.append(allowed_host(given))
+        except ValueError:
+            print(t("serve.bad_allowed_host", lang, host=given), file=sys.stderr)
+            return 2
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
-        from remikit.server.lan import lan_hosts
+        from remikit.server.lan import WILDCARDS, lan_hosts
         from remikit.server.runner import serve
         from remikit.storage import NewerDatabase, Store
     except ModuleNotFoundError as exc:  # installed without the web extra
@@ -173,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         bot_workers=None if args.bot_workers is None else max(0, args.bot_workers),
         public_url=public,
         lan_hosts=lan_hosts(args.host),
+        allowed_hosts=(*hosts, *(() if args.host in WILDCARDS else (args.host,))),
         manual_clock=args.manual_clock,
         waiting_expiry=max(0.0, args.waiting_expiry),
         **{name: max(0, getattr(args, name)) for name, _ in LIMITS},

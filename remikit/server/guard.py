@@ -107,8 +107,8 @@ def _children(item: dict[Any, Any] | list[Any]) -> list[Any]:
 
 
 def scope_lang(scope: Scope) -> str:
-    """The language of a request's error messages, as :func:`remikit.server.app.request_lang`
-    picks it, read from the raw ASGI scope."""
+    """The language of a request's error messages, as
+    :func:`remikit.server.http.deps.request_lang` picks it, read from the raw ASGI scope."""
     query = scope.get("query_string", b"").decode("latin-1")
     for part in query.split("&"):
         key, _, value = part.partition("=")

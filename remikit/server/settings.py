@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
+
+ALLOWED_HOSTS_ENV = "REMI_ALLOWED_HOSTS"
+
+
+def env_hosts() -> tuple[str, ...]:
+    """The hosts of ``REMI_ALLOWED_HOSTS``, separated by commas or spaces."""
+    return tuple(os.environ.get(ALLOWED_HOSTS_ENV, "").replace(",", " ").split())
 
 
 @dataclass(frozen=True)
@@ -52,3 +60,6 @@ class Settings:
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
     lan_hosts: tuple[str, ...] = ()  # this machine's network addresses, when it listens on all
+    allowed_hosts: tuple[str, ...] = field(default_factory=env_hosts)
+    """Host names requests may name besides this computer's loopback, the public URL's and
+    :attr:`lan_hosts` (remikit/server/hosts.py): ``remi serve --host`` and ``--allowed-host``."""

@@ -1,6 +1,6 @@
 """Where people reach the server from: the base of a table's shared link (the public
-URL, else the address the request came to), the WebSocket origin check, and the QR code
-of a link.
+URL, else the address the request came to), the WebSocket origin check (against the
+trusted hosts of :mod:`remikit.server.hosts`), and the QR code of a link.
 
 The request's address is its ``Host`` header with the scheme uvicorn set from a trusted
 proxy's ``X-Forwarded-Proto``; the root path (``remi serve --root-path``) is the ASGI
@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import segno
 from starlette.requests import HTTPConnection
 
+from remikit.server.hosts import host_trusted, trusted_hosts
 from remikit.server.settings import Settings
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -85,16 +86,18 @@ def parse_origin(url: str) -> Origin | None:
 
 
 def own_origins(conn: HTTPConnection, settings: Settings) -> set[Origin]:
-    """The origins of this server's own pages: the public URL's and the request's."""
-    found = {parse_origin(str(conn.url))}
-    if settings.public_url:
-        found.add(parse_origin(settings.public_url))
+    """The origins of this server's own pages: the public URL's, and the request's when
+    its host is a trusted one (:mod:`remikit.server.hosts`)."""
+    found = {parse_origin(settings.public_url)} if settings.public_url else set()
+    own = parse_origin(str(conn.url))
+    if own is not None and host_trusted(own[1], trusted_hosts(settings)):
+        found.add(own)
     return {origin for origin in found if origin is not None}
 
 
 def origin_allowed(conn: HTTPConnection, settings: Settings) -> bool:
     """Whether a WebSocket may be opened: it has no ``Origin`` (a program, not a page)
-    or its page is one of this server's."""
+    or its page is one of this server's (:func:`own_origins`)."""
     origin = conn.headers.get("origin")
     if origin is None:
         return True

@@ -145,4 +145,6 @@ class Lobby:
             end = max(0, total - offset)
             return total, [e.table for e in reversed(lists[0][max(0, end - limit) : end])]
         newest: Iterator[Entry] = heapq.merge(*map(reversed, lists), key=Entry.key, reverse=True)
-        return total, [e.table for e in itertools.islice(newest, offset, offset + limit)]
+        start = min(offset, total)  # islice takes no index past sys.maxsize
+        return total, [e.table for e in itertools.islice(newest, start, start + limit)]
+
