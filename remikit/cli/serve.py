@@ -38,6 +38,9 @@ LIMITS = (
     ("max_client_tables", N_("serve.help_max_client_tables")),
     ("max_client_bot_tables", N_("serve.help_max_client_bot_tables")),
     ("max_bot_tables", N_("serve.help_max_bot_tables")),
+    ("max_seat_sockets", N_("serve.help_max_seat_sockets")),
+    ("max_client_sockets", N_("serve.help_max_client_sockets")),
+    ("advice_rate", N_("serve.help_advice_rate")),
 )
 """The whole-number limits of :class:`Settings` ``remi serve`` takes as options."""
 
@@ -96,6 +99,13 @@ def add_parser(subparsers: Any) -> None:
         default=defaults.waiting_expiry,
         metavar="SECONDS",
         help=t("serve.help_waiting_expiry", lang, default=defaults.waiting_expiry),
+    )
+    p.add_argument(
+        "--abandon-after",
+        type=float,
+        default=defaults.abandon_after,
+        metavar="SECONDS",
+        help=t("serve.help_abandon_after", lang, default=defaults.abandon_after),
     )
     for name, key in LIMITS:
         p.add_argument(
@@ -211,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=(*hosts, *(() if args.host in WILDCARDS else (args.host,))),
         manual_clock=args.manual_clock,
         waiting_expiry=max(0.0, args.waiting_expiry),
+        abandon_after=max(0.0, args.abandon_after),
         **{name: max(0, getattr(args, name)) for name, _ in LIMITS},
     )
     return serve(

@@ -15,9 +15,9 @@ from pydantic.fields import FieldInfo
 from starlette.requests import HTTPConnection
 
 from remikit.server.guard import MAX_INT
-from remikit.server.tables.registry import Tables
 from remikit.server.problems import pick_lang
 from remikit.server.settings import Settings
+from remikit.server.tables.registry import Tables
 
 
 def get_hub(conn: HTTPConnection) -> Tables:

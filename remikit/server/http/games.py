@@ -12,14 +12,14 @@ from fastapi.responses import Response
 
 from remikit.actions import Play, parse_seat_action
 from remikit.engine import Game
-from remikit.server.tables.fair_deals import record_with_fairness
 from remikit.server.guard import MAX_INT
 from remikit.server.http.deps import HubDep
-from remikit.server.tables.build import build_game, variant_client
 from remikit.server.problems import Problem
 from remikit.server.reviews import finished_game
 from remikit.server.serialize import play_json, view_json
 from remikit.server.share import root_path
+from remikit.server.tables.build import build_game, variant_client
+from remikit.server.tables.fair_deals import record_with_fairness
 from remikit.storage import StoredTable
 
 router = APIRouter(prefix="/api/games")

@@ -14,7 +14,6 @@ from fastapi.responses import Response
 from fastapi.routing import APIRouter
 
 from remikit.i18n import LANGUAGES
-from remikit.server.tables import seat_changes
 from remikit.server.guard import MAX_INT
 from remikit.server.http.deps import Client, HubDep, Lang, SettingsDep
 from remikit.server.http.requests import (
@@ -25,11 +24,12 @@ from remikit.server.http.requests import (
     ReplaceRequest,
     TokenRequest,
 )
+from remikit.server.problems import pick_lang
+from remikit.server.share import qr_svg, table_links
+from remikit.server.tables import seat_changes
 from remikit.server.tables.build import playable_variant
 from remikit.server.tables.seats import hash_token
 from remikit.server.transport.messages import fairness_json, lobby_json, table_info
-from remikit.server.problems import pick_lang
-from remikit.server.share import qr_svg, table_links
 
 LOBBY_PAGE_MAX = 100
 LANG_PATTERN = f"^({'|'.join(LANGUAGES)})$"
@@ -48,7 +48,9 @@ async def list_tables(
 ) -> Response:
     """A page of the lobby, newest first, with how many tables match (§3.2)."""
     name = None if variant is None else playable_variant(variant).name
-    page = lobby_json(hub.lobby, limit=limit, offset=offset, variant=name, free=free, lang=table_lang)
+    page = lobby_json(
+        hub.lobby, limit=limit, offset=offset, variant=name, free=free, lang=table_lang
+    )
     return Response(json.dumps(page, separators=(",", ":")), media_type="application/json")
 
 

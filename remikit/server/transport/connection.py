@@ -45,6 +45,7 @@ class Connection:
         self.closed = False
         self.slow = False
         self.rev: int | None = None
+        self.presence = 0  # the table's presence changes this socket has been shown
 
     def send(self, text: str) -> None:
         if self.closed:

@@ -8,6 +8,7 @@ from typing import Any
 from remikit.actions import Action
 from remikit.server.advice import state_advice
 from remikit.server.serialize import action_json, view_json
+from remikit.server.tables.lobby import Lobby
 from remikit.server.tables.service import Table
 from remikit.views import PlayerView
 
@@ -172,3 +173,14 @@ def state_json(table: Table, seat: int | None) -> dict[str, Any]:
     if step is not None:
         message["lay_down"] = action_json(step)
     return message
+
+
+def lobby_json(lobby: Lobby, *, limit: int, offset: int, **filters: Any) -> dict[str, Any]:
+    """A page of the lobby as ``GET /api/tables`` answers it (docs/protocol.md §3.2)."""
+    total, tables = lobby.page(limit=limit, offset=offset, **filters)
+    return {
+        "tables": [table_info(t) for t in tables],
+        "total": total,
+        "limit": limit,
+        "offset": offset,
+    }

@@ -57,7 +57,8 @@ class Room:
     sockets: dict[Seat, dict[Connection, None]] = field(default_factory=dict)  # oldest first
     sent: dict[Seat, Sent] = field(default_factory=dict)
     dirty: set[Seat] = field(default_factory=set)
-    presence: bool = False
+    presence: int = 0  # how many presence changes the table told of
+    presence_sent: int = 0  # of them, how many the last presence message showed
     flushing: bool = False
 
     def __len__(self) -> int:
@@ -83,8 +84,9 @@ class Room:
         group[conn] = None
         self.welcome(conn)
         self.flush()  # what the others were owed comes before this socket's state
-        self.send_full(conn)
         self.table.arrive(conn.seat)
+        self.send_full(conn)
+        conn.presence = self.presence  # its state shows who is here
 
     def detach(self, conn: Connection) -> None:
         group = self.sockets.get(conn.seat)
@@ -130,7 +132,7 @@ class Room:
                 self.dirty.add(seat)
                 self._soon()
             case Presence():
-                self.presence = True
+                self.presence += 1
                 self._soon()
             case Notice(key=key, seat=seat, params=params):
                 self.flush()
@@ -199,11 +201,13 @@ class Room:
             group = self.sockets.get(seat)
             if group:
                 self._send_change(seat, group)
-        if self.presence:
-            self.presence = False
+        if self.presence > self.presence_sent:
+            self.presence_sent = self.presence
             text = dumps(presence_json(self.table))
             for conn in self.connections():
-                conn.send(text)
+                if conn.presence < self.presence:
+                    conn.send(text)
+                    conn.presence = self.presence
 
     def _build(self, seat: Seat) -> Sent:
         old = self.sent.get(seat)
