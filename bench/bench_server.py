@@ -58,10 +58,12 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from remikit.server.transport.changes import apply_change
+
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
 SOCKET: dict[str, Any] = {"proxy": None, "max_size": None, "open_timeout": 120}
 """Thousands of sockets open at once: a busy machine may take a while to answer them."""
-UNLIMITED = ["--create-rate", "0", "--join-rate", "0", "--max-client-tables", "0"]
+UNLIMITED = ("--create-rate", "--join-rate", "--max-client-tables", "--max-client-sockets")
 """The per-client limits lifted: the bench is one client making every table."""
 
 
@@ -99,8 +101,7 @@ def start_server(
         "--bot-threads",
         str(args.bot_threads),
     ]
-    if UNLIMITED[0] in usage.stdout:
-        command += UNLIMITED
+    command += [part for flag in UNLIMITED if flag in usage.stdout for part in (flag, "0")]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert server.stdout is not None
     ready, _, _ = select.select([server.stdout], [], [], wait)
@@ -164,18 +165,26 @@ async def person(
         sent_at: float | None = None
         sent_id = -1
         done = 0
+        message: dict[str, Any] = {}
         while (done < args.actions or sent_at is not None) and time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 break
-            message = json.loads(raw)
-            kind = message["type"]
+            received = json.loads(raw)
+            kind = received["type"]
             if kind == "error":
-                tally.errors.append(message["message"])
+                tally.errors.append(received["message"])
                 sent_at = None
                 continue
-            if kind != "state":
+            if kind == "change":  # applied to the last state, as the browser does
+                if message.get("rev") != received["base"]:
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                message = apply_change(message, received)
+            elif kind == "state":
+                message = received
+            else:
                 continue
             state_id = message["state_id"]
             if sent_at is not None and state_id > sent_id:
@@ -210,7 +219,7 @@ async def spectator(ws_url: str, table_id: str, tally: Tally, stop: asyncio.Even
             except TimeoutError:
                 continue
             message = json.loads(raw)
-            if message["type"] == "state":
+            if message["type"] in ("state", "change"):
                 tally.first_state.setdefault(table_id, message["state_id"])
                 tally.last_state[table_id] = message["state_id"]
 

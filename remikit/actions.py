@@ -25,8 +25,9 @@ Draw(source='discard', depth=3)
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from remikit.cards import Card, CardError
@@ -305,12 +306,27 @@ class Play:
     action: Action
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The record line, made once."""
         return f"p{self.seat} {self.action}"
+
+    def __reduce__(self) -> tuple[Callable[[str], Play], tuple[str]]:
+        """Pickled as its record line: a view's log crosses to a bot's worker process
+        cheaply."""
+        return (_play, (self.text,))
 
     @classmethod
     def parse(cls, text: str) -> Play:
         """Read a record line ``pN action``."""
         return cls(*parse_seat_action(text))
+
+
+def _play(text: str) -> Play:
+    """A pickled :class:`Play` read back from its record line."""
+    return Play.parse(text)
 
 
 # -- record text --------------------------------------------------------------------------
