@@ -1,0 +1,91 @@
+"""What runs inside a bot worker process: its loop, and the decisions it is asked for."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from remikit.actions import Action
+from remikit.bots import make_bot
+from remikit.variants import playable
+from remikit.variants.spec import Part
+from remikit.views import PlayerView
+
+BOT_PARTS: tuple[Part, ...] = ("greedy", "tactics")
+"""The parts of a variant (:meth:`~remikit.variants.spec.VariantSpec.part`) its bots use."""
+
+
+def decide(level: str, seed: int, view: PlayerView, timed: bool = True) -> Action:
+    """The action a new bot of ``level`` seeded with ``seed`` takes in ``view``.
+
+    A new bot each time (making one is cheap; what warms up is the solver's memo, which
+    the whole process shares), so that the answer depends on the arguments alone (and,
+    ``timed``, on how far a search gets in its budget of seconds): any worker gives it.
+    """
+    return make_bot(level, seed=seed, timed=timed).choose(view)
+
+
+def preloads() -> list[str]:
+    """The modules to import once for every worker: this one (the bots, the variants)
+    and each variant's bot parts."""
+    targets = (s.parts[p] for s in playable() for p in BOT_PARTS if s.has(p))
+    return [__name__, *sorted({target.partition(":")[0] for target in targets})]
+
+
+def serve(
+    conn: Connection,
+    niceness: int,
+    initializer: Callable[..., object] | None,
+    initargs: tuple[Any, ...],
+) -> None:
+    """A worker's life: get ready, then answer each job sent until the server goes.
+
+    It sends ``("ready", 0, None)`` (or ``("failed", 0, exception)``), then for each
+    ``(number, pickled (fn, args))`` it receives ``("result", number, fn(*args))`` or
+    ``("error", number, exception)``.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the server's to handle
+    try:
+        os.nice(niceness)
+        for spec in playable():  # imported now, so that a first decision is not slow
+            for part in BOT_PARTS:
+                if spec.has(part):
+                    spec.part(part)
+        if initializer is not None:
+            initializer(*initargs)
+    except Exception as exc:
+        conn.send_bytes(_portable(("failed", 0, exc)))
+        return
+    conn.send(("ready", 0, None))
+    while True:
+        try:
+            number, payload = conn.recv()
+        except EOFError:  # the server is gone
+            return
+        try:
+            fn, args = pickle.loads(payload)
+            reply: tuple[str, int, object] = ("result", number, fn(*args))
+        except Exception as exc:
+            exc.add_note(f"in bot worker {os.getpid()}:\n{traceback.format_exc()}")
+            reply = ("error", number, exc)
+        try:
+            conn.send_bytes(_portable(reply))
+        except OSError:  # the server is gone
+            return
+
+
+def _portable(reply: tuple[str, int, object]) -> bytes:
+    """``reply`` pickled, once checked that the server can read it back; else an error."""
+    try:
+        data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.loads(data)
+    except Exception as exc:
+        kind, number, value = reply
+        error = RuntimeError(f"the bot job's {kind} cannot be sent: {value!r} ({exc!r})")
+        data = pickle.dumps(("error", number, error))
+    return data
