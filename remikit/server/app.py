@@ -17,9 +17,9 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from remikit.server.clock import Clock, ManualClock
 from remikit.server.bots.driver import BotDriver, InProcess
 from remikit.server.bots.workers import Workers
+from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition.api import router as competition_router
 from remikit.server.competition.pages import router as competition_pages_router
 from remikit.server.competition.service import Competitions
@@ -27,13 +27,13 @@ from remikit.server.guard import install_guard
 from remikit.server.hosts import HostGuard, trusted_hosts
 from remikit.server.http import games, meta, pages, tables
 from remikit.server.http.deps import bounded_numbers, request_lang
-from remikit.server.tables.build import collection_paused
-from remikit.server.tables.registry import Tables
+from remikit.server.http.reviews import router as reviews_router
 from remikit.server.problems import Problem
 from remikit.server.reviews import Reviews
-from remikit.server.http.reviews import router as reviews_router
 from remikit.server.rules_page import router as rules_router
 from remikit.server.settings import Settings
+from remikit.server.tables.build import collection_paused
+from remikit.server.tables.registry import Tables
 from remikit.server.transport.socket import Transport
 from remikit.server.transport.socket import router as socket_router
 

@@ -147,4 +147,3 @@ class Lobby:
         newest: Iterator[Entry] = heapq.merge(*map(reversed, lists), key=Entry.key, reverse=True)
         start = min(offset, total)  # islice takes no index past sys.maxsize
         return total, [e.table for e in itertools.islice(newest, start, start + limit)]
-
