@@ -40,6 +40,10 @@ class PlayLog(Sequence[Play]):
         self._plays = plays
         self._length = length
 
+    def __reduce__(self) -> tuple[type[PlayLog], tuple[list[Play], int]]:
+        """Pickled as its own plays only (not the rest of the deal's log)."""
+        return (PlayLog, (self._plays[: self._length], self._length))
+
     def __len__(self) -> int:
         return self._length
 

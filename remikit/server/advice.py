@@ -12,8 +12,7 @@ milliseconds); :func:`best_arrangement` answers the ``advice`` request.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from remikit.actions import Discard
@@ -146,10 +145,16 @@ def best_arrangement(view: PlayerView) -> BestArrangement | None:
     return advise.best(view)
 
 
-async def advice_message(table: Table, seat: int | None, ref: Any) -> dict[str, Any]:
+async def advice_message(
+    table: Table,
+    seat: int | None,
+    ref: Any,
+    run: Callable[..., Awaitable[BestArrangement | None]],
+) -> dict[str, Any]:
     """The answer to a seat's ``{"type": "advice"}``: its best arrangement now, worked out
-    off the event loop; :class:`Problem` for a spectator, a table without hints, a variant
-    that gives none, or a seat with no cards."""
+    by ``run`` (in a worker process, or a thread: off the event loop); :class:`Problem`
+    for a spectator, a table without hints, a variant that gives none, or a seat with no
+    cards."""
     if seat is None:
         raise Problem("spectator", "server.spectator", status=403)
     if not table.settings.hints:
@@ -157,7 +162,7 @@ async def advice_message(table: Table, seat: int | None, ref: Any) -> dict[str, 
     state_id, view = table.state_id, table.view(seat)
     if advisor(view) is None:
         raise Problem("no_hints", N_("server.no_hints"), status=409)
-    best = await asyncio.to_thread(best_arrangement, view)
+    best = await run(best_arrangement, view)
     if best is None:
         raise Problem("no_advice", N_("server.no_advice"), status=409)
     return {"type": "advice", "ref": ref, "state_id": state_id, **best}

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from remikit.server.bots.driver import BotDriver, InProcess
-from remikit.server.bots.workers import Workers
+from remikit.server.bots.workers import Lane, Owner, Workers
 from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition.api import router as competition_router
 from remikit.server.competition.pages import router as competition_pages_router
@@ -71,17 +72,23 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Tables(settings, clock=clock)
-        runner = InProcess(settings.bot_threads) if settings.bot_workers == 0 else None
-        workers = Workers(settings.bot_workers) if runner is None else None
-        driver = BotDriver(workers or runner, hub.clock, delay=settings.bot_delay)  # type: ignore[arg-type]
+        think: Workers | InProcess = (
+            InProcess(settings.bot_threads)
+            if settings.bot_workers == 0
+            else Workers(settings.bot_workers)
+        )
+        driver = BotDriver(think, hub.clock, delay=settings.bot_delay)
         hub.followers.append(driver.follow)  # before the sockets: a state shows who thinks
         app.state.hub = hub
-        app.state.transport = transport = Transport(hub, settings)
+        app.state.transport = transport = Transport(hub, settings, think)
         app.state.competitions = competitions = Competitions(hub)
-        app.state.reviews = reviews = Reviews(settings)
+        in_workers = partial(think.run, Owner("reviews", None), Lane.DEEP)
+        app.state.reviews = reviews = Reviews(
+            settings, run=in_workers if isinstance(think, Workers) else None
+        )
         try:
-            if workers is not None:
-                await workers.start()
+            if isinstance(think, Workers):
+                await think.start()
             with collection_paused():
                 await hub.start()
             competitions.watch()
@@ -92,7 +99,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             reviews.close()
             transport.rooms.close()
             await hub.close()
-            await (workers or runner).close()  # type: ignore[union-attr]
+            await think.close()
 
     app = FastAPI(
         title="remikit",

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -18,6 +19,8 @@ from starlette.websockets import WebSocketDisconnect
 from remikit.actions import ActionSyntaxError, parse_action
 from remikit.i18n import LANGUAGES, N_
 from remikit.server.advice import advice_message
+from remikit.server.bots.driver import Runner
+from remikit.server.bots.workers import Lane, Owner
 from remikit.server.guard import (
     MAX_MESSAGE,
     MAX_TOKEN,
@@ -60,9 +63,10 @@ SOCKET_CLOSE = {
 class Transport:
     """The sockets of one server: their rooms, and what each address and seat may spend."""
 
-    def __init__(self, tables: Tables, settings: Settings) -> None:
+    def __init__(self, tables: Tables, settings: Settings, think: Runner) -> None:
         self.tables = tables
         self.settings = settings
+        self.think = think  # where on-demand advice is worked out
         self.rooms = Rooms()
         self.by_client: dict[str, int] = {}  # sockets open per address key
         self.advice = RateLimit(
@@ -209,7 +213,9 @@ async def handle(transport: Transport, room: Room, conn: Connection, text: str |
         if kind == "advice":
             if conn.seat is not None:
                 transport.advice.check(f"{table.id}/{conn.seat}")
-            conn.send_json(await advice_message(table, conn.seat, ref))
+            owner = Owner(table.id, table.creator)
+            run = partial(transport.think.run, owner, Lane.QUICK)
+            conn.send_json(await advice_message(table, conn.seat, ref, run))
             return
         if conn.seat is None and kind in ("contribute", "back", "action"):
             raise Problem("spectator", "server.spectator", status=403)
