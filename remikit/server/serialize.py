@@ -23,7 +23,7 @@ from remikit.actions import Action, Play
 from remikit.cards import Card
 from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
 
-PROTOCOL = 3
+PROTOCOL = 4
 """The version of the WebSocket protocol (docs/protocol.md), sent in ``welcome``."""
 
 

@@ -9,12 +9,13 @@ import {api, h, joinEntropyKey, tokenKey} from "./util.js";
 
 export const ownerKey = (code) => `remikit.owner.${code}`;
 
-/** A presence update merged into the latest state message: who is connected and away. */
+/** The latest state message with a presence update merged in: who is connected and away.
+ * A new object: the state the next change applies to stays as the server sent it. */
 export function applyPresence(message, presence) {
-  if (!message || presence.table_id !== message.table_id) return;
-  const seats = message.table.seats;
+  if (!message || presence.table_id !== message.table_id) return message;
+  const seats = message.table.seats.map((seat) => ({...seat}));
   for (const update of presence.seats) Object.assign(seats[update.seat] || {}, update);
-  message.table.spectators = presence.spectators;
+  return {...message, table: {...message.table, seats, spectators: presence.spectators}};
 }
 
 /** The badges of a seat: a bot plays for its person, a bot is thinking. */

@@ -7,6 +7,7 @@ import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvi
 import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
+import {applyChange} from "./changes.js";
 import {answersContribution, FairDeals} from "./fairdeal.js";
 import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
@@ -25,7 +26,9 @@ const page = {
   socket: null,
   me: null, // my seat, null for a spectator
   myName: null,
-  message: null, // the latest state message
+  message: null, // the latest state message, presence updates merged in
+  kept: null, // the latest state message as the server sent it (or made by its changes): the next change's base
+  syncing: false, // a change did not fit the kept state: a full state is asked for
   selected: new Set(),
   order: new HandOrder(`remikit.order.${code}`),
   busy: false,
@@ -159,6 +162,7 @@ function connect() {
   const socket = new WebSocket(socketUrl(`/ws/tables/${encodeURIComponent(code)}?lang=${lang()}`));
   page.socket = socket;
   page.closedOnPurpose = false;
+  page.syncing = false;
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({type: "hello", token: page.token || null, lang: lang()}));
   });
@@ -219,6 +223,7 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       page.me = message.seat;
+      page.kept = null; // a (new) seat's states start with a full one
       page.myName = message.name;
       page.retry = 0;
       if (page.noticeKey === "reconnecting" || (message.seat !== null && page.noticeKey === "spectating")) {
@@ -228,10 +233,21 @@ function receive(message) {
       if (message.seat !== null) $("#join").hidden = true;
       break;
     case "state":
+      page.kept = message;
+      page.syncing = false;
       onState(message);
       break;
+    case "change":
+      if (page.kept && message.base === page.kept.rev) {
+        page.kept = applyChange(page.kept, message);
+        onState(page.kept);
+      } else if (!page.syncing) { // a gap: ask for the whole state, ignore changes until it comes
+        page.syncing = true;
+        sendMessage({type: "sync"});
+      }
+      break;
     case "presence":
-      applyPresence(page.message, message);
+      page.message = applyPresence(page.message, message);
       render();
       break;
     case "notice":
