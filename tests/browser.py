@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from tests import changes_client
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:\d+/)$")
 CHROMIUM_ARGS = [
@@ -219,7 +221,7 @@ def open_person(
     def on_socket(socket: WebSocket) -> None:
         def on_frame(payload: str | bytes) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
-            person.frames.append(json.loads(text))
+            person.frames.append(changes_client.read(socket, json.loads(text)))
 
         socket.on("framereceived", on_frame)
 

@@ -21,6 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from remikit.server.share import qr_svg
+from tests import changes_client
 from tests.browser import Served
 from tests.proxy import PREFIX, ProxiedServed, needs_nginx
 
@@ -89,7 +90,7 @@ def socket_url(proxied: ProxiedServed, code: str) -> str:
 
 def receive(ws: ClientConnection, wanted: Any) -> Message:
     for _ in range(5000):
-        message: Message = json.loads(ws.recv(timeout=30))
+        message: Message = changes_client.read(ws, json.loads(ws.recv(timeout=30)))
         if wanted(message):
             return message
     raise AssertionError("the wanted message did not come")

@@ -21,6 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from remikit.storage import Store
+from tests import changes_client
 
 Message = dict[str, Any]
 URL_LINE = re.compile(r"^remikit: open (http://127\.0\.0\.1:(\d+)/)$")
@@ -92,7 +93,7 @@ def receive_until(
     ws: ClientConnection, wanted: Callable[[Message], bool], seen: list[Message] | None = None
 ) -> Message:
     for _ in range(5000):
-        message: Message = json.loads(ws.recv(timeout=30))
+        message: Message = changes_client.read(ws, json.loads(ws.recv(timeout=30)))
         if seen is not None:
             seen.append(message)
         if wanted(message):

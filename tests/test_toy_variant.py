@@ -36,6 +36,7 @@ from remikit.cli.tui.commands import parse_command
 from remikit.envs import ENVIRONMENTS
 from remikit.records import load_record, replay
 from remikit.variants import ENV_VAR, find_playable
+from tests import changes_client
 from tests.stacked import Stacked
 from tests.toy import SPEC
 from tests.toy.rules import Show, TujuhEnding, TujuhGame, TujuhOptions
@@ -151,7 +152,7 @@ def serving(tmp_path: Path) -> Iterator[str]:
 
 def next_state(ws: ClientConnection) -> Message:
     for _ in range(10_000):
-        message: Message = json.loads(ws.recv(timeout=30))
+        message: Message = changes_client.read(ws, json.loads(ws.recv(timeout=30)))
         assert message["type"] != "error", message
         if message["type"] == "state":
             return message

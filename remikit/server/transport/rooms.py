@@ -83,7 +83,6 @@ class Room:
             group = self.sockets.setdefault(conn.seat, {})
         group[conn] = None
         self.welcome(conn)
-        self.flush()  # what the others were owed comes before this socket's state
         self.table.arrive(conn.seat)
         self.send_full(conn)
         conn.presence = self.presence  # its state shows who is here
@@ -114,9 +113,8 @@ class Room:
 
     def send_full(self, conn: Connection) -> None:
         """The seat's current state, whole (a new socket, or one that asked ``sync``)."""
-        sent = self.sent.get(conn.seat)
-        if sent is None or conn.seat in self.dirty:
-            sent = self._build(conn.seat)
+        self.flush()  # the seat's other sockets get what changed first: one base for all
+        sent = self.sent.get(conn.seat) or self._build(conn.seat)
         conn.rev = sent.rev
         conn.send(sent.full())
 
