@@ -82,7 +82,7 @@ def serve_command() -> list[str]:
 
 
 def start_server(
-    folder: str, args: argparse.Namespace, wait: float = 60
+    folder: str, args: argparse.Namespace, wait: float = 60, extra: list[str] | None = None
 ) -> tuple[subprocess.Popen[str], str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
     usage = subprocess.run([*serve_command(), "--help"], capture_output=True, text=True, env=env)
@@ -102,6 +102,7 @@ def start_server(
         str(args.bot_threads),
     ]
     command += [part for flag in UNLIMITED if flag in usage.stdout for part in (flag, "0")]
+    command += extra or []
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     assert server.stdout is not None
     ready, _, _ = select.select([server.stdout], [], [], wait)

@@ -76,16 +76,16 @@ class Room:
         group = self.sockets.setdefault(conn.seat, {})
         while conn.seat is not None and 0 < most <= len(group):
             oldest = next(iter(group))
-            oldest.send_json(
-                {"type": "error", **Problem("replaced", "server.replaced").json(oldest.lang)}
-            )
+            replaced = Problem("replaced", "server.replaced")
+            oldest.send_json({"type": "error", **replaced.json(oldest.lang)})
             self.detach(oldest)
             group = self.sockets.setdefault(conn.seat, {})
-        group[conn] = None
         self.welcome(conn)
         self.table.arrive(conn.seat)
-        self.send_full(conn)
+        self.flush()  # the others first: what changed, and who is here now
+        group[conn] = None
         conn.presence = self.presence  # its state shows who is here
+        self.send_full(conn)
 
     def detach(self, conn: Connection) -> None:
         group = self.sockets.get(conn.seat)
