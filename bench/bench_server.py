@@ -85,7 +85,12 @@ def start_server(
     folder: str, args: argparse.Namespace, wait: float = 60, extra: list[str] | None = None
 ) -> tuple[subprocess.Popen[str], str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
-    usage = subprocess.run([*serve_command(), "--help"], capture_output=True, text=True, env=env)
+    if getattr(args, "server_path", None):  # another checkout's server, for before/after
+        env["PYTHONPATH"] = args.server_path
+    cwd = getattr(args, "server_path", None)  # "python -m" reads the current folder first
+    usage = subprocess.run(
+        [*serve_command(), "--help"], capture_output=True, text=True, env=env, cwd=cwd
+    )
     command = [
         *serve_command(),
         "--host",
@@ -102,8 +107,10 @@ def start_server(
         str(args.bot_threads),
     ]
     command += [part for flag in UNLIMITED if flag in usage.stdout for part in (flag, "0")]
+    if getattr(args, "bot_workers", None) is not None and "--bot-workers" in usage.stdout:
+        command += ["--bot-workers", str(args.bot_workers)]
     command += extra or []
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
     assert server.stdout is not None
     ready, _, _ = select.select([server.stdout], [], [], wait)
     line = server.stdout.readline().strip() if ready else ""
@@ -392,6 +399,12 @@ def main() -> int:
     )
     parser.add_argument("--call-window", type=float, default=1.0)
     parser.add_argument("--bot-threads", type=int, default=4)
+    parser.add_argument(
+        "--bot-workers", default=None, help="worker processes for the bots (0: threads)"
+    )
+    parser.add_argument(
+        "--server-path", default=None, help="run the server of this checkout (PYTHONPATH)"
+    )
     parser.add_argument(
         "--lobby", type=int, default=0, metavar="N", help="measure a lobby of N stored tables"
     )

@@ -163,8 +163,8 @@ def test_ops_of_each_kind() -> None:
     new = {"type": "state", "rev": 4, "a": [1, 2, 9, 9], "b": {"x": 1, "y": [2, 5]}, "d": None}
     assert diff(old, new) == [
         ["del", ["c"]],
-        ["append", ["a"], 2, [9, 9]],
-        ["set", ["b", "y", 0], 2],
+        ["set", ["a"], [1, 2, 9, 9]],
+        ["set", ["b", "y"], [2, 5]],
         ["set", ["d"], None],
     ]
     assert patch(old, diff(old, new)) == new | {"rev": 3}
@@ -177,13 +177,15 @@ def test_ops_of_each_kind() -> None:
         apply_change(old, {"base": 2, "rev": 4, "state_id": 1, "ops": []})
 
 
-def test_a_list_of_objects_changed_in_one_place_sends_that_place() -> None:
+def test_a_list_changed_in_place_is_sent_whole_and_a_grown_one_by_its_new_items() -> None:
     seats = [{"seat": s, "connected": True, "away": False} for s in range(4)]
-    old = {"table": {"seats": seats}}
-    new = {"table": {"seats": [*seats[:2], seats[2] | {"away": True}, seats[3]]}}
-    assert diff(old, new) == [["set", ["table", "seats", 2, "away"], True]]
-    whole = [s | {"connected": False} for s in seats]
-    assert diff(old, {"table": {"seats": whole}}) == [["set", ["table", "seats"], whole]]
+    old = {"table": {"seats": seats}, "view": {"log": ["p0 draw stock"]}}
+    changed = [*seats[:2], seats[2] | {"away": True}, seats[3]]
+    new = {"table": {"seats": changed}, "view": {"log": ["p0 draw stock", "p0 discard 7h"]}}
+    assert diff(old, new) == [
+        ["set", ["table", "seats"], changed],
+        ["append", ["view", "log"], 1, ["p0 discard 7h"]],
+    ]
 
 
 # -- the browser's changes.js, under node ----------------------------------------------------

@@ -123,7 +123,7 @@ class Writer:
             with self.store.transaction() as session:
                 rows = [job.row for job in batch if job.row is not None]
                 if rows:
-                    session.execute(insert(ActionRow), rows)
+                    session.execute(insert(ActionRow.__table__), rows)  # type: ignore[arg-type]  # Core: no ORM
                 results = [None if job.work is None else job.work(session) for job in batch]
         except Exception as exc:
             if len(batch) > 1:

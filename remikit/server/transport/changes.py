@@ -84,27 +84,12 @@ def _object(old: State, new: State, path: tuple[str | int, ...], ops: list[Op]) 
 
 
 def _array(old: list[Any], new: list[Any], path: tuple[str | int, ...], ops: list[Op]) -> None:
-    """The ops from ``old`` to ``new``: the new items, when ``new`` starts with ``old``; the same
-    length with at most half the items changed: each one's own ops; otherwise the items
-    from the first that differs on (the whole array when that is the first)."""
+    """The ops from ``old`` to ``new``: the new items when ``new`` starts with ``old`` (the
+    log), else the whole array (a hand, the legal actions: short, and changed all over)."""
     size = len(old)
     if len(new) > size and new[:size] == old:  # C speed; the log's entries are the same objects
         ops.append(["append", list(path), size, new[size:]])
-        return
-    if new == old:
-        return
-    at = next(
-        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(size, len(new))
-    )
-    if len(new) == size:
-        changed = [i for i in range(at, size) if old[i] != new[i]]
-        if 2 * len(changed) <= size:
-            for i in changed:
-                _value(old[i], new[i], (*path, i), ops)
-            return
-    if at:
-        ops.append(["append", list(path), at, new[at:]])
-    else:
+    elif new != old:
         ops.append(["set", list(path), new])
 
 

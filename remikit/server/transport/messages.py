@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from remikit.actions import Action
 from remikit.server.advice import state_advice
@@ -50,18 +51,32 @@ def presence_json(table: Table) -> dict[str, Any]:
     }
 
 
+_FIXED: WeakKeyDictionary[Table, dict[str, Any]] = WeakKeyDictionary()
+
+
+def fixed_info(table: Table) -> dict[str, Any]:
+    """What a table's info holds that never changes, made once per table (so that every
+    state shares the same objects, and a change compares them at once)."""
+    fixed = _FIXED.get(table)
+    if fixed is None:
+        fixed = _FIXED[table] = {
+            "id": table.id,
+            "variant": table.variant.name,
+            "variant_title": table.variant.titles,
+            "client": table.variant.client_json(),
+            "title": table.title,
+            "options": table.game.options.as_dict(),
+            "settings": table.settings.as_dict(),
+            "lang": table.lang,
+            "players": table.game.players,
+        }
+    return fixed
+
+
 def table_info(table: Table) -> dict[str, Any]:
     """The table as the lobby and every state message show it."""
     return {
-        "id": table.id,
-        "variant": table.variant.name,
-        "variant_title": table.variant.titles,
-        "client": table.variant.client_json(),
-        "title": table.title,
-        "options": table.game.options.as_dict(),
-        "settings": table.settings.as_dict(),
-        "lang": table.lang,
-        "players": table.game.players,
+        **fixed_info(table),
         "status": table.status,
         "state_id": table.state_id,
         "seats": seats_json(table),
