@@ -32,6 +32,7 @@ from remikit.server.transport.changes import (
     patch,
 )
 from remikit.variants import VariantSpec, playable
+from tests.hidden import blind_view
 from tests.random_play import play
 
 SEEDS = range(4)
@@ -229,3 +230,30 @@ def test_changes_js_applies_them_exactly_as_python(spec: VariantSpec) -> None:
         assert result == dumps(patch(old, ops))  # the same text: values, types, key order
         assert answer["unchanged"], "applyChanges leaves the state it starts from as it was"
         assert set(answer["shared"]) >= {k for k in old if k not in touched(ops)}
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+def test_a_change_tells_a_seat_nothing_its_view_hides(spec: VariantSpec) -> None:
+    """The ops from one view to the next are the same when every card the seat may not
+    see is another card: a change carries nothing the seat's views do not."""
+    last: dict[int | None, tuple[State, State]] = {}
+    checked = 0
+
+    def record(game: Game) -> None:
+        nonlocal checked
+        if not game.deals or game.deals[-1].is_over:  # a deal over shows its hands
+            last.clear()
+            return
+        for seat in [*range(game.players), None]:
+            view = game.view(seat)
+            real = {"view": view_json(view)}
+            shown = [view.extra.as_json().get("went_out")]  # a hand gone out is shown (R3-6)
+            blind = {"view": view_json(blind_view(game, seat, shown=shown))}
+            if seat in last:
+                before_real, before_blind = last[seat]
+                assert diff(before_real, real) == diff(before_blind, blind)
+                checked += 1
+            last[seat] = real, blind
+
+    play(spec, SEEDS[0], check=False, extra=record)
+    assert checked > 0
