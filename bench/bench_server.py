@@ -279,7 +279,7 @@ def fill_lobby(folder: str, count: int, variant: str) -> None:
     (seat 0 free, bots in the others, the first deal's deck), made in the last minutes."""
     from sqlalchemy import insert
 
-    from remikit.server.tables.service import next_deck
+    from remikit.server.tables.build import next_deck
     from remikit.storage import DealRow, Store, TableRow
     from remikit.variants import find_playable
 

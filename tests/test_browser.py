@@ -28,9 +28,9 @@ import pytest
 from remikit.actions import Action, parse_action
 from remikit.records import new_game, start_hand
 from remikit.server.settings import Settings
+from remikit.server.tables.build import next_deck
 from remikit.server.tables.registry import Tables
 from remikit.server.tables.seats import SeatConfig, make_bots
-from remikit.server.tables.service import next_deck
 from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import PlayerView
 from tests.browser import (

@@ -26,11 +26,10 @@ from remikit.server.app import create_app
 from remikit.server.clock import ManualClock
 from remikit.server.serialize import view_json
 from remikit.server.settings import Settings
-from remikit.server.tables.build import build_game
+from remikit.server.tables.build import build_game, next_deck
 from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.registry import Tables
 from remikit.server.tables.seats import seat_rng
-from remikit.server.tables.service import next_deck
 from remikit.storage import Store
 from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats

@@ -15,9 +15,11 @@ from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import check_bot
 from remikit.engine import Game, OptionError, Options
 from remikit.errors import IllegalAction
+from remikit.fairness import fair_deck
 from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.option_help import option_help
 from remikit.server.problems import Problem
+from remikit.server.tables.fair_deals import fixed_secret
 from remikit.storage import StoredTable
 from remikit.variants import VARIANTS, VariantSpec, find_playable, playable
 
@@ -172,3 +174,19 @@ def collection_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def next_deck(game: Game, seed: str) -> list[Any]:
+    """The deck of the next deal of ``game``, the game of a table made with ``seed``
+    (:func:`remikit.server.tables.fair_deals.fixed_secret`, no contributions)."""
+    number = len(game.deals) + 1
+    return fair_deck(game.full_deck(), fixed_secret(seed, number), [None] * game.players)
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """What a finished game's listing shows: totals, winner, scores per deal."""
+    return {
+        "totals": list(game.totals),
+        "winner": game.winner,
+        "hand_scores": [list(d.summary.points) for d in game.deals if d.summary is not None],
+    }

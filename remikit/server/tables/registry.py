@@ -28,6 +28,7 @@ from remikit.server.tables.build import (
     CODE_RE,
     build_game,
     default_bot,
+    game_result,
     new_table_code,
     normalize_code,
     playable_variant,
@@ -47,7 +48,7 @@ from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.joining import TITLE_MAX, Joining
 from remikit.server.tables.lobby import Lobby
 from remikit.server.tables.seats import SeatConfig, seat_by_draw
-from remikit.server.tables.service import STORAGE_RETRY, Table, game_result
+from remikit.server.tables.service import STORAGE_RETRY, Table
 from remikit.server.tables.table_settings import SettingRefused, TableSettings
 from remikit.storage import Store, StoredTable
 from remikit.storage.store import now

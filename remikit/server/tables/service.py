@@ -21,10 +21,10 @@ from typing import Any, Literal
 from remikit.actions import Action, Play
 from remikit.engine import Game
 from remikit.errors import IllegalAction
-from remikit.fairness import fair_deck
 from remikit.i18n import N_
 from remikit.server.clock import Clock, Timer
 from remikit.server.problems import Problem
+from remikit.server.tables.build import game_result
 from remikit.server.tables.contributions import Contributions
 from remikit.server.tables.events import (
     Changed,
@@ -36,7 +36,7 @@ from remikit.server.tables.events import (
     Listener,
     Notice,
 )
-from remikit.server.tables.fair_deals import FairDeal, fixed_secret
+from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.seating import Seating
 from remikit.server.tables.seats import BotPlayer, SeatConfig, hash_token
 from remikit.server.tables.table_settings import TableSettings
@@ -53,13 +53,6 @@ log = logging.getLogger("remikit.server")
 Status = Literal["waiting", "playing", "finished"]
 STORAGE_RETRY = 2.0
 """Seconds before a broken table is rebuilt, or a bot plays again after a failed write."""
-
-
-def next_deck(game: Game, seed: str) -> list[Any]:
-    """The deck of the next deal of ``game``, the game of a table made with ``seed``
-    (:func:`remikit.server.tables.fair_deals.fixed_secret`, no contributions)."""
-    number = len(game.deals) + 1
-    return fair_deck(game.full_deck(), fixed_secret(seed, number), [None] * game.players)
 
 
 class Table(Seating, CallWindows, Contributions, Timers):
@@ -405,12 +398,3 @@ class Table(Seating, CallWindows, Contributions, Timers):
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def game_result(game: Game) -> dict[str, Any]:
-    """What a finished game's listing shows: totals, winner, scores per deal."""
-    return {
-        "totals": list(game.totals),
-        "winner": game.winner,
-        "hand_scores": [list(d.summary.points) for d in game.deals if d.summary is not None],
-    }
