@@ -27,6 +27,7 @@ import pytest
 
 from remikit.actions import Action, parse_action
 from remikit.records import new_game, start_hand
+from remikit.server.bots.workers import decide
 from remikit.server.settings import Settings
 from remikit.server.tables.build import next_deck
 from remikit.server.tables.registry import Tables
@@ -440,7 +441,11 @@ def early_call() -> tuple[str, int]:
             seat = game.to_play
             assert seat is not None
             view = game.view(seat)
-            action = person_opening(view) if seat == 0 else bots[seat].choose(view)
+            bot = bots.get(seat)
+            if seat == 0 or bot is None:
+                action = person_opening(view)
+            else:  # as the server's bot driver decides
+                action = decide(bot.level, bot.seed_at(state_id), view)
             if action is None:
                 break
             game.apply(seat, action)

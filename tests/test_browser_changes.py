@@ -18,6 +18,7 @@ import pytest
 from websockets.sync.client import connect
 
 from remikit.server.transport.changes import State, change_message
+from tests import changes_client
 from tests.browser import Browser, Page, Served, browser, needs_chromium, open_person, server
 
 pytestmark = [needs_chromium, pytest.mark.slow]
@@ -58,7 +59,7 @@ def record(served: Served, variant: str) -> tuple[int, list[dict[str, Any]]]:
         acted = -1
         over = False
         while not over and sum(m["type"] == "state" for m in messages) < STATES:
-            message = json.loads(ws.recv(10))
+            message = changes_client.read(ws, json.loads(ws.recv(10)))  # changes: states
             if message["type"] not in ("state", "presence"):
                 continue
             messages.append(message)
@@ -106,6 +107,7 @@ class Stand:
 
 def with_rev(state: State, rev: int) -> State:
     """The state with its ``rev`` (after ``state_id``, where a server puts it)."""
+    state = {k: v for k, v in state.items() if k != "rev"}
     keys = list(state)
     at = keys.index("state_id") + 1
     return {k: state[k] for k in keys[:at]} | {"rev": rev} | {k: state[k] for k in keys[at:]}

@@ -45,7 +45,9 @@ class Sent:
 
     def full(self) -> str:
         if self.text is None:
-            self.text = dumps(self.message | {"rev": self.rev})
+            m = self.message  # its rev after its state id, where a change leaves it
+            head = {"type": m["type"], "table_id": m["table_id"], "state_id": m["state_id"]}
+            self.text = dumps(head | {"rev": self.rev} | m)
         return self.text
 
 
