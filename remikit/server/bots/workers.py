@@ -150,6 +150,8 @@ class Workers:
         self._lanes[lane].queue.push(owner, job)
         try:
             self._dispatch(lane)
+            if lane is Lane.QUICK:  # an idle search worker may take it
+                self._dispatch(Lane.DEEP)
             return cast(T, await job.future)
         except BaseException:  # cancelled, or no worker could be started
             self._lanes[lane].queue.discard(owner, job)
@@ -266,7 +268,9 @@ class Workers:
     def _dispatch(self, lane: Lane) -> None:
         """Give waiting jobs to idle workers, in the lane's fair order, replacing any
         worker that died (when there is a job for it: one that cannot start is not
-        started again and again)."""
+        started again and again). A DEEP worker with no search to do takes a QUICK job:
+        a search then waits at most one quick decision, and a quick one never waits
+        behind a search."""
         state = self._lanes[lane]
         missing = state.size - len(state.workers)
         if missing > 0 and (state.retry or state.queue):
@@ -276,6 +280,8 @@ class Workers:
             if worker.job is not None or worker.broken:
                 continue
             job = _next(state)
+            if job is None and lane is Lane.DEEP:  # idle: a quick job, done in a moment
+                job = _next(self._lanes[Lane.QUICK])
             if job is None:
                 return
             worker.job = job
