@@ -31,6 +31,10 @@ Op = list[Any]
 """One op: ``["set", path, value]``, ``["append", path, at, items]`` or ``["del", path]``."""
 State = dict[str, Any]
 
+DEPTH = 2
+"""Objects are gone into key by key this deep (the state, then ``view``, ``table``...);
+deeper ones are compared whole and set whole when they differ: fewer, larger ops, and
+far less work for the server."""
 FIXED = frozenset({"type", "rev", "base", "state_id", "table_id"})
 """The top-level keys a change message carries itself: never diffed."""
 
@@ -53,11 +57,11 @@ def _value(old: Any, new: Any, path: tuple[str | int, ...], ops: list[Op]) -> No
     kind = type(new)
     if kind is not type(old):
         ops.append(["set", list(path), new])
-    elif kind is dict:  # its keys are compared one by one: no need to compare it whole
+    elif kind is dict and len(path) < DEPTH:  # the state's parts, and their keys
         _object(old, new, path, ops)
     elif kind is list:
         _array(old, new, path, ops)
-    elif old != new:
+    elif old != new:  # deeper, compared whole at C speed: set whole when it differs
         ops.append(["set", list(path), new])
 
 
