@@ -106,6 +106,9 @@ def main() -> int:
     parser.add_argument("--call-window", type=float, default=1.0)
     parser.add_argument("--bot-threads", type=int, default=4)
     parser.add_argument("--bot-workers", type=int, default=None)
+    parser.add_argument(
+        "--server-path", default=None, help="run the server of this checkout (PYTHONPATH)"
+    )
     args = parser.parse_args()
     extra = [part for flag in BOT_LIMITS for part in (flag, "0")]
     if args.bot_workers is not None:
