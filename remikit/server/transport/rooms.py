@@ -90,6 +90,7 @@ class Room:
         self.send_full(conn)
 
     def detach(self, conn: Connection) -> None:
+        """A socket leaves (or is let go): closed, and the table told."""
         group = self.sockets.get(conn.seat)
         if group is None or conn not in group:
             return
@@ -156,12 +157,11 @@ class Room:
                 self._reseat(moved)
             case SeatMoved(seat=seat):
                 self.flush()
-                for conn in list(self.sockets.pop(seat, ())):
+                for conn in list(self.sockets.get(seat, ())):
                     conn.send_json(
                         {"type": "error", **Problem("moved", "server.moved").json(conn.lang)}
                     )
-                    conn.close()
-                self.sent.pop(seat, None)
+                    self.detach(conn)  # the table counts it gone
             case Ended(problem=problem):
                 self.flush()
                 for conn in self.connections():
