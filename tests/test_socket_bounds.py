@@ -165,3 +165,34 @@ def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
                     p for op, p in zip(change["ops"], paths, strict=True) if op[0] == "set"
                 ]
                 assert any(op[0] == "append" and op[1] == ["view", "log"] for op in change["ops"])
+
+
+def test_sockets_that_come_to_watch_share_one_state_and_are_told_in_small_messages(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[int | None] = []
+    state_json = rooms.state_json
+
+    def counted(table: Any, seat: int | None) -> dict[str, Any]:
+        built.append(seat)
+        return state_json(table, seat)
+
+    monkeypatch.setattr(rooms, "state_json", counted)
+    with running(db_url) as client:
+        table_id = three_thirteen(client, {})
+        url = f"/ws/tables/{table_id}"
+        with client.websocket_connect(url) as first:
+            hello(first)
+            receive_until(first, lambda m: m["type"] == "state")
+            watchers = [client.websocket_connect(url) for _ in range(5)]
+            try:
+                for ws in watchers:
+                    hello(ws.__enter__())
+                for ws in watchers:
+                    assert receive_until(ws, lambda m: m["type"] == "state")["state_id"] == 0
+                told = receive_until(first, lambda m: m["type"] == "presence")
+                assert told["spectators"] >= 2 and "view" not in told
+            finally:
+                for ws in watchers:
+                    ws.__exit__(None, None, None)
+    assert built == [None]  # one state for all six, nothing having changed
