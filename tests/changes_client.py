@@ -5,7 +5,7 @@ checks the changes against the engine too. ``raw`` keeps a socket's messages as 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 from weakref import WeakKeyDictionary
 
 from starlette.testclient import WebSocketTestSession
@@ -47,7 +47,7 @@ def read(socket: Any, message: Any) -> Any:
     return kept.read(message)
 
 
-def receive_json(self: WebSocketTestSession, mode: str = "text") -> Any:
+def receive_json(self: WebSocketTestSession, mode: Literal["text", "binary"] = "text") -> Any:
     message = _receive_json(self, mode)
     return message if getattr(self, "raw", False) else read(self, message)
 

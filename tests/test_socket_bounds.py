@@ -4,6 +4,7 @@ built once per change whatever the number of its sockets."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from remikit.server.clock import ManualClock
-from remikit.server.transport import rooms
+from remikit.server.transport import messages, rooms
 from tests.test_server import (
     Message,
     create,
@@ -80,9 +81,13 @@ def test_advice_is_asked_for_only_so_often_per_seat(db_url: str) -> None:
             answers = []
             for ref in range(3):
                 ws.send_json({"type": "advice", "ref": ref})
-                answers.append(receive_until(ws, lambda m, r=ref: m.get("ref") == r))
+                answers.append(receive_until(ws, partial(answers_ref, ref)))
             assert [a["type"] for a in answers[:2]] == ["advice", "advice"]
             assert answers[2]["type"] == "error" and answers[2]["code"] == "rate_limited"
+
+
+def answers_ref(ref: int, message: Message) -> bool:
+    return bool(message.get("ref") == ref)
 
 
 def test_a_table_without_a_turn_time_that_nobody_moves_ends_as_abandoned(db_url: str) -> None:
@@ -117,7 +122,7 @@ def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[int | None] = []
-    state_json = rooms.state_json
+    state_json = messages.state_json
 
     def counted(table: Any, seat: int | None) -> dict[str, Any]:
         built.append(seat)
@@ -150,7 +155,7 @@ def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
                 pytest.skip("the other seat plays first in this deal")
             built.clear()
             for ws in (*seats, watch1, watch2):
-                ws.raw = True
+                ws.raw = True  # type: ignore[attr-defined]
             acting.send_json(
                 {"type": "action", "state_id": first["state_id"], "action": "draw stock"}
             )
@@ -171,7 +176,7 @@ def test_sockets_that_come_to_watch_share_one_state_and_are_told_in_small_messag
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[int | None] = []
-    state_json = rooms.state_json
+    state_json = messages.state_json
 
     def counted(table: Any, seat: int | None) -> dict[str, Any]:
         built.append(seat)
