@@ -40,6 +40,11 @@ class PlayLog(Sequence[Play]):
         self._plays = plays
         self._length = length
 
+    @property
+    def source(self) -> list[Play]:
+        """The deal's whole log this one is the start of (read it; never change it)."""
+        return self._plays
+
     def __reduce__(self) -> tuple[type[PlayLog], tuple[list[Play], int]]:
         """Pickled as its own plays only (not the rest of the deal's log)."""
         return (PlayLog, (self._plays[: self._length], self._length))

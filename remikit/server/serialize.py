@@ -16,12 +16,12 @@ form a client reads without parsing (``{"type": "discard", "card": "7h"}``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from remikit.actions import Action, Play
 from remikit.cards import Card
-from remikit.views import DealSummary, PlayerView, SeatResult, TableMeld
+from remikit.views import DealSummary, PlayerView, PlayLog, SeatResult, TableMeld
 
 PROTOCOL = 4
 """The version of the WebSocket protocol (docs/protocol.md), sent in ``welcome``."""
@@ -51,6 +51,32 @@ def play_json(play: Play) -> dict[str, Any]:
         _PLAYS.clear()
     _PLAYS[id(play)] = (play, made)
     return made
+
+
+_LOGS: dict[int, tuple[list[Play], list[dict[str, Any]], list[str]]] = {}
+"""Per deal's log (by identity, kept with it), the JSON and the lines of its entries so
+far: a log only grows, so each state of a deal adds only its new entries."""
+LOGS_KEPT = 1 << 12
+
+
+def log_json(log: Sequence[Play]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A view's log as the entries' JSON and as record lines (new lists each time: a state
+    sent is never changed)."""
+    if not isinstance(log, PlayLog):
+        plays = [play_json(play) for play in log]
+        return plays, [play["text"] for play in plays]
+    source, length = log.source, len(log)
+    kept = _LOGS.get(id(source))
+    if kept is None or kept[0] is not source:
+        if len(_LOGS) >= LOGS_KEPT:
+            _LOGS.clear()
+        kept = _LOGS[id(source)] = (source, [], [])
+    _, made, lines = kept
+    for play in source[len(made) : length]:
+        entry = play_json(play)
+        made.append(entry)
+        lines.append(entry["text"])
+    return made[:length], lines[:length]
 
 
 def cards_json(cards: Iterable[Card]) -> list[str]:
@@ -105,7 +131,7 @@ def table_meld_json(meld: TableMeld) -> dict[str, Any]:
 def view_json(view: PlayerView) -> dict[str, Any]:
     """Every field of the view, in JSON types (see docs/protocol.md); the variant's own
     fields as its :class:`~remikit.views.ViewPart` gives them."""
-    plays = [play_json(play) for play in view.log]
+    plays, lines = log_json(view.log)
     return {
         "variant": view.variant,
         "seat": view.seat,
@@ -120,7 +146,7 @@ def view_json(view: PlayerView) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "discard_pile": cards_json(view.discard_pile),
         "top_discard": card_json(view.top_discard),
-        "log": [play["text"] for play in plays],
+        "log": lines,
         "plays": plays,
         "totals": list(view.totals),
         "finished_deals": [summary_json(s) for s in view.finished_deals],
