@@ -63,10 +63,15 @@ needs_chromium = pytest.mark.skipif(
 )
 """Every browser test module's ``pytestmark``."""
 
+PlaywrightTimeout: type[Exception] = TimeoutError
+"""What a page's wait raises when it runs out (Playwright's own, when it is there)."""
 if CHROMIUM is not None or IN_CI:
     from playwright.sync_api import Browser as Browser
     from playwright.sync_api import Page as Page
+    from playwright.sync_api import TimeoutError as _PageTimeout
     from playwright.sync_api import ViewportSize, WebSocket, sync_playwright
+
+    PlaywrightTimeout = _PageTimeout
 else:  # pragma: no cover - skipped above
     Browser = Page = ViewportSize = WebSocket = Any  # type: ignore[misc,assignment]
 

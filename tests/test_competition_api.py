@@ -658,8 +658,7 @@ def test_an_online_table_waits_for_its_players_past_the_servers_expiry(db_url: s
         hub: Any = client.app.state.hub  # type: ignore[attr-defined]
         clock.advance(hour + 1)
         assert client.portal is not None
-        closed = client.portal.call(hub.expiry.close_due)
-        assert other in closed and code not in closed
+        client.portal.call(hub.expiry.close_due)  # (its own task may have closed them first)
         assert client.get(f"/api/tables/{code}").json()["table"]["status"] == "waiting"
         assert client.get(f"/api/tables/{other}").status_code == 410
 

@@ -65,7 +65,7 @@ def serve(
     while True:
         try:
             number, payload = conn.recv()
-        except EOFError:  # the server is gone
+        except (EOFError, OSError):  # the server is gone (ended, or killed)
             return
         try:
             fn, args = pickle.loads(payload)
