@@ -118,17 +118,23 @@ def test_a_table_without_a_turn_time_that_nobody_moves_ends_as_abandoned(db_url:
         assert game["game"]["result"]["abandoned"] is True
 
 
-def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    built: list[int | None] = []
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The seats whose state a room builds, in order."""
+    seats: list[int | None] = []
     state_json = messages.state_json
 
     def counted(table: Any, seat: int | None) -> dict[str, Any]:
-        built.append(seat)
+        seats.append(seat)
         return state_json(table, seat)
 
     monkeypatch.setattr(rooms, "state_json", counted)
+    return seats
+
+
+def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
+    db_url: str, built: list[int | None]
+) -> None:
     with running(db_url) as client:
         table_id = three_thirteen(client, {})
         tokens = [join(client, table_id, name, seat=i)[1] for i, name in enumerate("AB")]
@@ -173,16 +179,8 @@ def test_a_seats_state_is_built_once_per_change_and_sent_as_a_change(
 
 
 def test_sockets_that_come_to_watch_share_one_state_and_are_told_in_small_messages(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, built: list[int | None]
 ) -> None:
-    built: list[int | None] = []
-    state_json = messages.state_json
-
-    def counted(table: Any, seat: int | None) -> dict[str, Any]:
-        built.append(seat)
-        return state_json(table, seat)
-
-    monkeypatch.setattr(rooms, "state_json", counted)
     with running(db_url) as client:
         table_id = three_thirteen(client, {})
         url = f"/ws/tables/{table_id}"
