@@ -122,6 +122,25 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help=t("serve.help_bot_workers", lang),
     )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        default=os.environ.get("REMI_REDIS_URL") or None,
+        help=t("serve.help_redis", lang),
+    )
+    p.add_argument(
+        "--node-url",
+        metavar="URL",
+        default=os.environ.get("REMI_NODE_URL") or None,
+        help=t("serve.help_node_url", lang),
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=defaults.lease,
+        metavar="SECONDS",
+        help=t("serve.help_lease", lang, default=defaults.lease),
+    )
     p.add_argument("--bot-threads", type=int, default=defaults.bot_threads, help=argparse.SUPPRESS)
     # tests: time stands still until POST /api/clock moves it (docs/protocol.md)
     p.add_argument("--manual-clock", action="store_true", help=argparse.SUPPRESS)
@@ -132,6 +151,21 @@ def add_parser(subparsers: Any) -> None:
         help=argparse.SUPPRESS,
     )
     p.set_defaults(func=run)
+
+
+def site_problem(node_url: str | None, one_file: bool) -> str | None:
+    """Why this process cannot join a site of several (``--redis``), if it cannot: the
+    message id to print."""
+    if node_url is None:
+        return N_("serve.needs_node_url")
+    if one_file:
+        return N_("serve.site_needs_postgres")
+    try:
+        import httpx  # noqa: F401
+        import redis  # noqa: F401
+    except ModuleNotFoundError:
+        return N_("serve.needs_scale")
+    return None
 
 
 def public_url(text: str) -> str:
@@ -191,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
+        from remikit.server.hosts import host_form
         from remikit.server.lan import WILDCARDS, lan_hosts
         from remikit.server.runner import serve
         from remikit.storage import NewerDatabase, Store
@@ -199,7 +234,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     try:  # a clear message, rather than a server that fails at start-up
-        Store(args.database).close()  # made, or upgraded to the newest schema
+        store = Store(args.database)  # made, or upgraded to the newest schema
+        one_file = store.is_sqlite
+        store.close()
     except NewerDatabase as exc:
         print(
             t("serve.newer_database", default_lang(), revision=exc.revision, head=exc.head),
@@ -209,8 +246,21 @@ def run(args: argparse.Namespace) -> int:
     except (SQLAlchemyError, OSError, ValueError) as exc:
         print(t("serve.bad_database", default_lang(), why=exc), file=sys.stderr)
         return 1
+    node_url: str | None = None
+    if args.redis:
+        node_url = args.node_url or (
+            None if args.host in WILDCARDS else f"http://{host_form(args.host)}:{args.port}"
+        )
+        problem = site_problem(node_url, one_file)
+        if problem or node_url is None:
+            print(t(problem or "serve.needs_node_url", lang), file=sys.stderr)
+            return 2
+        hosts.append(str(urlsplit(node_url).hostname or ""))
     settings = Settings(
         database_url=args.database,
+        redis_url=args.redis,
+        node_url=node_url,
+        lease=max(1.0, args.lease),
         bot_delay=max(0.0, args.bot_delay),
         call_window=max(0.0, args.call_window),
         review_budget=min(max(0.001, args.review_budget), Settings.max_bot_budget),

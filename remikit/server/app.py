@@ -72,6 +72,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = Tables(settings, clock=clock)
+        site = None
+        if settings.redis_url:  # the scale extra's redis and httpx, needed only here
+            from remikit.server.cluster.site import Site
+
+            site = Site(hub, settings)
         think: Workers | InProcess = (
             InProcess(settings.bot_threads)
             if settings.bot_workers == 0
@@ -89,16 +94,23 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         try:
             if isinstance(think, Workers):
                 await think.start()
+            if site is not None:
+                await site.start()
+                app.state.node = site.node
             with collection_paused():
                 await hub.start()
             competitions.watch()
             await competitions.start()
             yield
         finally:
+            if site is not None:
+                await site.stop()
             await competitions.close()
             reviews.close()
             transport.rooms.close()
             await hub.close()
+            if site is not None:
+                await site.leave()
             await think.close()
 
     app = FastAPI(
@@ -111,6 +123,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     )
     app.state.settings = settings
 
+    if settings.redis_url:  # innermost: a forwarded request passed every check here
+        from remikit.server.cluster.forward import Forwarder
+
+        app.add_middleware(Forwarder)
     install_guard(app, settings)  # inside the host check: a body is read for trusted hosts only
     app.add_middleware(HostGuard, hosts=trusted_hosts(settings))  # inside the headers too
 

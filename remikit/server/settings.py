@@ -60,6 +60,10 @@ class Settings:
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
     lan_hosts: tuple[str, ...] = ()  # this machine's network addresses, when it listens on all
+    # A site of several processes (docs/deploy.md): all on one PostgreSQL database.
+    redis_url: str | None = None  # the site's Redis: None, this process is the whole site
+    node_url: str | None = None  # where the site's other processes reach this one
+    lease: float = 5.0  # seconds a process owns its tables without renewing its lease
     allowed_hosts: tuple[str, ...] = field(default_factory=env_hosts)
     """Host names requests may name besides this computer's loopback, the public URL's and
     :attr:`lan_hosts` (remikit/server/hosts.py): ``remi serve --host`` and ``--allowed-host``."""

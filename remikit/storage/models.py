@@ -1,6 +1,7 @@
 """The tables: ``tables`` (a game's configuration and seed), ``actions`` (its log),
-``deals`` (the deck of each deal, stored when the deal starts), ``calls`` and
-``server_keys`` (the keys a server keeps across restarts).
+``deals`` (the deck of each deal, stored when the deal starts), ``calls``,
+``server_keys`` (the keys a server keeps across restarts), and ``nodes`` and
+``table_owners`` (which process of a site owns which table: docs/design.md decision 12).
 
 The schema is made and upgraded by the Alembic migrations of
 :mod:`remikit.storage.migrations`; a change here needs a new revision there.
@@ -127,3 +128,28 @@ class KeyRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class NodeRow(Base):
+    """One ``remi serve`` process of a site of several (docs/deploy.md): where the others
+    reach it, and until when its lease runs (the database's clock; it renews it every
+    second or so). Its tables are its own while the lease runs."""
+
+    __tablename__ = "nodes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    url: Mapped[str] = mapped_column(String(255))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OwnerRow(Base):
+    """Which node owns a table: only it applies the table's actions. ``epoch`` counts
+    the claims; a write made under an older claim is refused (fencing)."""
+
+    __tablename__ = "table_owners"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    node: Mapped[str] = mapped_column(String(32), index=True)
+    epoch: Mapped[int] = mapped_column(Integer)

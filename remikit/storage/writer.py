@@ -7,6 +7,10 @@ awaiting coroutine resumes only after its transaction is committed: the
 server tells nobody about an action before that (DESIGN.md decision 1). If a
 batch fails, its jobs are retried one by one so one bad job cannot sink the
 others.
+
+On a site of several processes each write of a table carries the table's id, and the
+writer's :class:`Fence` keeps out those of tables this process no longer owns
+(:mod:`remikit.storage.owners`): they fail with :class:`~remikit.storage.owners.Fenced`.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from remikit.storage import ActionRow, Store
+from remikit.storage.owners import Fenced
 from remikit.storage.store import now
 
 log = logging.getLogger("remikit.server")
@@ -32,14 +37,25 @@ T = TypeVar("T")
 MAX_BATCH = 1000
 
 
+class Fence(Protocol):
+    """Which tables this process may still write (:class:`remikit.storage.owners.Owners`
+    with the epochs of its claims)."""
+
+    def held(self, session: Session, tables: set[str]) -> set[str]:
+        """Of ``tables``, those this process owns, locked until ``session`` commits."""
+        ...
+
+
 @dataclass
 class _Job:
-    """A function of a session, or an action row (inserted with the batch's other rows)."""
+    """A function of a session, or an action row (inserted with the batch's other rows),
+    of ``table`` when it is one table's write."""
 
     work: Callable[[Session], Any] | None
     row: dict[str, Any] | None
     future: asyncio.Future[Any]
     loop: asyncio.AbstractEventLoop
+    table: str | None
 
 
 def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
@@ -51,19 +67,28 @@ def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None
         future.set_result(value)
 
 
+def _outcome(job: _Job, session: Session, fenced: set[str]) -> tuple[Any, BaseException | None]:
+    if job.table is not None and job.table in fenced:
+        return None, Fenced(job.table)
+    return (None if job.work is None else job.work(session)), None
+
+
 class Writer:
     """Runs write jobs (functions of a session) in one thread, many per commit."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.fence: Fence | None = None
+        """Set on a site of several processes: one table's writes need its ownership."""
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="remikit-writer", daemon=True)
         self._closed = False
         self._thread.start()
 
-    async def run(self, work: Callable[[Session], T]) -> T:
-        """Commit ``work(session)`` and return its result (raises what it raised)."""
-        result: T = await self._submit(work, None)
+    async def run(self, work: Callable[[Session], T], *, table: str | None = None) -> T:
+        """Commit ``work(session)`` and return its result (raises what it raised);
+        ``table``: the table it writes, if one."""
+        result: T = await self._submit(work, None, table)
         return result
 
     async def append_action(self, table_id: str, index: int, seat: int, text: str) -> None:
@@ -77,20 +102,23 @@ class Writer:
                 "action": text,
                 "created_at": now(),
             },
+            table_id,
         )
 
     async def append_call(self, table_id: str, state: int, seat: int, text: str) -> None:
         """Commit a person's answer to the call window of ``state``."""
-        await self.run(lambda session: Store.add_call(session, table_id, state, seat, text))
+        await self.run(
+            lambda session: Store.add_call(session, table_id, state, seat, text), table=table_id
+        )
 
     async def _submit(
-        self, work: Callable[[Session], Any] | None, row: dict[str, Any] | None
+        self, work: Callable[[Session], Any] | None, row: dict[str, Any] | None, table: str | None
     ) -> Any:
         if self._closed:
             raise RuntimeError("the writer is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._queue.put(_Job(work, row, future, loop))
+        self._queue.put(_Job(work, row, future, loop, table))
         return await asyncio.shield(future)
 
     def close(self) -> None:
@@ -119,12 +147,17 @@ class Writer:
             self._commit(batch)
 
     def _commit(self, batch: list[_Job]) -> None:
+        fenced: set[str] = set()
         try:
             with self.store.transaction() as session:
-                rows = [job.row for job in batch if job.row is not None]
+                if self.fence is not None:
+                    tables = {job.table for job in batch if job.table is not None}
+                    fenced = tables - self.fence.held(session, tables)
+                kept = [job for job in batch if job.table not in fenced]
+                rows = [job.row for job in kept if job.row is not None]
                 if rows:
                     session.execute(insert(ActionRow.__table__), rows)  # type: ignore[arg-type]  # Core: no ORM
-                results = [None if job.work is None else job.work(session) for job in batch]
+                outcomes = [_outcome(job, session, fenced) for job in batch]
         except Exception as exc:
             if len(batch) > 1:
                 for job in batch:  # find the culprit: each job on its own
@@ -133,7 +166,7 @@ class Writer:
             log.exception("a write failed")
             self._settle(batch, [(None, exc)])
             return
-        self._settle(batch, [(r, None) for r in results])
+        self._settle(batch, outcomes)
 
     @staticmethod
     def _settle(batch: list[_Job], outcomes: list[tuple[Any, BaseException | None]]) -> None:

@@ -94,7 +94,9 @@ class Contributions:
             number, contributions = change
             table_id, texts = self.id, [c.hex() if c else None for c in contributions]
             try:
-                await self.writer.run(lambda s: Store.set_contributions(s, table_id, number, texts))
+                await self.writer.run(
+                    lambda s: Store.set_contributions(s, table_id, number, texts), table=table_id
+                )
             except Exception:
                 log.exception("table %s: could not store a contribution", self.id)
                 raise Problem("storage", "server.storage", status=503) from None

@@ -122,7 +122,7 @@ class Expiry:
             def write(session: Any) -> None:
                 Store.set_table(session, table_id, closed_at=moment)
 
-            await self.host.writer.run(write)
+            await self.host.writer.run(write, table=table_id)
             table.stopped = True  # a join waiting for the lock is refused
             if self.host.tables.get(table_id) is table:
                 del self.host.tables[table_id]

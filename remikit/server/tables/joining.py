@@ -22,6 +22,7 @@ from remikit.storage.store import now
 if TYPE_CHECKING:
     from remikit.server.limits import Limits
     from remikit.server.tables.lobby import Lobby
+    from remikit.server.tables.ownership import Ownership
     from remikit.server.tables.service import Table
     from remikit.storage.writer import Writer
 
@@ -39,6 +40,7 @@ class Joining:
     limits: Limits
     writer: Writer
     store: Store
+    ownership: Ownership
 
     if TYPE_CHECKING:
 
@@ -118,7 +120,7 @@ class Joining:
                     texts = [c.hex() if c else None for c in given_by_seat]
                     Store.set_contributions(session, table_code, number, texts)
 
-            await self.writer.run(write)
+            await self.writer.run(write, table=table_code)
             if contribution is not None:
                 table.contributed(*contribution)
             if seat_draw is None:
@@ -177,6 +179,7 @@ class Joining:
                 Store.add_table(session, stored)
                 Store.add_fairness(session, code, first)
                 Store.set_table(session, old_id, rematch=code)
+                self.ownership.adopt(session, code)
 
             await self.writer.run(write)
             live = self._live(replace(stored, fair=(first,)))

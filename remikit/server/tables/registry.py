@@ -47,6 +47,7 @@ from remikit.server.tables.expiry import Expiry, expired
 from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.joining import TITLE_MAX, Joining
 from remikit.server.tables.lobby import Lobby
+from remikit.server.tables.ownership import Alone, Ownership
 from remikit.server.tables.seats import SeatConfig, seat_by_draw
 from remikit.server.tables.service import STORAGE_RETRY, Table
 from remikit.server.tables.table_settings import SettingRefused, TableSettings
@@ -80,12 +81,19 @@ class Tables(Joining):
         self.waiting_kept: list[Callable[[str], Awaitable[bool]]] = []
         """Asked before a table that waits too long closes: one that any of them keeps
         (a competition's online table waits for its round) stays open."""
+        self.ownership: Ownership = Alone()
+        """Which tables this process may hold (several processes: remikit.server.cluster)."""
         self.ready = False
 
     # -- start and stop -------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from the database and set it going again."""
+        """Rebuild every unfinished table from the database and set it going again (on a
+        site of several processes, each takes only the tables it claims: :meth:`get`)."""
+        if self.ownership.shared:
+            await self.expiry.start()
+            self.ready = True
+            return
         stored = await asyncio.to_thread(self.store.unfinished)
         for table in stored:
             try:
@@ -112,7 +120,7 @@ class Tables(Joining):
         def write(session: Any) -> None:
             Store.set_finished(session, table_id, result, moment)
 
-        await self.writer.run(write)
+        await self.writer.run(write, table=table_id)
         live.finished_at = moment
 
     async def _deal_pending(self, live: Table) -> None:
@@ -188,6 +196,8 @@ class Tables(Joining):
                 self.lobby.update(table)
             case Ended() if table.broken:
                 self._broken(table)
+            case Ended(problem=problem) if problem.code == "table_moved":
+                self.let_go(table.id)
             case _:
                 pass
 
@@ -196,7 +206,17 @@ class Tables(Joining):
         if table.status == "finished" and not table.watched:
             if self.tables.get(table.id) is table:
                 del self.tables[table.id]
+                self.ownership.forget(table.id)
             self.lobby.remove(table.id)
+
+    def let_go(self, table_id: str) -> None:
+        """A table another process owns now leaves this one: the people at it are told
+        and their sockets closed (they come back through the owner)."""
+        table = self.tables.pop(table_id, None)
+        self.lobby.remove(table_id)
+        self.ownership.forget(table_id)
+        if table is not None and not table.stopped:
+            table.hand_over()
 
     def _broken(self, table: Table) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it, or else it
@@ -237,6 +257,8 @@ class Tables(Joining):
         stored = await self.stored(table_id)
         if stored.closed_at is not None and stored.finished_at is None:
             raise expired(stored.id)
+        if keep and stored.finished_at is None and not await self.ownership.claim(code):
+            raise Problem("table_moved", "server.table_moved", status=503, table=code)
         try:  # a long game takes a while to replay: off the event loop
             live = await asyncio.to_thread(self._live, stored)
         except Exception:
@@ -323,6 +345,7 @@ class Tables(Joining):
         def write(session: Any) -> None:
             Store.add_table(session, stored)
             Store.add_fairness(session, code, first)
+            self.ownership.adopt(session, code)
 
         await self.writer.run(write)
         live = self._live(replace(stored, fair=(first,)))

@@ -92,6 +92,8 @@ async def replace_seat(
 async def _store_seats(table: Table, seats: list[SeatConfig]) -> None:
     stored, table_id = [s.stored() for s in seats], table.id
     try:
-        await table.writer.run(lambda session: Store.set_seats(session, table_id, stored))
+        await table.writer.run(
+            lambda session: Store.set_seats(session, table_id, stored), table=table_id
+        )
     except Exception:
         raise Problem("storage", "server.storage", status=503) from None

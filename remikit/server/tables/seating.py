@@ -113,7 +113,7 @@ class Seating:
         self.seats[seat] = replace(self.seats[seat], away=away)
         stored, table_id = [c.stored() for c in self.seats], self.id
         try:
-            await self.writer.run(lambda s: Store.set_seats(s, table_id, stored))
+            await self.writer.run(lambda s: Store.set_seats(s, table_id, stored), table=table_id)
         except Exception:  # it holds in memory; a restart gives the seat its person back
             log.exception("table %s: could not store seat %d away=%s", self.id, seat, away)
         name = self.seats[seat].name or str(seat + 1)

@@ -43,6 +43,7 @@ from remikit.server.tables.table_settings import TableSettings
 from remikit.server.tables.timers import Timers
 from remikit.server.tables.window import CallWindow, CallWindows
 from remikit.storage import Store
+from remikit.storage.owners import Fenced
 from remikit.storage.store import now
 from remikit.storage.writer import Writer
 from remikit.variants import VariantSpec
@@ -294,6 +295,8 @@ class Table(Seating, CallWindows, Contributions, Timers):
         index, text = self.state_id, str(Play(seat, action))
         try:
             await self.writer.append_action(self.id, index, seat, text)
+        except Fenced:
+            raise self.hand_over() from None
         except Exception:
             log.exception("table %s: could not store action %d (%s)", self.id, index, text)
             raise Problem("storage", "server.storage", status=503) from None
@@ -332,7 +335,9 @@ class Table(Seating, CallWindows, Contributions, Timers):
                 Store.set_seats(session, table_id, seats)
 
         try:
-            await self.writer.run(write)
+            await self.writer.run(write, table=table_id)
+        except Fenced:
+            raise self.hand_over() from None
         except Exception:
             log.exception("table %s: could not store the deck of deal %d", self.id, number)
             raise self._break() from None
@@ -352,6 +357,14 @@ class Table(Seating, CallWindows, Contributions, Timers):
         self.emit(Ended(problem))
         return problem
 
+    def hand_over(self) -> Problem:
+        """Another process owns the table now: this copy stops and tells everyone at it
+        (their sockets come back through the owner)."""
+        self.stopped = True
+        problem = Problem("table_moved", "server.table_moved", status=503, table=self.id)
+        self.emit(Ended(problem))
+        return problem
+
     async def _finish(self) -> None:
         result = game_result(self.game)
         await self._mark_finished(result)
@@ -363,7 +376,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
             Store.set_finished(session, table_id, result, moment)
 
         try:
-            await self.writer.run(write)
+            await self.writer.run(write, table=table_id)
         except Exception:  # the actions are stored: a restart marks it finished
             log.exception("table %s: could not mark the game finished", self.id)
         self.finished_at = moment

@@ -194,7 +194,7 @@ def lobby_json(lobby: Lobby, *, limit: int, offset: int, **filters: Any) -> dict
     """A page of the lobby as ``GET /api/tables`` answers it (docs/protocol.md §3.2)."""
     total, tables = lobby.page(limit=limit, offset=offset, **filters)
     return {
-        "tables": [table_info(t) for t in tables],
+        "tables": [t if isinstance(t, dict) else table_info(t) for t in tables],
         "total": total,
         "limit": limit,
         "offset": offset,

@@ -56,6 +56,7 @@ SOCKET_CLOSE = {
     "too_many_spectators": 4429,
     "too_many_sockets": 4429,
     "storage": 4503,
+    "table_moved": 4503,
 }
 """Close codes of a socket refused at its hello (docs/protocol.md)."""
 

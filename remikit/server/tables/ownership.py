@@ -1,0 +1,40 @@
+"""Whether this process may hold a table: always, for a server alone; on a site of
+several processes, only while it owns the table (remikit.server.cluster)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Ownership(Protocol):
+    """The registry's question before it holds a table, and its news of what it made."""
+
+    shared: bool
+    """Several processes serve the site: each rebuilds only the tables it claims."""
+
+    async def claim(self, table_id: str) -> bool:
+        """Own an unfinished table (False: another live process owns it)."""
+        ...
+
+    def adopt(self, session: Any, table_id: str) -> None:
+        """Own a table this process is making, in the transaction that stores it."""
+        ...
+
+    def forget(self, table_id: str) -> None:
+        """A table left this process's memory."""
+        ...
+
+
+class Alone:
+    """The ownership of a server that is the whole site: every table is its own."""
+
+    shared = False
+
+    async def claim(self, table_id: str) -> bool:
+        return True
+
+    def adopt(self, session: Any, table_id: str) -> None:
+        pass
+
+    def forget(self, table_id: str) -> None:
+        pass
