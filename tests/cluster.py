@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -172,31 +173,39 @@ def nginx_config(folder: Path, port: int, upstreams: Sequence[int]) -> str:
     the ``upstreams`` ports as its servers, its files in ``folder``, in the foreground,
     and the :data:`UPSTREAM` header on every response."""
     text = DEPLOY_CONFIG.read_text()
-    server = re.compile(r"^ *server 127\.0\.0\.1:\d+( .*;)$\n", re.MULTILINE)
-    options = server.search(text)
+    options = re.search(r"^ *server 127\.0\.0\.1:\d+( .*;)$", text, re.MULTILINE)
     assert options, "deploy/nginx.conf has no server line in its upstream"
-    servers = iter(["".join(f"server 127.0.0.1:{p}{options[1]}\n" for p in upstreams)])
-    text = server.sub(lambda _: next(servers, ""), text)  # all of them where the first was
+    # every server line but the last goes; the last becomes one for each of ``upstreams``
+    text = re.sub(r"^ *server 127\.0\.0\.1:\d+ .*;\n(?= *server 127)", "", text, flags=re.M)
     temp = "".join(
-        f"{kind}_temp_path {folder}/{kind};\n"
+        f"\n{kind}_temp_path {folder}/{kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
-    for pattern, replacement in (
-        (r"^pid .*;$", f"pid {folder}/nginx.pid;\ndaemon off;"),
-        (r"^error_log .*;$", f"error_log {folder}/error.log warn;"),
-        (r"^ *access_log .*;$", f"access_log off;\n{temp}"),
-        (r"^ *listen 80;$", f"listen 127.0.0.1:{port};"),
+    for pattern, lines in (
+        (r"pid .*;", f"pid {folder}/nginx.pid;\ndaemon off;"),
+        (r"error_log .*;", f"error_log {folder}/error.log warn;"),
+        (r"access_log .*;", f"access_log off;{temp}"),
         (
-            r"^ *proxy_pass http://remikit;$",
+            r"server 127\.0\.0\.1:\d+ .*;",
+            "\n".join(f"server 127.0.0.1:{p}{options[1]}" for p in upstreams),
+        ),
+        (r"listen 80;", f"listen 127.0.0.1:{port};"),
+        (
+            r"proxy_pass http://remikit;",
             f"proxy_pass http://remikit;\nadd_header {UPSTREAM} $upstream_addr always;",
         ),
     ):
-        escaped = replacement.replace("\\", r"\\")  # re.sub's escapes
-        text, found = re.subn(pattern, escaped, text, flags=re.MULTILINE)
-        assert found == 1, f"deploy/nginx.conf has no single line {pattern}"
+        text = replace_line(text, pattern, lines)
     if os.geteuid() == 0:
         text = f"user root;\n{text}"  # the workers read the test's folder
     return text
+
+
+def replace_line(text: str, pattern: str, lines: str) -> str:
+    """``text`` with its one line that is ``pattern`` made ``lines``, indented as it was."""
+    line = re.compile(f"^( *)({pattern})$", re.MULTILINE)
+    assert len(line.findall(text)) == 1, f"deploy/nginx.conf has no single line {pattern!r}"
+    return line.sub(lambda match: textwrap.indent(lines, match[1]), text)
 
 
 def wait_ready(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
