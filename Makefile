@@ -13,13 +13,16 @@ run: $(INSTALLED)
 	$(BIN)/remi serve
 
 # .ci/with-postgres.sh installs Debian's postgresql when missing and runs the tests beside
-# a throwaway cluster (REMI_TEST_POSTGRES_URL); outside CI its tests skip if none starts.
-# .ci/install-chromium.sh installs Debian's chromium for the browser tests when missing, and
-# .ci/install-nginx.sh Debian's nginx for the reverse-proxy tests.
+# a throwaway cluster (REMI_TEST_POSTGRES_URL); .ci/with-redis.sh likewise Debian's
+# redis-server, beside a throwaway server (REMI_TEST_REDIS_URL); outside CI their tests
+# skip if none starts. .ci/install-chromium.sh installs Debian's chromium for the browser
+# tests when missing, and .ci/install-nginx.sh Debian's nginx for the reverse-proxy and
+# cluster tests.
 test: lint
 	bash .ci/install-chromium.sh
 	bash .ci/install-nginx.sh
-	bash .ci/with-postgres.sh $(BIN)/pytest -n auto tests remikit || [ $$? -eq 5 ]  # 5: no tests collected
+	bash .ci/with-postgres.sh bash .ci/with-redis.sh $(BIN)/pytest -n auto tests remikit \
+		|| [ $$? -eq 5 ]  # 5: no tests collected
 
 # The fast tier: lint, then every test not marked slow (pyproject.toml), with only what is
 # already installed: no system packages; browser and PostgreSQL tests skip when Chromium or
