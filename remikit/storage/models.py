@@ -122,6 +122,7 @@ class CallRow(Base):
 class KeyRow(Base):
     """A key the server keeps across restarts, by name: ``client`` is the key of the
     hash that stands for a client's address (``tables.client``, remikit.server.limits),
+    ``site`` names the site of the database's processes in Redis (remikit.server.cluster);
     64 hex digits drawn once."""
 
     __tablename__ = "server_keys"

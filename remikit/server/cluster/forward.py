@@ -153,9 +153,11 @@ async def _relay(upstream: ClientConnection, receive: Receive, send: Send) -> No
                     await send({"type": "websocket.send", "text": text})
                 else:
                     await send({"type": "websocket.send", "bytes": text})
-        code = upstream.close_code or TRY_AGAIN
+        code = upstream.close_code  # 1006: the owner went away without closing
         with contextlib.suppress(Exception):
-            await send({"type": "websocket.close", "code": 1000 if code == 1006 else code})
+            await send(
+                {"type": "websocket.close", "code": TRY_AGAIN if code in (None, 1006) else code}
+            )
 
     async def up() -> None:
         while True:

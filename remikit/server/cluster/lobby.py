@@ -1,7 +1,8 @@
 """One lobby for every node of a site: each node's open tables in Redis.
 
 Each node keeps its own tables as a server alone does (:class:`Lobby`) and writes them,
-as the lobby shows them, to the Redis hash ``remikit:lobby:NODE`` (table code → JSON),
+as the lobby shows them, to the Redis hash ``remikit:SITE:lobby:NODE`` (table code → JSON;
+SITE is drawn once per database, so several sites may share one Redis),
 with a version number that changes with it; both keys live for :attr:`SharedLobby.ttl`
 seconds unless renewed, so the tables of a node that died leave every lobby with its
 lease. About every second each node writes what changed and reads again the hashes of the
@@ -30,15 +31,16 @@ from remikit.server.transport.messages import table_info
 
 log = logging.getLogger("remikit.server")
 
-PREFIX = "remikit:lobby:"
-VERSION = "remikit:lobby-version:"
-
 
 class SharedLobby(Lobby):
     """This node's tables (as :class:`Lobby`) and those of the site's other nodes."""
 
-    def __init__(self, redis: Redis, node: str, *, ttl: float, every: float = 1.0) -> None:
+    def __init__(
+        self, redis: Redis, site: str, node: str, *, ttl: float, every: float = 1.0
+    ) -> None:
         super().__init__()
+        self.tables_key = f"remikit:{site}:lobby:"  # + a node: its tables
+        self.version_key = f"remikit:{site}:lobby-version:"  # + a node: their version
         self.redis = redis
         self.node = node
         self.ttl = max(1, round(ttl))
@@ -129,7 +131,7 @@ class SharedLobby(Lobby):
         await self._read()
 
     async def _write(self) -> None:
-        key, version = PREFIX + self.node, VERSION + self.node
+        key, version = self.tables_key + self.node, self.version_key + self.node
         whole = self._whole or not await self.redis.exists(key)
         codes = self.ids() if whole else sorted(self._dirty)
         self._dirty.clear()
@@ -157,20 +159,20 @@ class SharedLobby(Lobby):
 
     async def _read(self) -> None:
         found: dict[str, str] = {}
-        async for raw in self.redis.scan_iter(match=VERSION + "*", count=1000):
-            node = _text(raw).removeprefix(VERSION)
+        async for raw in self.redis.scan_iter(match=self.version_key + "*", count=1000):
+            node = _text(raw).removeprefix(self.version_key)
             if node != self.node:
                 found[node] = ""
         if found:
             nodes = list(found)
-            versions = await self.redis.mget([VERSION + n for n in nodes])
+            versions = await self.redis.mget([self.version_key + n for n in nodes])
             for node, value in zip(nodes, versions, strict=True):
                 found[node] = _text(value or "")
         for node in set(self._theirs) - set(found):
             self._drop(node)
         for node, version in found.items():
             if self._versions.get(node) != version:
-                tables = await self.redis.hgetall(PREFIX + node)
+                tables = await self.redis.hgetall(self.tables_key + node)
                 self._drop(node)
                 self._keep(node, tables)
                 self._versions[node] = version

@@ -11,6 +11,7 @@ from remikit.server.cluster.lobby import SharedLobby
 from remikit.server.cluster.node import Node
 from remikit.server.settings import Settings
 from remikit.server.tables.registry import Tables
+from remikit.storage import server_key
 from remikit.storage.owners import Owners
 
 
@@ -25,6 +26,7 @@ class Site:
         self.node = Node(tables, owners)
         self.lobby = SharedLobby(
             Redis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2),
+            server_key(tables.store, "site")[:16],
             node_id,
             ttl=settings.lease,
         )
