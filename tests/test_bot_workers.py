@@ -12,12 +12,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TypeVar
+from types import SimpleNamespace
+from typing import Any, TypeVar, cast
 
 import pytest
 
+from remikit.actions import Action
 from remikit.bots import LEVELS, RandomBot, make_bot
-from remikit.server.bots.lanes import FairQueue
+from remikit.server.bots.driver import BotDriver
+from remikit.server.bots.lanes import FairQueue, at_once
 from remikit.server.bots.workers import (
     Lane,
     Owner,
@@ -28,6 +31,9 @@ from remikit.server.bots.workers import (
     lane_of,
     lane_sizes,
 )
+from remikit.server.clock import ManualClock
+from remikit.server.tables.seats import BotPlayer
+from remikit.server.tables.service import Table
 from remikit.variants import VariantSpec, playable
 from remikit.views import PlayerView
 from tests import bot_jobs
@@ -153,6 +159,32 @@ def test_a_worker_decides_as_the_bot_in_the_server(spec: VariantSpec) -> None:
     expected = [make_bot(level, seed=seed).choose(view) for level, seed, view in asked]
     assert answers == expected
     assert [decide(level, seed, view, False) for level, seed, view in asked] == expected
+
+
+def test_a_level_that_picks_without_thinking_decides_at_once_in_the_server() -> None:
+    """A ``random`` decision costs less than carrying its view to a worker: the driver
+    makes it itself, the same one a worker makes; the other levels go to the runner."""
+    assert at_once("random") and not at_once("greedy") and not at_once("strong@0.1")
+    views = views_of(playable()[0], seed=5)
+    sent: list[str] = []
+
+    class Runner:
+        async def run(self, owner: Owner, lane: Lane, fn: Callable[..., T], *args: Any) -> T:
+            sent.append(args[0])
+            return fn(*args)
+
+    driver = BotDriver(Runner(), ManualClock(), delay=0)
+    table = cast(Table, SimpleNamespace(id="t1", creator="c1"))
+
+    async def decisions(level: str) -> list[Action]:
+        bot = BotPlayer(level, 17)
+        return [await driver.decision(table, bot, view, 40 + i) for i, view in enumerate(views)]
+
+    for level in ("random", "greedy"):
+        made = asyncio.run(decisions(level))
+        seeds = [BotPlayer(level, 17).seed_at(40 + i) for i in range(len(views))]
+        assert made == [decide(level, s, v) for s, v in zip(seeds, views, strict=True)]
+    assert sent == ["greedy"] * len(views)
 
 
 def test_what_a_job_raises_reaches_its_caller() -> None:
