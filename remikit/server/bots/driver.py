@@ -120,7 +120,7 @@ class BotDriver:
         action = await self.decision(table, bot, view, state_id)
         delay = table.settings.bot_delay(self.delay)
         if delay > 0:  # a pause people can follow, on the table's clock
-            await self.clock.wait(asyncio.Event(), until=started + delay)
+            await self.clock.sleep(started + delay)
         async with table.lock:
             self.turns.pop(table, None)
             table.thinking = None
@@ -141,7 +141,7 @@ class BotDriver:
 
     async def _again(self, table: Table) -> None:
         """After a failed write: the bot whose turn it is plays again, a pause later."""
-        await self.clock.wait(asyncio.Event(), until=self.clock.now() + STORAGE_RETRY)
+        await self.clock.sleep(self.clock.now() + STORAGE_RETRY)
         async with table.lock:
             self.schedule(table)
 
