@@ -9,8 +9,9 @@ Two lanes of worker processes, which share none:
   machine's cores first.
 
 Out of 2 processes (the default is one per core) that is 1 QUICK + 1 DEEP; out of 8,
-2 + 6 (:func:`lane_sizes`). A level that picks without thinking (``random``) goes to no
-lane: its decision is made in the server's process at once (:func:`at_once`).
+2 + 6 (:func:`lane_sizes`). For a level that picks without thinking (``random``) the
+bot driver sends no job: it makes the decision in the server's process at once
+(:func:`at_once`).
 
 A lane's pending jobs are served round-robin by creator (whoever opened the tables),
 then round-robin by table within a creator, then in order within a table: a creator
