@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,7 @@ from remikit.server.bots.workers import (
     decide,
     lane_of,
     lane_sizes,
+    pickled_job,
 )
 from remikit.server.clock import ManualClock
 from remikit.server.tables.seats import BotPlayer
@@ -159,6 +161,17 @@ def test_a_worker_decides_as_the_bot_in_the_server(spec: VariantSpec) -> None:
     expected = [make_bot(level, seed=seed).choose(view) for level, seed, view in asked]
     assert answers == expected
     assert [decide(level, seed, view, False) for level, seed, view in asked] == expected
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda spec: spec.name)
+def test_a_job_carries_its_view_whole(spec: VariantSpec) -> None:
+    """A job pickles a view's log as its record lines: the worker reads the same view."""
+    views = views_of(spec, seed=9)
+    assert views and any(len(view.log) > 1 for view in views)
+    for view in views:
+        fn, (level, seed, carried) = pickle.loads(pickled_job((decide, ("random", 3, view))))
+        assert fn is decide and (level, seed) == ("random", 3)
+        assert carried == view and list(carried.log) == list(view.log)
 
 
 def test_a_level_that_picks_without_thinking_decides_at_once_in_the_server() -> None:
