@@ -57,10 +57,11 @@ def presence_json(table: Table) -> dict[str, Any]:
 class _Made:
     """The JSON a table's messages share while what it shows stays the same (so that every
     state shares the same objects, and a change compares them at once): its info that
-    never changes, its seat draw, and its deals' public fairness (by deal number and
-    whether the secret is revealed, with the contributions it shows)."""
+    never changes (and when it was made), its seat draw, and its deals' public fairness
+    (by deal number and whether the secret is revealed, with the contributions it shows)."""
 
     fixed: dict[str, Any]
+    created_at: str
     draw: tuple[object, tuple[str | None, ...], list[dict[str, Any]]] | None = None
     public: dict[tuple[int, bool], tuple[FairDeal, tuple[bytes | None, ...], dict[str, Any]]] = (
         field(default_factory=dict)
@@ -84,26 +85,23 @@ def _made(table: Table) -> _Made:
                 "settings": table.settings.as_dict(),
                 "lang": table.lang,
                 "players": table.game.players,
-            }
+            },
+            table.created_at.isoformat(),
         )
     return made
 
 
-def fixed_info(table: Table) -> dict[str, Any]:
-    """What a table's info holds that never changes, made once per table."""
-    return _made(table).fixed
-
-
 def table_info(table: Table) -> dict[str, Any]:
     """The table as the lobby and every state message show it."""
+    made = _made(table)
     return {
-        **fixed_info(table),
+        **made.fixed,
         "status": table.status,
         "state_id": table.state_id,
         "seats": seats_json(table),
         "free_seats": [i for i, s in enumerate(table.seats) if not s.taken],
         "spectators": table.spectators,
-        "created_at": table.created_at.isoformat(),
+        "created_at": made.created_at,
         "finished_at": table.finished_at.isoformat() if table.finished_at else None,
         "seat_draw": seat_draw_json(table),
         "timer": timer_json(table),
