@@ -441,7 +441,8 @@ def main() -> int:
     )
     print(
         f"  actions applied: {applied} ({applied / elapsed:.0f} per second; server CPU "
-        f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core; this client "
+        f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core, "
+        f"{1000 * cpu / max(1, applied):.2f} ms per action; this client "
         f"{100 * client_cpu / elapsed:.0f}%)"
     )
     if lat:

@@ -6,18 +6,22 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TypeVar
+from types import SimpleNamespace
+from typing import Any, TypeVar, cast
 
 import pytest
 
+from remikit.actions import Action
 from remikit.bots import LEVELS, RandomBot, make_bot
-from remikit.server.bots.lanes import FairQueue
+from remikit.server.bots.driver import BotDriver
+from remikit.server.bots.lanes import FairQueue, at_once
 from remikit.server.bots.workers import (
     Lane,
     Owner,
@@ -27,7 +31,11 @@ from remikit.server.bots.workers import (
     decide,
     lane_of,
     lane_sizes,
+    pickled_job,
 )
+from remikit.server.clock import ManualClock
+from remikit.server.tables.seats import BotPlayer
+from remikit.server.tables.service import Table
 from remikit.variants import VariantSpec, playable
 from remikit.views import PlayerView
 from tests import bot_jobs
@@ -153,6 +161,43 @@ def test_a_worker_decides_as_the_bot_in_the_server(spec: VariantSpec) -> None:
     expected = [make_bot(level, seed=seed).choose(view) for level, seed, view in asked]
     assert answers == expected
     assert [decide(level, seed, view, False) for level, seed, view in asked] == expected
+
+
+@pytest.mark.parametrize("spec", playable(), ids=lambda spec: spec.name)
+def test_a_job_carries_its_view_whole(spec: VariantSpec) -> None:
+    """A job pickles a view's log as its record lines: the worker reads the same view."""
+    views = views_of(spec, seed=9)
+    assert views and any(len(view.log) > 1 for view in views)
+    for view in views:
+        fn, (level, seed, carried) = pickle.loads(pickled_job((decide, ("random", 3, view))))
+        assert fn is decide and (level, seed) == ("random", 3)
+        assert carried == view and list(carried.log) == list(view.log)
+
+
+def test_a_level_that_picks_without_thinking_decides_at_once_in_the_server() -> None:
+    """A ``random`` decision costs less than carrying its view to a worker: the driver
+    makes it itself, the same one a worker makes; the other levels go to the runner."""
+    assert at_once("random") and not at_once("greedy") and not at_once("strong@0.1")
+    views = views_of(playable()[0], seed=5)
+    sent: list[str] = []
+
+    class Runner:
+        async def run(self, owner: Owner, lane: Lane, fn: Callable[..., T], *args: Any) -> T:
+            sent.append(args[0])
+            return fn(*args)
+
+    driver = BotDriver(Runner(), ManualClock(), delay=0)
+    table = cast(Table, SimpleNamespace(id="t1", creator="c1"))
+
+    async def decisions(level: str) -> list[Action]:
+        bot = BotPlayer(level, 17)
+        return [await driver.decision(table, bot, view, 40 + i) for i, view in enumerate(views)]
+
+    for level in ("random", "greedy"):
+        made = asyncio.run(decisions(level))
+        seeds = [BotPlayer(level, 17).seed_at(40 + i) for i in range(len(views))]
+        assert made == [decide(level, s, v) for s, v in zip(seeds, views, strict=True)]
+    assert sent == ["greedy"] * len(views)
 
 
 def test_what_a_job_raises_reaches_its_caller() -> None:

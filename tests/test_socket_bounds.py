@@ -124,9 +124,9 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     seats: list[int | None] = []
     state_json = messages.state_json
 
-    def counted(table: Any, seat: int | None) -> dict[str, Any]:
+    def counted(table: Any, seat: int | None, *info: Any) -> dict[str, Any]:
         seats.append(seat)
-        return state_json(table, seat)
+        return state_json(table, seat, *info)
 
     monkeypatch.setattr(rooms, "state_json", counted)
     return seats

@@ -34,6 +34,9 @@ class Clock(Protocol):
     async def wait(self, event: asyncio.Event, *, until: float) -> None:
         """Return when ``event`` is set or the clock reaches ``until``, whichever is first."""
 
+    async def sleep(self, until: float) -> None:
+        """Return when the clock reaches ``until``."""
+
 
 class LoopClock:
     """The event loop's monotonic time: the clock of a running server."""
@@ -44,6 +47,10 @@ class LoopClock:
     async def wait(self, event: asyncio.Event, *, until: float) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout=max(0.0, until - self.now()))
+
+    async def sleep(self, until: float) -> None:
+        """A plain sleep: no task, no timeout raised (a bot's pause, every move)."""
+        await asyncio.sleep(max(0.0, until - self.now()))
 
 
 class ManualClock:
@@ -71,6 +78,9 @@ class ManualClock:
             self._waiters = [(t, f) for t, f in self._waiters if t > self.time]
         for future in due:
             future.get_loop().call_soon_threadsafe(_settle, future)
+
+    async def sleep(self, until: float) -> None:
+        await self.wait(asyncio.Event(), until=until)
 
     async def wait(self, event: asyncio.Event, *, until: float) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -109,14 +109,28 @@ def seat_result_json(result: SeatResult) -> dict[str, Any]:
     }
 
 
+_SUMMARIES: dict[int, tuple[DealSummary, dict[str, Any]]] = {}
+"""The JSON of finished deals by the identity of their summary (kept with it), made once:
+every later state of the game shows them."""
+SUMMARIES_KEPT = 1 << 12
+
+
 def summary_json(summary: DealSummary) -> dict[str, Any]:
-    return {
+    """A finished deal (made once per summary: do not change what it gives)."""
+    kept = _SUMMARIES.get(id(summary))
+    if kept is not None and kept[0] is summary:
+        return kept[1]
+    made = {
         "number": summary.number,
         "ended_by": summary.ended_by,
         "by_seat": summary.by_seat,
         "points": list(summary.points),
         "results": [seat_result_json(r) for r in summary.results],
     }
+    if len(_SUMMARIES) >= SUMMARIES_KEPT:
+        _SUMMARIES.clear()
+    _SUMMARIES[id(summary)] = (summary, made)
+    return made
 
 
 def table_meld_json(meld: TableMeld) -> dict[str, Any]:

@@ -3,8 +3,10 @@ or the stand-in of a person who is away) or to answer a call window, asks the wo
 for its decision and plays it through the table like anyone else.
 
 A decision is made from the seat's own view only, in a worker process
-(:mod:`remikit.server.bots.workers`; in the server's threads when it runs none), and
-depends only on the bot's level and seed, the state it is made at and that view. A bot's
+(:mod:`remikit.server.bots.workers`; in the server's threads when it runs none; at once
+in the server's process for a level that picks without thinking,
+:func:`~remikit.server.bots.lanes.at_once`), and depends only on the bot's level and
+seed, the state it is made at and that view. A bot's
 move takes at least the table's bot delay, on the table's clock, so people can follow.
 """
 
@@ -17,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from remikit.actions import Action, Pass
+from remikit.server.bots.lanes import at_once
 from remikit.server.bots.workers import Lane, Owner, decide, lane_of
 from remikit.server.clock import Clock
 from remikit.server.problems import Problem
@@ -88,11 +91,13 @@ class BotDriver:
 
     async def decision(self, table: Table, bot: BotPlayer, view: Any, state_id: int) -> Action:
         """``bot``'s choice in ``view`` (a legal action: its first one if the bot fails)."""
-        owner = Owner(table.id, table.creator)
+        level, seed = bot.level, bot.seed_at(state_id)
         try:
-            action: Action = await self.runner.run(
-                owner, lane_of(bot.level), decide, bot.level, bot.seed_at(state_id), view
-            )
+            if at_once(level):  # cheaper than the hand-over to a worker
+                action = decide(level, seed, view)
+            else:
+                owner = Owner(table.id, table.creator)
+                action = await self.runner.run(owner, lane_of(level), decide, level, seed, view)
         except Exception:
             log.exception(
                 "table %s: bot %s failed; it plays its first legal action", table.id, bot.level
@@ -115,7 +120,7 @@ class BotDriver:
         action = await self.decision(table, bot, view, state_id)
         delay = table.settings.bot_delay(self.delay)
         if delay > 0:  # a pause people can follow, on the table's clock
-            await self.clock.wait(asyncio.Event(), until=started + delay)
+            await self.clock.sleep(started + delay)
         async with table.lock:
             self.turns.pop(table, None)
             table.thinking = None
@@ -136,7 +141,7 @@ class BotDriver:
 
     async def _again(self, table: Table) -> None:
         """After a failed write: the bot whose turn it is plays again, a pause later."""
-        await self.clock.wait(asyncio.Event(), until=self.clock.now() + STORAGE_RETRY)
+        await self.clock.sleep(self.clock.now() + STORAGE_RETRY)
         async with table.lock:
             self.schedule(table)
 

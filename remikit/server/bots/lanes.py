@@ -9,7 +9,9 @@ Two lanes of worker processes, which share none:
   machine's cores first.
 
 Out of 2 processes (the default is one per core) that is 1 QUICK + 1 DEEP; out of 8,
-2 + 6 (:func:`lane_sizes`).
+2 + 6 (:func:`lane_sizes`). For a level that picks without thinking (``random``) the
+bot driver sends no job: it makes the decision in the server's process at once
+(:func:`at_once`).
 
 A lane's pending jobs are served round-robin by creator (whoever opened the tables),
 then round-robin by table within a creator, then in order within a table: a creator
@@ -33,7 +35,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Generic, TypeVar
 
-from remikit.bots import StrongBot, make_bot
+from remikit.bots import RandomBot, StrongBot, make_bot
 
 J = TypeVar("J")
 
@@ -65,6 +67,19 @@ def lane_of(level: str) -> Lane:
     (<Lane.QUICK: 'quick'>, <Lane.DEEP: 'deep'>)
     """
     return Lane.DEEP if isinstance(make_bot(level, seed=0), StrongBot) else Lane.QUICK
+
+
+@lru_cache(maxsize=64)
+def at_once(level: str) -> bool:
+    """Whether a level's decisions are made in the server's process, at once: a level
+    that picks without thinking (``random``, a few microseconds), for which carrying the
+    view to a worker and its answer back (pickled, piped: ~150 µs of the server's CPU)
+    costs more than the decision.
+
+    >>> at_once("random"), at_once("greedy"), at_once("strong@3")
+    (True, False, False)
+    """
+    return isinstance(make_bot(level, seed=0), RandomBot)
 
 
 def lane_sizes(processes: int | None = None, quick: int | None = None) -> dict[Lane, int]:

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from remikit.actions import Action
+from remikit.actions import Action, Play
 from remikit.bots import make_bot
 from remikit.variants import playable
 from remikit.variants.spec import Part
-from remikit.views import PlayerView
+from remikit.views import PlayerView, PlayLog
 
 BOT_PARTS: tuple[Part, ...] = ("greedy", "tactics")
 """The parts of a variant (:meth:`~remikit.variants.spec.VariantSpec.part`) its bots use."""
@@ -28,6 +28,12 @@ def decide(level: str, seed: int, view: PlayerView, timed: bool = True) -> Actio
     ``timed``, on how far a search gets in its budget of seconds): any worker gives it.
     """
     return make_bot(level, seed=seed, timed=timed).choose(view)
+
+
+def log_of_lines(lines: list[str]) -> PlayLog:
+    """A view's log read back from its record lines (how a job carries it: the lines are
+    made once per play, so the server pickles a list of texts)."""
+    return PlayLog([Play.parse(line) for line in lines], len(lines))
 
 
 def preloads() -> list[str]:

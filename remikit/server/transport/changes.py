@@ -51,26 +51,22 @@ def diff(old: State, new: State) -> list[Op]:
     return ops
 
 
-def _value(old: Any, new: Any, path: tuple[str | int, ...], ops: list[Op]) -> None:
-    if old is new:
-        return
-    kind = type(new)
-    if kind is not type(old):
-        ops.append(["set", list(path), new])
-    elif kind is dict and len(path) < DEPTH:  # the state's parts, and their keys
-        _object(old, new, path, ops)
-    elif kind is list:
-        _array(old, new, path, ops)
-    elif old != new:  # deeper, compared whole at C speed: set whole when it differs
-        ops.append(["set", list(path), new])
-
-
 def _object(old: State, new: State, path: tuple[str | int, ...], ops: list[Op]) -> None:
     """Keys gone are deleted, keys changed recursed into, keys added set; a key kept whose
     place in the order changes (one added before it) is deleted and set again."""
     if old.keys() == new.keys() and all(map(eq, old, new)):
-        for key, value in new.items():
-            _value(old[key], value, (*path, key), ops)
+        deeper = len(path) + 1 < DEPTH
+        for key, value in new.items():  # _value, inline: most keys are unchanged
+            was = old[key]
+            if was is value:
+                continue
+            kind = type(value)
+            if kind is dict and deeper and type(was) is dict:
+                _object(was, value, (*path, key), ops)
+            elif kind is list and type(was) is list:
+                _array(was, value, (*path, key), ops)
+            elif kind is not type(was) or was != value:
+                ops.append(["set", [*path, key], value])
         return
     kept = [k for k in old if k in new]
     order = list(new)
@@ -85,6 +81,20 @@ def _object(old: State, new: State, path: tuple[str | int, ...], ops: list[Op]) 
         _value(old[key], new[key], (*path, key), ops)
     for key in order[place:]:
         ops.append(["set", [*path, key], new[key]])
+
+
+def _value(old: Any, new: Any, path: tuple[str | int, ...], ops: list[Op]) -> None:
+    if old is new:
+        return
+    kind = type(new)
+    if kind is not type(old):
+        ops.append(["set", list(path), new])
+    elif kind is dict and len(path) < DEPTH:  # the state's parts, and their keys
+        _object(old, new, path, ops)
+    elif kind is list:
+        _array(old, new, path, ops)
+    elif old != new:  # deeper, compared whole at C speed: set whole when it differs
+        ops.append(["set", list(path), new])
 
 
 def _array(old: list[Any], new: list[Any], path: tuple[str | int, ...], ops: list[Op]) -> None:

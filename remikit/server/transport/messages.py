@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from remikit.actions import Action
 from remikit.server.advice import state_advice
 from remikit.server.serialize import action_json, view_json
+from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.lobby import Lobby
 from remikit.server.tables.service import Table
 from remikit.views import PlayerView
@@ -51,38 +53,55 @@ def presence_json(table: Table) -> dict[str, Any]:
     }
 
 
-_FIXED: WeakKeyDictionary[Table, dict[str, Any]] = WeakKeyDictionary()
+@dataclass
+class _Made:
+    """The JSON a table's messages share while what it shows stays the same (so that every
+    state shares the same objects, and a change compares them at once): its info that
+    never changes (and when it was made), its seat draw, and its deals' public fairness
+    (by deal number and whether the secret is revealed, with the contributions it shows)."""
+
+    fixed: dict[str, Any]
+    created_at: str
+    draw: tuple[object, tuple[str | None, ...], list[dict[str, Any]]] | None = None
+    public: dict[tuple[int, bool], tuple[FairDeal, tuple[bytes | None, ...], dict[str, Any]]] = (
+        field(default_factory=dict)
+    )
 
 
-def fixed_info(table: Table) -> dict[str, Any]:
-    """What a table's info holds that never changes, made once per table (so that every
-    state shares the same objects, and a change compares them at once)."""
-    fixed = _FIXED.get(table)
-    if fixed is None:
-        fixed = _FIXED[table] = {
-            "id": table.id,
-            "variant": table.variant.name,
-            "variant_title": table.variant.titles,
-            "client": table.variant.client_json(),
-            "title": table.title,
-            "options": table.game.options.as_dict(),
-            "settings": table.settings.as_dict(),
-            "lang": table.lang,
-            "players": table.game.players,
-        }
-    return fixed
+_MADE: WeakKeyDictionary[Table, _Made] = WeakKeyDictionary()
+
+
+def _made(table: Table) -> _Made:
+    made = _MADE.get(table)
+    if made is None:
+        made = _MADE[table] = _Made(
+            {
+                "id": table.id,
+                "variant": table.variant.name,
+                "variant_title": table.variant.titles,
+                "client": table.variant.client_json(),
+                "title": table.title,
+                "options": table.game.options.as_dict(),
+                "settings": table.settings.as_dict(),
+                "lang": table.lang,
+                "players": table.game.players,
+            },
+            table.created_at.isoformat(),
+        )
+    return made
 
 
 def table_info(table: Table) -> dict[str, Any]:
     """The table as the lobby and every state message show it."""
+    made = _made(table)
     return {
-        **fixed_info(table),
+        **made.fixed,
         "status": table.status,
         "state_id": table.state_id,
         "seats": seats_json(table),
         "free_seats": [i for i, s in enumerate(table.seats) if not s.taken],
         "spectators": table.spectators,
-        "created_at": table.created_at.isoformat(),
+        "created_at": made.created_at,
         "finished_at": table.finished_at.isoformat() if table.finished_at else None,
         "seat_draw": seat_draw_json(table),
         "timer": timer_json(table),
@@ -102,17 +121,19 @@ def timer_json(table: Table) -> dict[str, int] | None:
 def seat_draw_json(table: Table) -> list[dict[str, Any]] | None:
     """The seat draw (R13-2) in seat order: who sits there, the seat taken before it and
     the cards drawn; None before the draw or where the variant has none."""
-    if table.seat_draw is None:
+    drawn = table.seat_draw
+    if drawn is None:
         return None
-    return [
-        {
-            "seat": i,
-            "name": table.seats[i].name,
-            "joined": d["joined"],
-            "cards": list(d["cards"]),
-        }
-        for i, d in enumerate(table.seat_draw)
+    made = _made(table)
+    names = tuple(table.seats[i].name for i in range(len(drawn)))
+    if made.draw is not None and made.draw[0] is drawn and made.draw[1] == names:
+        return made.draw[2]
+    shown = [
+        {"seat": i, "name": name, "joined": d["joined"], "cards": list(d["cards"])}
+        for (i, d), name in zip(enumerate(drawn), names, strict=True)
     ]
+    made.draw = (drawn, names, shown)
+    return shown
 
 
 def window_json(table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -145,9 +166,9 @@ def fairness_json(table: Table, seat: int | None) -> dict[str, Any]:
         "next": None,
     }
     if playing in table.fair:
-        shown["deal"] = table.fair[playing].public(table.id, revealed=False)
+        shown["deal"] = _public(table, playing, revealed=False)
     if ended in table.fair:
-        shown["ended"] = table.fair[ended].public(table.id, revealed=True)
+        shown["ended"] = _public(table, ended, revealed=True)
     number = table.next_deal
     if number in table.fair:
         fair = table.fair[number]
@@ -161,6 +182,18 @@ def fairness_json(table: Table, seat: int | None) -> dict[str, Any]:
     return shown
 
 
+def _public(table: Table, number: int, *, revealed: bool) -> dict[str, Any]:
+    """Deal ``number``'s public fairness, made again only when its contributions change."""
+    fair, cache = table.fair[number], _made(table).public
+    contributions = tuple(fair.contributions)
+    kept = cache.get((number, revealed))
+    if kept is not None and kept[0] is fair and kept[1] == contributions:
+        return kept[2]
+    shown = fair.public(table.id, revealed=revealed)
+    cache[number, revealed] = (fair, contributions, shown)
+    return shown
+
+
 def lay_down_step(table: Table, view: PlayerView) -> Action | None:
     """The next step of the seat's best laying down, where the variant has one (its
     ``lay_down`` part) and the seat is to play: from the seat's own view only."""
@@ -170,14 +203,17 @@ def lay_down_step(table: Table, view: PlayerView) -> Action | None:
     return step
 
 
-def state_json(table: Table, seat: int | None) -> dict[str, Any]:
-    """``seat``'s state message (None: a spectator's), without its ``rev``."""
+def state_json(
+    table: Table, seat: int | None, info: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``seat``'s state message (None: a spectator's), without its ``rev``; ``info`` is
+    the table's info now, where the caller has it (the states of one moment share it)."""
     view = table.view(seat)
     message = {
         "type": "state",
         "table_id": table.id,
         "state_id": table.state_id,
-        "table": table_info(table),
+        "table": table_info(table) if info is None else info,
         "call_window": window_json(table, seat),
         "view": view_json(view),
         "fairness": fairness_json(table, seat),

@@ -30,7 +30,7 @@ from remikit.server.tables.events import (
 from remikit.server.tables.service import Table
 from remikit.server.transport.changes import diff
 from remikit.server.transport.connection import Connection, dumps
-from remikit.server.transport.messages import presence_json, state_json
+from remikit.server.transport.messages import presence_json, state_json, table_info
 
 Seat = int | None
 
@@ -59,6 +59,7 @@ class Room:
     sockets: dict[Seat, dict[Connection, None]] = field(default_factory=dict)  # oldest first
     sent: dict[Seat, Sent] = field(default_factory=dict)
     dirty: set[Seat] = field(default_factory=set)
+    info: dict[str, Any] | None = None  # the table's info in the last states built
     presence: int = 0  # how many presence changes the table told of
     presence_sent: int = 0  # of them, how many the last presence message showed
     flushing: bool = False
@@ -197,10 +198,12 @@ class Room:
         """Send what changed: each dirty seat's change (or state), then presence."""
         self.flushing = False
         dirty, self.dirty = self.dirty, set()
+        info = None  # made once for all the seats
         for seat in dirty:
             group = self.sockets.get(seat)
             if group:
-                self._send_change(seat, group)
+                info = info or self._info()
+                self._send_change(seat, group, info)
         if self.presence > self.presence_sent:
             self.presence_sent = self.presence
             text = dumps(presence_json(self.table))
@@ -209,16 +212,25 @@ class Room:
                     conn.send(text)
                     conn.presence = self.presence
 
-    def _build(self, seat: Seat) -> Sent:
+    def _info(self) -> dict[str, Any]:
+        """The table's info now: the last one built while it is the same (a change then
+        passes over it at once)."""
+        info = table_info(self.table)
+        if info != self.info:
+            self.info = info
+        return self.info
+
+    def _build(self, seat: Seat, info: dict[str, Any] | None = None) -> Sent:
         old = self.sent.get(seat)
-        sent = Sent(old.rev + 1 if old else 1, state_json(self.table, seat))
+        message = state_json(self.table, seat, info or self._info())
+        sent = Sent(old.rev + 1 if old else 1, message)
         self.sent[seat] = sent
         self.dirty.discard(seat)
         return sent
 
-    def _send_change(self, seat: Seat, group: dict[Connection, None]) -> None:
+    def _send_change(self, seat: Seat, group: dict[Connection, None], info: dict[str, Any]) -> None:
         old = self.sent.get(seat)
-        new = self._build(seat)
+        new = self._build(seat, info)
         change: str | None = None
         for conn in list(group):
             if old is not None and conn.rev == old.rev:
