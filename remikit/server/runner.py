@@ -99,6 +99,9 @@ class Server(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         gc.freeze()  # the rebuilt tables are long-lived: keep them out of every collection
+        # a busy server makes many short-lived objects a move: collect the young ones less
+        # often (each collection of a loaded server walks megabytes; docs/performance.md)
+        gc.set_threshold(20_000, 10, 10)
         if self.started:
             host, port = self.servers[0].sockets[0].getsockname()[:2]
             print(self.banner(host, port), flush=True)
