@@ -64,7 +64,7 @@ class Forwarder:
         if node is None or scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        path = scope["path"][len(scope.get("root_path", "")) :] or scope["path"]
+        path = scope["path"].removeprefix(scope.get("root_path", "")) or "/"  # as nginx sent it
         match = TABLE_PATH.match(path)
         owner = None if match is None else await self._owner(node, match.group(1).upper())
         if owner is None:
