@@ -28,7 +28,7 @@ def test_a_site_needs_postgres_and_an_address(
         capture_output=True,
         text=True,
         timeout=60,
-        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "REMI_LANG": "en"},
+        env={"PATH": "/usr/bin:/bin", "LANG": "en_US.UTF-8"},
     )
     assert done.returncode == 2, done.stderr
     assert said in done.stderr
