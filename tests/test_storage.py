@@ -190,6 +190,8 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
         conn.execute(sql("DROP TABLE calls"))
         conn.execute(sql("DROP TABLE deals"))
         conn.execute(sql("DROP TABLE server_keys"))
+        conn.execute(sql("DROP TABLE table_owners"))
+        conn.execute(sql("DROP TABLE nodes"))
         conn.execute(sql("ALTER TABLE tables DROP COLUMN seat_draw"))
         conn.execute(sql("DROP INDEX ix_tables_closed_at"))
         for column in (

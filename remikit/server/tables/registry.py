@@ -10,7 +10,6 @@ lobby, competitions' hooks) and by its ``followers`` (the bot driver, the transp
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -18,8 +17,6 @@ from dataclasses import replace
 from typing import Any
 
 from remikit.actions import parse_action
-from remikit.bots import check_bot, parse_bot_name
-from remikit.i18n import N_
 from remikit.server.clock import Clock, LoopClock
 from remikit.server.limits import Limits
 from remikit.server.problems import Problem
@@ -27,13 +24,13 @@ from remikit.server.settings import Settings
 from remikit.server.tables.build import (
     CODE_RE,
     build_game,
-    default_bot,
     game_result,
     new_table_code,
     normalize_code,
     playable_variant,
     table_options,
 )
+from remikit.server.tables.choices import check_stand_in, seats_chosen, settings_chosen
 from remikit.server.tables.events import (
     DealEnded,
     Ended,
@@ -50,7 +47,7 @@ from remikit.server.tables.lobby import Lobby
 from remikit.server.tables.ownership import Alone, Ownership
 from remikit.server.tables.seats import SeatConfig, seat_by_draw
 from remikit.server.tables.service import STORAGE_RETRY, Table
-from remikit.server.tables.table_settings import SettingRefused, TableSettings
+from remikit.server.tables.table_settings import TableSettings
 from remikit.storage import Store, StoredTable
 from remikit.storage.store import now
 from remikit.storage.writer import Writer
@@ -71,7 +68,7 @@ class Tables(Joining):
         self.followers: list[Listener] = []
         """Listeners every table gets as it comes into memory (the bot driver, the
         transport), in order."""
-        self.rebuilds: set[asyncio.Task[None]] = set()
+        self.rebuilds: set[asyncio.Task[None]] = set()  # and tables being stopped
         self.lobby = Lobby()
         self.expiry = Expiry(self, settings.waiting_expiry)
         self.limits = Limits(settings, self.clock)
@@ -215,8 +212,13 @@ class Tables(Joining):
         table = self.tables.pop(table_id, None)
         self.lobby.remove(table_id)
         self.ownership.forget(table_id)
-        if table is not None and not table.stopped:
+        if table is None:
+            return
+        if not table.stopped:
             table.hand_over()
+        stopping = asyncio.get_running_loop().create_task(table.stop())  # its timers, bots
+        self.rebuilds.add(stopping)
+        stopping.add_done_callback(self.rebuilds.discard)
 
     def _broken(self, table: Table) -> None:
         """A table whose engine failed leaves memory; the next use rebuilds it, or else it
@@ -309,11 +311,12 @@ class Tables(Joining):
             raise Problem("too_many_tables", "server.too_many_tables", status=503)
         info = playable_variant(variant)
         parsed = table_options(info, options)
-        table_settings = self._table_settings(info, settings or {})
+        budget = self.settings.max_bot_budget
+        table_settings = settings_chosen(info, settings or {}, budget)
         fixed_seed = seed is not None
         seed = str(secrets.randbits(256)) if seed is None else str(int(seed))
         players = parsed.players
-        configs = self._seat_configs(info, players, seats)
+        configs = seats_chosen(info, players, seats, budget)
         bots_only = all(c.kind == "bot" for c in configs)
         self.limits.check_tables(self.lobby, client, bots_only=bots_only)
         seat_draw = None
@@ -356,57 +359,6 @@ class Tables(Joining):
         live.settle()
         return live
 
-    def _seat_configs(
-        self, info: VariantSpec, players: int, seats: Sequence[Mapping[str, Any]] | None
-    ) -> list[SeatConfig]:
-        if seats is None:
-            level = default_bot(info.name)
-            return [SeatConfig("person")] + [
-                SeatConfig("bot", name=f"Bot {i}", level=level) for i in range(1, players)
-            ]
-        if len(seats) != players:
-            raise Problem("bad_seats", "server.seat_count", players=players, given=len(seats))
-        out = []
-        for index, seat in enumerate(seats):
-            kind = seat.get("kind")
-            if kind == "person":
-                out.append(SeatConfig("person"))
-            elif kind == "bot":
-                level = str(seat.get("level") or default_bot(info.name)).strip().lower()
-                keys = (N_("server.bad_bot"), N_("server.bot_budget"))
-                self._check_level(info, level, "bad_seats", keys, seat=index + 1)
-                out.append(SeatConfig("bot", name=f"Bot {index}", level=level))
-            else:
-                raise Problem("bad_seats", "server.seat_kind", seat=index + 1, kind=str(kind))
-        return out
-
-    def _check_level(
-        self, info: VariantSpec, level: str, code: str, keys: tuple[str, str], seat: int = 0
-    ) -> None:
-        """A bot level a web table may use: one that plays the variant, thinking no longer
-        than the server allows (one table's bots must not hold the threads every table
-        shares); else the problem ``code`` with the first of ``keys`` (no such bot) or
-        the second (it thinks too long); ``seat`` counts from 1."""
-        try:
-            check_bot(level, info.name)
-        except ValueError as exc:
-            raise Problem(code, keys[0], why=exc, level=level, seat=seat) from None
-        budget = parse_bot_name(level)[1]
-        limit = self.settings.max_bot_budget
-        if budget is not None and budget > limit:
-            raise Problem(code, keys[1], level=level, max=limit, seat=seat)
-
     def check_level(self, info: VariantSpec, level: str) -> None:
         """A bot level a table's creator may seat: as a stand-in's (``bad_setting``)."""
-        keys = (N_("server.bad_stand_in"), N_("server.stand_in_budget"))
-        self._check_level(info, level, "bad_setting", keys)
-
-    def _table_settings(self, info: VariantSpec, data: Mapping[str, Any]) -> TableSettings:
-        try:
-            settings = TableSettings.from_mapping(data)
-        except SettingRefused as exc:
-            raise Problem(
-                "bad_setting", exc.key, setting=exc.name, value=json.dumps(exc.value)
-            ) from None
-        self.check_level(info, settings.stand_in)
-        return settings
+        check_stand_in(info, level, self.settings.max_bot_budget)
