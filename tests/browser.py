@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -239,9 +239,16 @@ def open_person(
     return person
 
 
+class Reachable(Protocol):
+    """A server the browser opens: one ``remi serve``, or a site behind nginx."""
+
+    @property
+    def url(self) -> str: ...
+
+
 def create_in_lobby(
     person: Person,
-    server: Served,
+    server: Reachable,
     variant: str,
     *,
     name: str,

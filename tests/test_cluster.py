@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from remikit.server.tables.build import build_game
 from remikit.storage import Store
@@ -99,10 +100,14 @@ def join(base: str, table_id: str, name: str = "Budi") -> str:
 
 
 @contextmanager
-def sit(base: str, table_id: str, token: str | None) -> Iterator[ClientConnection]:
-    """A socket that said hello (with ``token``, or as a spectator)."""
+def sit(
+    base: str, table_id: str, token: str | None, *, origin: str | None = None
+) -> Iterator[ClientConnection]:
+    """A socket that said hello (with ``token``, or as a spectator), opened by a page of
+    ``origin`` if one is given."""
     url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
-    with connect(url, proxy=None, open_timeout=10, max_size=None) as ws:
+    page = None if origin is None else Origin(origin)
+    with connect(url, proxy=None, open_timeout=10, max_size=None, origin=page) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         welcome = json.loads(ws.recv(timeout=10))
         assert welcome["type"] == "welcome", welcome
@@ -190,7 +195,7 @@ def test_a_table_made_on_one_process_is_played_through_another(site: Site) -> No
     forwarded: list[Message] = []
     with (
         sit(site.direct_url(0), table_id, token) as here,
-        sit(site.direct_url(1), table_id, token) as there,
+        sit(site.direct_url(1), table_id, token, origin=site.direct_url(1)) as there,
     ):
         play(here, 6, direct)
         last = direct[-1]["state_id"]
@@ -199,6 +204,12 @@ def test_a_table_made_on_one_process_is_played_through_another(site: Site) -> No
     by_id = {m["state_id"]: m for m in direct if m["type"] == "state"}
     shared = [m for m in forwarded if m["type"] == "state" and m["state_id"] in by_id]
     assert shared and all(m == by_id[m["state_id"]] for m in shared)
+    # a page of another site is refused through any process, as by the owner itself
+    for base in (site.direct_url(0), site.direct_url(1)):
+        url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+        with connect(url, proxy=None, origin=Origin("http://evil.example")) as ws:
+            refused = json.loads(ws.recv(timeout=10))
+            assert refused["code"] == "bad_origin", refused
     # a spectator through nginx, wherever it lands, sees the table and no hand
     with sit(site.url, table_id, None) as watcher:
         seen: list[Message] = []

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 import httpx
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -27,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from remikit.server.cluster.node import Node
 from remikit.server.guard import scope_lang
 from remikit.server.problems import Problem
+from remikit.server.share import origin_allowed
 from remikit.storage.owners import Owner
 
 log = logging.getLogger("remikit.server")
@@ -125,10 +127,15 @@ class Forwarder:
             return
         query = scope.get("query_string", b"").decode("latin-1")
         url = owner.url.replace("http", "ws", 1).rstrip("/") + path + (f"?{query}" if query else "")
+        # the page's origin is checked here, against the address the browser used; the
+        # owner, reached at its own address, is told of it only to refuse it as well
+        settings = scope["app"].state.settings
+        own = origin_allowed(HTTPConnection(scope), settings)
+        keep = SOCKET_HEADERS - {"origin"} if own else SOCKET_HEADERS
         try:
             upstream = await connect(
                 url,
-                additional_headers=_headers(scope, keep=SOCKET_HEADERS),
+                additional_headers=_headers(scope, keep=keep),
                 origin=None,
                 compression=None,
                 max_size=None,
