@@ -320,7 +320,8 @@ def load_case(args: argparse.Namespace, title: str, count: int, redis: bool) -> 
         f"  {title}: {load.applied / load.elapsed:.0f} actions/s ({load.applied} in "
         f"{load.elapsed:.1f} s), p50 {statistics.median(lat):.1f} ms, "
         f"p99 {percentile(lat, 0.99):.1f} ms, CPU {per_action:.2f} ms per action "
-        f"({100 * load.cpu / load.elapsed:.0f}% of one core)"
+        f"({100 * load.cpu / load.elapsed:.0f}% of one core; this client "
+        f"{100 * load.client_cpu / load.elapsed:.0f}%)"
     )
     if running.nginx is not None:
         line += f"; nginx {1000 * nginx / max(1, load.applied):.2f} ms per action"
@@ -379,35 +380,46 @@ class Kill:
     lease: float
     back: float
     taken: float | None
+    swept: float | None
+    """When the other held the killed process's bots-only tables (None: none, or not
+    all within :data:`WAIT`): nobody asks for them, the sweep takes them."""
 
 
 def kill_owner(running: Site, table_id: str, token: str) -> Kill:
     """Kill the process owning the table, and start it again once the other took over."""
     before = until(lambda: state_back(running.url, table_id, token), "no state")
     owner: int = until(lambda: running.owners().get(table_id), "no owner")
+    orphans = {t for t, o in running.owners().items() if o == owner} - {table_id}
     left = descendants(running.processes[owner].pid)
     running.processes[owner].kill()
     killed, killed_at = time.monotonic(), time.time()
     running.processes[owner].wait(10)
     lease = running.lease_end(owner) - killed_at
     taken: list[float] = []
+    swept: list[float] = []
 
     def watch() -> None:
         until(lambda: running.owners().get(table_id) == 1 - owner, "no takeover")
         taken.append(time.monotonic() - killed)
+        while orphans and time.monotonic() < killed + WAIT:
+            owners = running.owners()
+            if all(owners.get(t) == 1 - owner for t in orphans):
+                swept.append(time.monotonic() - killed)
+                return
+            time.sleep(0.02)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     state = until(lambda: state_back(running.url, table_id, token), "no state back")
     back = time.monotonic() - killed
-    watcher.join(WAIT)
+    watcher.join(2 * WAIT)
     assert state >= before, f"the table went back from state {before} to {state}"
     for pid in left:  # bot workers the killed process left, if any
         with suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     running.restart(owner)
     until(lambda: healthy(running.direct_url(owner)), "the process did not restart")
-    return Kill(owner, lease, back, taken[0] if taken else None)
+    return Kill(owner, lease, back, taken[0] if taken else None, swept[0] if swept else None)
 
 
 def summary(what: str, times: list[float], after: list[float]) -> str:
@@ -434,10 +446,11 @@ def takeover_bench(args: argparse.Namespace) -> bool:
             kill = kill_owner(running, table_id, token)
             kills.append(kill)
             taken = "never" if kill.taken is None else f"{kill.taken:.2f} s"
+            swept = "-" if kill.swept is None else f"{kill.swept:.2f} s"
             print(
                 f"  kill {number + 1}: process {kill.owner}, its lease ran out "
                 f"{kill.lease:.2f} s later; state back after {kill.back:.2f} s, "
-                f"owned by the other after {taken}",
+                f"owned by the other after {taken}, its bots-only tables after {swept}",
                 flush=True,
             )
     owned = [k for k in kills if k.taken is not None]
@@ -459,6 +472,15 @@ def takeover_bench(args: argparse.Namespace) -> bool:
                 "table_owners names the other",
                 [k.taken or 0.0 for k in owned],
                 [(k.taken or 0.0) - k.lease for k in owned],
+            )
+        )
+    sweeps = [k for k in kills if k.swept is not None]
+    if sweeps:
+        print(
+            summary(
+                f"the bots-only tables owned by the other ({len(sweeps)} kills)",
+                [k.swept or 0.0 for k in sweeps],
+                [(k.swept or 0.0) - k.lease for k in sweeps],
             )
         )
     return len(owned) == len(kills)
