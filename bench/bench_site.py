@@ -215,27 +215,20 @@ class Site:
 
     def lease_end(self, index: int) -> float:
         """When process ``index``'s last lease runs out (Unix time, by the database)."""
-        with self._connect() as connection:
-            return float(connection.execute(LEASE_END, {"url": self._urls()[index]}).scalar_one())
-
-    def _urls(self) -> list[str]:
-        return [self.direct_url(i).rstrip("/") for i in range(len(self.ports))]
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlalchemy.Connection]:
-        engine = sqlalchemy.create_engine(self.database, poolclass=sqlalchemy.NullPool)
-        try:
-            with engine.connect() as connection:
-                yield connection
-        finally:
-            engine.dispose()
+        return float(self._rows(LEASE_END, url=self.direct_url(index).rstrip("/"))[0][0])
 
     def owners(self) -> dict[str, int]:
         """Each table's owning process, by the database's live leases."""
-        urls = self._urls()
-        with self._connect() as connection:
-            rows = connection.execute(OWNERS).all()
-        return {table: urls.index(url) for table, url in rows if url in urls}
+        urls = [self.direct_url(i).rstrip("/") for i in range(len(self.ports))]
+        return {table: urls.index(url) for table, url in self._rows(OWNERS) if url in urls}
+
+    def _rows(self, query: sqlalchemy.TextClause, **values: str) -> list[Any]:
+        engine = sqlalchemy.create_engine(self.database, poolclass=sqlalchemy.NullPool)
+        try:
+            with engine.connect() as connection:
+                return list(connection.execute(query, values).all())
+        finally:
+            engine.dispose()
 
     def _start_nginx(self, nginx: str) -> None:
         folder = Path(self.folder) / "nginx"
@@ -252,18 +245,15 @@ class Site:
         until(lambda: healthy(self.url), "nginx did not answer")
 
     def stop(self) -> None:
-        if self.nginx is not None:
-            stop(self.nginx, signal.SIGQUIT)
-        for process in self.processes:
-            stop(process, signal.SIGTERM)
-
-
-def stop(process: subprocess.Popen[Any], how: signal.Signals) -> None:
-    if process.poll() is None:
-        process.send_signal(how)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
+        """Stop nginx and the processes (SIGTERM, else SIGKILL)."""
+        every: list[subprocess.Popen[Any]] = [
+            *([self.nginx] if self.nginx else []),
+            *self.processes,
+        ]
+        for process in every:
+            with suppress(subprocess.TimeoutExpired):
+                process.terminate()
+                process.wait(30)
             process.kill()
             process.wait(10)
 
@@ -336,8 +326,7 @@ def load_bench(args: argparse.Namespace) -> bool:
     open_files(args.tables)
     print(
         f"bench_site load: {args.tables} tables of {args.variant} ({args.bot} bots with "
-        f"{args.bot_delay} s moves, {args.think} s thinking); load average "
-        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+        f"{args.bot_delay} s moves, {args.think} s thinking); load average {load_average()}",
         flush=True,
     )
     alone = load_case(args, "one process, no Redis (baseline)", 1, redis=False)
@@ -349,7 +338,7 @@ def load_bench(args: argparse.Namespace) -> bool:
     print(
         f"  two / one: actions/s x{ratio:.2f}, CPU per action x{cost:.2f}; "
         f"one with --redis / baseline: CPU per action x{base:.2f}; load average now "
-        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}",
+        f"{load_average()}",
         flush=True,
     )
     return not (alone.tally.errors or one.tally.errors or two.tally.errors)
@@ -422,12 +411,19 @@ def kill_owner(running: Site, table_id: str, token: str) -> Kill:
     return Kill(owner, lease, back, taken[0] if taken else None, swept[0] if swept else None)
 
 
-def summary(what: str, times: list[float], after: list[float]) -> str:
+def summary(what: str, times: list[tuple[float, float]]) -> str:
+    """The median and max of ``times`` (each from the kill, and the lease's end then)."""
+    kill = [t for t, _ in times]
+    after = [t - lease for t, lease in times]
     return (
-        f"  {what}: median {statistics.median(times):.2f} s, max {max(times):.2f} s after the "
+        f"  {what}: median {statistics.median(kill):.2f} s, max {max(kill):.2f} s after the "
         f"kill; after the lease ran out: median {statistics.median(after):.2f} s, "
         f"max {max(after):.2f} s"
     )
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def takeover_bench(args: argparse.Namespace) -> bool:
@@ -453,37 +449,19 @@ def takeover_bench(args: argparse.Namespace) -> bool:
                 f"owned by the other after {taken}, its bots-only tables after {swept}",
                 flush=True,
             )
-    owned = [k for k in kills if k.taken is not None]
     print(
         f"bench_site takeover: {args.kills} kills, lease {args.lease} s (renewed every "
         f"{args.lease / 4:.2f} s), {args.bot_tables} bot tables + 1 person table; load "
-        f"average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        f"average {load_average()}"
     )
-    print(
-        summary(
-            "the state back through nginx",
-            [k.back for k in kills],
-            [k.back - k.lease for k in kills],
-        )
-    )
-    if owned:
-        print(
-            summary(
-                "table_owners names the other",
-                [k.taken or 0.0 for k in owned],
-                [(k.taken or 0.0) - k.lease for k in owned],
-            )
-        )
-    sweeps = [k for k in kills if k.swept is not None]
-    if sweeps:
-        print(
-            summary(
-                f"the bots-only tables owned by the other ({len(sweeps)} kills)",
-                [k.swept or 0.0 for k in sweeps],
-                [(k.swept or 0.0) - k.lease for k in sweeps],
-            )
-        )
-    return len(owned) == len(kills)
+    for what, times in (
+        ("the state back through nginx", [(k.back, k.lease) for k in kills]),
+        ("table_owners names the other", [(k.taken, k.lease) for k in kills if k.taken]),
+        ("the other owns the bots-only tables", [(k.swept, k.lease) for k in kills if k.swept]),
+    ):
+        if times:
+            print(summary(f"{what} ({len(times)} kills)", times))
+    return all(k.taken is not None for k in kills)
 
 
 def main() -> int:
