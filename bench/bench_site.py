@@ -10,15 +10,20 @@ Load (bench/bench_server.py's: ``--tables`` tables over real WebSockets, a scrip
 person, a spectator and bots at each) against (i) one process without ``--redis`` over
 PostgreSQL, the baseline, (ii) one process with ``--redis`` and (iii) two behind nginx.
 Measured: actions per second, the person's action latency (p50, p99) and the CPU the
-processes used per action (each with its bot workers; nginx's own beside it).
+processes used per action (each with its bot workers; nginx's own beside it); for the
+site of two, how many tables nginx routes to the process that does not own them (their
+requests and sockets are forwarded to the owner).
 
 Takeover (``--kills`` times): a site of two behind nginx, ``--bot-tables`` tables of bots
 only and one table with a person. The process owning the person's table is killed
 (SIGKILL); measured is the time from the kill until a client reconnecting through nginx
-with the person's token gets the table's state back, and until the database's
-``table_owners`` names the other process. Then the killed process starts again and the
-next kill is of the table's new owner. The lease (``--lease``, as ``remi serve``'s
-default) is part of both times; what is over it is the takeover's own cost.
+with the person's token gets the table's state back, until the database's
+``table_owners`` names the other process, and until it names it for the killed process's
+bots-only tables too (nobody asks for those: the sweep takes them). Then the killed
+process starts again and the next kill is of the table's new owner. The lease
+(``--lease``, as ``remi serve``'s default) is part of these times: each is also given
+after the killed process's lease ran out (``nodes.expires_at``: it was last renewed up
+to a quarter of a lease before the kill), which is the takeover's own cost.
 
 Run: ``python bench/bench_site.py [--tables 200] [--kills 20] [--only load|takeover]``.
 """
@@ -75,6 +80,8 @@ LEASE_END = sqlalchemy.text(
     "SELECT extract(epoch FROM max(expires_at)) FROM nodes WHERE url = :url"
 )
 WAIT = 60.0
+UPSTREAM = "X-Remi-Upstream $upstream_addr always"
+"""A header naming the process nginx sent a request to (added to deploy/nginx.conf's)."""
 
 
 def service(kind: str) -> str | None:
@@ -147,6 +154,7 @@ def nginx_config(folder: Path, port: int, upstreams: list[int]) -> str:
         (r"error_log .*;", f"error_log {folder}/error.log warn;"),
         (r"access_log .*;", f"access_log off;{temp}"),
         (r"listen 80;", f"listen 127.0.0.1:{port};"),
+        (r"proxy_pass http://remikit;", f"proxy_pass http://remikit;\nadd_header {UPSTREAM};"),
     ):
         found = list(re.finditer(f"^( *)({pattern})$", text, re.MULTILINE))
         assert len(found) == 1, f"deploy/nginx.conf has no single line {pattern!r}"
@@ -221,6 +229,13 @@ class Site:
         """Each table's owning process, by the database's live leases."""
         urls = [self.direct_url(i).rstrip("/") for i in range(len(self.ports))]
         return {table: urls.index(url) for table, url in self._rows(OWNERS) if url in urls}
+
+    def routed(self, table_id: str) -> int:
+        """The process nginx sends the table's requests and sockets to."""
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"{self.url}api/tables/{table_id}", timeout=30) as response:
+            address = response.headers[UPSTREAM.split()[0]].split(",")[-1]
+        return self.ports.index(int(address.rsplit(":", 1)[1]))
 
     def _rows(self, query: sqlalchemy.TextClause, **values: str) -> list[Any]:
         engine = sqlalchemy.create_engine(self.database, poolclass=sqlalchemy.NullPool)
@@ -303,7 +318,10 @@ def load_case(args: argparse.Namespace, title: str, count: int, redis: bool) -> 
     with site(args, count, redis) as running:
         load = play_load(running.url, running.cpu, args)
         nginx = running.nginx_cpu[-1] - running.nginx_cpu[0] if running.nginx_cpu else 0.0
-        owned = list(running.owners().values())
+        owners = running.owners()
+        owned, forwarded = list(owners.values()), 0
+        if running.nginx is not None:
+            forwarded = sum(running.routed(t) != owners.get(t) for t in load.tally.last_state)
     lat = [x * 1000 for x in load.tally.latencies]
     per_action = 1000 * load.cpu / max(1, load.applied)
     line = (
@@ -316,6 +334,7 @@ def load_case(args: argparse.Namespace, title: str, count: int, redis: bool) -> 
     if running.nginx is not None:
         line += f"; nginx {1000 * nginx / max(1, load.applied):.2f} ms per action"
         line += "; tables owned " + " / ".join(str(owned.count(i)) for i in range(count))
+        line += f", {forwarded} of them routed by nginx to the other (forwarded)"
     if load.tally.errors:
         line += f"; {len(load.tally.errors)} errors, e.g. {load.tally.errors[0]}"
     print(line, flush=True)
