@@ -54,7 +54,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import IO, Any
 
 from websockets.asyncio.client import connect
 
@@ -82,8 +82,18 @@ def serve_command() -> list[str]:
 
 
 def start_server(
-    folder: str, args: argparse.Namespace, wait: float = 60, extra: list[str] | None = None
+    folder: str,
+    args: argparse.Namespace,
+    wait: float = 60,
+    extra: list[str] | None = None,
+    *,
+    database: str | None = None,
+    port: int = 0,
+    log: IO[str] | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
+    """A ``remi serve`` process on ``port`` (0: any) over ``database`` (default: a SQLite
+    file in ``folder``), its log in ``log`` (default: this one's), and its address, once
+    it listens."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("REMI_")}
     if getattr(args, "server_path", None):  # another checkout's server, for before/after
         env["PYTHONPATH"] = args.server_path
@@ -96,9 +106,9 @@ def start_server(
         "--host",
         "127.0.0.1",
         "--port",
-        "0",
+        str(port),
         "--database",
-        f"sqlite:///{folder}/bench.db",
+        database or f"sqlite:///{folder}/bench.db",
         "--bot-delay",
         str(args.bot_delay),
         "--call-window",
@@ -110,7 +120,9 @@ def start_server(
     if getattr(args, "bot_workers", None) is not None and "--bot-workers" in usage.stdout:
         command += ["--bot-workers", str(args.bot_workers)]
     command += extra or []
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    server = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=cwd
+    )
     assert server.stdout is not None
     ready, _, _ = select.select([server.stdout], [], [], wait)
     line = server.stdout.readline().strip() if ready else ""
@@ -381,8 +393,42 @@ def lobby_bench(args: argparse.Namespace) -> int:
     return 0 if status == 0 else 1
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+@dataclass
+class Load:
+    """One run of the load: its wall time, the actions applied and the CPU it cost."""
+
+    tally: Tally
+    elapsed: float
+    applied: int
+    cpu: float
+    """CPU seconds of the server's processes during the run."""
+    client_cpu: float
+
+
+def open_files(tables: int) -> None:
+    """Raise this process's open-file limit for ``tables`` tables' sockets."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, 8 * tables + 256))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def play_load(base: str, server_cpu: Callable[[], float], args: argparse.Namespace) -> Load:
+    """Make ``args.tables`` tables at ``base`` and play them (people, spectators, bots);
+    ``server_cpu()`` gives the server's CPU seconds so far."""
+    tables = make_tables(base, args)
+    cpu_before = server_cpu()
+    client_before = time.process_time()
+    tally = Tally()
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args, tally))
+    cpu = server_cpu() - cpu_before
+    client_cpu = time.process_time() - client_before
+    applied = sum(tally.last_state[t] - tally.first_state.get(t, 0) for t in tally.last_state)
+    return Load(tally, elapsed, applied, cpu, client_cpu)
+
+
+def add_load_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the load: its size, the variant, the bots and the person's pace."""
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--actions", type=int, default=20, help="person actions per table")
     parser.add_argument("--seconds", type=float, default=120, help="stop after this long")
@@ -402,6 +448,11 @@ def main() -> int:
     parser.add_argument(
         "--bot-workers", default=None, help="worker processes for the bots (0: threads)"
     )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_load_arguments(parser)
     parser.add_argument(
         "--server-path", default=None, help="run the server of this checkout (PYTHONPATH)"
     )
@@ -413,26 +464,16 @@ def main() -> int:
     args = parser.parse_args()
     if args.lobby:
         return lobby_bench(args)
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = min(hard, max(soft, 8 * args.tables + 256))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    open_files(args.tables)
     with tempfile.TemporaryDirectory(prefix="remikit-bench-") as folder:
         server, base = start_server(folder, args)
         try:
-            tables = make_tables(base, args)
-            cpu_before = cpu_seconds(server.pid)
-            client_before = time.process_time()
-            tally = Tally()
-            with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                elapsed = runner.run(
-                    run_load(base.replace("http://", "ws://"), tables, args, tally)
-                )
-            cpu = cpu_seconds(server.pid) - cpu_before
-            client_cpu = time.process_time() - client_before
+            load = play_load(base, lambda: cpu_seconds(server.pid), args)
         finally:
             server.send_signal(signal.SIGTERM)
             status = server.wait(30)
-    applied = sum(tally.last_state[t] - tally.first_state.get(t, 0) for t in tally.last_state)
+    tally, elapsed, applied, cpu = load.tally, load.elapsed, load.applied, load.cpu
+    client_cpu = load.client_cpu
     lat = [x * 1000 for x in tally.latencies]
     print(
         f"bench_server: {args.tables} tables of {args.variant} (seat 0 over a WebSocket, "
