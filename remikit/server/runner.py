@@ -116,6 +116,8 @@ class Server(uvicorn.Server):
             lines.append(t("serve.lan_url", lang, url=f"http://{netloc(lan, port)}/"))
         if self.settings.public_url:
             lines.append(t("serve.public_url", lang, url=f"{self.settings.public_url}/"))
+        if self.settings.node_url:
+            lines.append(t("serve.node_url", lang, url=self.settings.node_url))
         return "\n".join(lines)
 
     @contextlib.contextmanager
