@@ -27,8 +27,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from remikit.server.cluster.node import Node
 from remikit.server.guard import scope_lang
-from remikit.server.problems import Problem
 from remikit.server.share import origin_allowed
+from remikit.server.tables.ownership import table_moved
 from remikit.storage.owners import Owner
 
 log = logging.getLogger("remikit.server")
@@ -68,11 +68,12 @@ class Forwarder:
             return
         path = scope["path"].removeprefix(scope.get("root_path", "")) or "/"  # as nginx sent it
         match = TABLE_PATH.match(path)
-        owner = None if match is None else await self._owner(node, match.group(1).upper())
+        code = "" if match is None else match.group(1).upper()
+        owner = None if match is None else await self._owner(node, code)
         if owner is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
-            await self._http_request(owner, path, scope, receive, send)
+            await self._http_request(owner, code, path, scope, receive, send)
         else:
             await self._socket(owner, path, scope, receive, send)
 
@@ -90,7 +91,7 @@ class Forwarder:
         return self._http
 
     async def _http_request(
-        self, owner: Owner, path: str, scope: Scope, receive: Receive, send: Send
+        self, owner: Owner, code: str, path: str, scope: Scope, receive: Receive, send: Send
     ) -> None:
         body = bytearray()
         while True:
@@ -109,7 +110,7 @@ class Forwarder:
             )
         except httpx.HTTPError as exc:
             log.warning("could not forward %s to node %s: %s", path, owner.node, exc)
-            await _unavailable(scope, send)
+            await _unavailable(scope, send, code)
             return
         out = [
             (k.encode("latin-1"), v.encode("latin-1"))
@@ -200,9 +201,9 @@ def _headers(scope: Scope, *, keep: set[str] | None) -> dict[str, str]:
     return headers
 
 
-async def _unavailable(scope: Scope, send: Send) -> None:
+async def _unavailable(scope: Scope, send: Send, code: str) -> None:
     """The owner could not be reached: 503 ``table_moved``, to be tried again."""
-    problem = Problem("table_moved", "server.table_moved", status=503, table="")
+    problem = table_moved(code)
     body = json.dumps({"error": problem.json(scope_lang(scope))}).encode()
     await send(
         {

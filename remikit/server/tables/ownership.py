@@ -5,6 +5,20 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from remikit.server.problems import Problem
+
+
+def table_moved(table_id: str) -> Problem:
+    """Another process of the site holds the table now: 503, to be tried again (the
+    request, or the socket, then reaches the owner)."""
+    return Problem(
+        "table_moved",
+        "server.table_moved",
+        status=503,
+        headers={"Retry-After": "1"},
+        table=table_id,
+    )
+
 
 class Ownership(Protocol):
     """The registry's question before it holds a table, and its news of what it made."""

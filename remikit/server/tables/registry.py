@@ -44,7 +44,7 @@ from remikit.server.tables.expiry import Expiry, expired
 from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.joining import TITLE_MAX, Joining
 from remikit.server.tables.lobby import Lobby
-from remikit.server.tables.ownership import Alone, Ownership
+from remikit.server.tables.ownership import Alone, Ownership, table_moved
 from remikit.server.tables.seats import SeatConfig, seat_by_draw
 from remikit.server.tables.service import STORAGE_RETRY, Table
 from remikit.server.tables.table_settings import TableSettings
@@ -260,7 +260,7 @@ class Tables(Joining):
         if stored.closed_at is not None and stored.finished_at is None:
             raise expired(stored.id)
         if keep and stored.finished_at is None and not await self.ownership.claim(code):
-            raise Problem("table_moved", "server.table_moved", status=503, table=code)
+            raise table_moved(code)
         try:  # a long game takes a while to replay: off the event loop
             live = await asyncio.to_thread(self._live, stored)
         except Exception:

@@ -21,7 +21,6 @@ from typing import Any, Literal
 from remikit.actions import Action, Play
 from remikit.engine import Game
 from remikit.errors import IllegalAction
-from remikit.i18n import N_
 from remikit.server.clock import Clock, Timer
 from remikit.server.problems import Problem
 from remikit.server.tables.build import game_result
@@ -34,9 +33,9 @@ from remikit.server.tables.events import (
     Finished,
     Idle,
     Listener,
-    Notice,
 )
 from remikit.server.tables.fair_deals import FairDeal
+from remikit.server.tables.ownership import table_moved
 from remikit.server.tables.seating import Seating
 from remikit.server.tables.seats import BotPlayer, SeatConfig, hash_token
 from remikit.server.tables.table_settings import TableSettings
@@ -352,22 +351,21 @@ class Table(Seating, CallWindows, Contributions, Timers):
         """The engine failed on an action already stored: this copy of the table stops,
         tells everyone at it and leaves memory, so the next connection rebuilds the table
         from storage with that action applied."""
-        self.stopped = self.broken = True
-        problem = Problem("broken_table", "server.broken_table", status=500, table=self.id)
-        self.emit(Ended(problem))
-        return problem
+        self.broken = True
+        return self._end(Problem("broken_table", "server.broken_table", status=500, table=self.id))
 
     def hand_over(self) -> Problem:
         """Another process owns the table now: this copy stops and tells everyone at it
         (their sockets come back through the owner)."""
+        return self._end(table_moved(self.id))
+
+    def _end(self, problem: Problem) -> Problem:
         self.stopped = True
-        problem = Problem("table_moved", "server.table_moved", status=503, table=self.id)
         self.emit(Ended(problem))
         return problem
 
     async def _finish(self) -> None:
-        result = game_result(self.game)
-        await self._mark_finished(result)
+        await self._mark_finished(game_result(self.game))
 
     async def _mark_finished(self, result: dict[str, Any]) -> None:
         moment, table_id = now(), self.id
@@ -381,18 +379,6 @@ class Table(Seating, CallWindows, Contributions, Timers):
             log.exception("table %s: could not mark the game finished", self.id)
         self.finished_at = moment
         self.emit(Finished())
-
-    async def _abandon(self) -> None:
-        """Nobody has moved for ``abandon_after`` seconds at a table without a turn time:
-        it ends as abandoned (the lock is held)."""
-        self.abandoned = True
-        self.window = None
-        await self._mark_finished(game_result(self.game) | {"abandoned": True})
-        seat = self.game.to_play if self.game.to_play is not None else 0
-        self.emit(Notice(N_("server.abandoned"), seat, {"hours": self.abandon_after / 3600}))
-        self.settle()
-        if not self.watched:
-            self.emit(Idle())
 
     # -- life ---------------------------------------------------------------------
 

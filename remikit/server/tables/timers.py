@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from remikit.i18n import N_
 from remikit.server.clock import Timer
+from remikit.server.tables.build import game_result
+from remikit.server.tables.events import Idle, Notice
 
 if TYPE_CHECKING:
     from remikit.engine import Game
     from remikit.server.clock import Clock
+    from remikit.server.tables.events import Event
     from remikit.server.tables.seats import BotPlayer, SeatConfig
     from remikit.server.tables.table_settings import TableSettings
+    from remikit.server.tables.window import CallWindow
 
 
 class Timers:
@@ -28,6 +32,8 @@ class Timers:
     lock: asyncio.Lock
     stopped: bool
     abandon_after: float
+    abandoned: bool
+    window: CallWindow | None
     present: dict[int, int]
     turn_timer: tuple[tuple[int, int], Timer] | None
     idle_timer: tuple[int, Timer] | None
@@ -47,7 +53,14 @@ class Timers:
 
         async def _set_away(self, seat: int, away: bool, why: str = ...) -> None: ...
 
-        async def _abandon(self) -> None: ...
+        @property
+        def watched(self) -> bool: ...
+
+        def emit(self, event: Event) -> None: ...
+
+        def settle(self) -> None: ...
+
+        async def _mark_finished(self, result: dict[str, Any]) -> None: ...
 
     def _arm_turn(self) -> None:
         """Start the turn timer when a person is to play (once per turn), stop it when
@@ -135,3 +148,15 @@ class Timers:
             del self.grace[seat]
             if not self.present.get(seat) and not self.seats[seat].away:
                 await self._set_away(seat, True, N_("server.away_left"))
+
+    async def _abandon(self) -> None:
+        """Nobody has moved for ``abandon_after`` seconds at a table without a turn time:
+        it ends as abandoned (the lock is held)."""
+        self.abandoned = True
+        self.window = None
+        await self._mark_finished(game_result(self.game) | {"abandoned": True})
+        seat = self.game.to_play if self.game.to_play is not None else 0
+        self.emit(Notice(N_("server.abandoned"), seat, {"hours": self.abandon_after / 3600}))
+        self.settle()
+        if not self.watched:
+            self.emit(Idle())
