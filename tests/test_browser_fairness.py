@@ -434,7 +434,7 @@ def sit_down(person: Person, server: Served, code: str) -> None:
     shot(page, "fairness-commitment-waiting")
     page.fill("#join-name", "Wayan")
     page.click("#join-submit")
-    page.wait_for_function("() => window.remikit.me === 0")
+    page.wait_for_function("() => window.remikit?.me === 0")
 
 
 def stored_contributions(folder: Path, code: str) -> dict[int, list[str | None]]:
@@ -601,7 +601,7 @@ def test_a_stacked_deck_fails_the_browsers_check(
             "([key, token]) => localStorage.setItem(key, token)", [f"remikit.token.{code}", TOKEN]
         )
         page.goto(f"{served.url}/table/{code}")
-        page.wait_for_function("() => window.remikit.me === 0")
+        page.wait_for_function("() => window.remikit?.me === 0")
         play_deal(person, 1, pick=lambda cards: "9c" if "9c" in cards else cards[0])  # out at once
         checks = verify_from_results(person, 1)
         assert checks["secret"] and not checks["hand"], checks

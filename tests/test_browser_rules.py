@@ -106,7 +106,7 @@ def sit_down(person: Person, server: Served, code: str, name: str) -> None:
     page.wait_for_selector("#join-form")
     page.fill("#join-name", name)
     page.click("#join-submit")
-    page.wait_for_function("() => window.remikit.me === 0")
+    page.wait_for_function("() => window.remikit?.me === 0")
     page.wait_for_selector("#board[data-my-turn='true']")
     close_seat_draw(person)
 

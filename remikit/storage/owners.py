@@ -14,13 +14,18 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import String, and_, delete, func, literal, or_, select, text
+from sqlalchemy import String, and_, delete, event, func, literal, or_, select, text
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from remikit.storage.models import NodeRow, OwnerRow, TableRow
 from remikit.storage.store import Store
+
+LOCK_WAIT = 2000  # ms a claim waits for a write under the old claim to end
+LOCK_NOT_AVAILABLE = "55P03"
 
 
 class Fenced(Exception):
@@ -53,6 +58,17 @@ class Owners:
         self.node = node
         self.url = url
         self.lease = timedelta(seconds=lease)
+        stale = max(1000, round(lease * 1000))
+
+        # A process frozen inside a transaction must not hold its owner rows' locks past
+        # its lease: the server ends such a transaction (and the frozen write with it).
+        @event.listens_for(store.engine, "connect")
+        def _bounded(dbapi_connection: Any, _record: Any) -> None:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET idle_in_transaction_session_timeout = {stale}")
+            dbapi_connection.commit()
+
+        store.engine.dispose()  # connections made before have no such bound
 
     def beat(self) -> None:
         """Start or renew this node's lease."""
@@ -87,9 +103,15 @@ class Owners:
             set_={"node": self.node, "epoch": OwnerRow.epoch + 1},
             where=or_(OwnerRow.node == self.node, owner_dead),
         ).returning(OwnerRow.epoch)
-        with self.store.transaction() as session:
-            epoch: int | None = session.execute(claiming).scalar_one_or_none()
-            return epoch
+        try:
+            with self.store.transaction() as session:
+                session.execute(text(f"SET LOCAL lock_timeout = {LOCK_WAIT}"))
+                epoch: int | None = session.execute(claiming).scalar_one_or_none()
+                return epoch
+        except DBAPIError as exc:
+            if getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                return None  # a write under the old claim holds the row: not yet
+            raise
 
     def owner(self, table_id: str) -> Owner | None:
         """The live node that owns a table, if any."""
