@@ -279,9 +279,6 @@ def test_an_owner_that_wakes_after_its_lease_cannot_write(site: Site) -> None:
     replays(site, table_id)  # one game, each action legal where it stands
 
 
-@pytest.mark.xfail(
-    reason="the lobby sometimes does not come back within 60 s in CI: under study", strict=False
-)
 def test_redis_restarting_mid_game_loses_nothing(site: Site) -> None:
     ctl = redis_ctl()
     table_id = make_table(

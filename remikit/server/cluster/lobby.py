@@ -3,7 +3,8 @@
 Each node keeps its own tables as a server alone does (:class:`Lobby`) and writes them,
 as the lobby shows them, to the Redis hash ``remikit:SITE:lobby:NODE`` (table code → JSON;
 SITE is drawn once per database, so several sites may share one Redis),
-with a version number that changes with it; both keys live for :attr:`SharedLobby.ttl`
+with a version drawn afresh at each change (a counter would start again when Redis
+loses its data, and read as unchanged); both keys live for :attr:`SharedLobby.ttl`
 seconds unless renewed, so the tables of a node that died leave every lobby with its
 lease. About every second each node writes what changed and reads again the hashes of the
 other nodes whose version changed. A page of the lobby, the site's open tables and each
@@ -19,6 +20,7 @@ import heapq
 import itertools
 import json
 import logging
+import secrets
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -151,7 +153,7 @@ class SharedLobby(Lobby):
             if gone:
                 pipe.hdel(key, *gone)
             if whole or shown or gone:
-                pipe.incr(version)
+                pipe.set(version, secrets.token_hex(8))
             pipe.expire(key, self.ttl)
             pipe.expire(version, self.ttl)
             await pipe.execute()
