@@ -1,7 +1,8 @@
 """Determinization by card movement (:mod:`remikit.bots.strong.determinize`): in every
 playable variant, at thousands of positions of seeded random games, each sampled world
 puts every card in one place, agrees with all the seat's view shows, and is drawn from
-the view alone.
+the view alone, whether the unseen cards are dealt alike or weighted by the variant's
+reading of play (:mod:`remikit.bots.strong.inference`).
 
 What every seat knows is followed here from the true deal, not from the kinds' declared
 card movements: a card that leaves the discard pile for a hand is known to be there
@@ -17,7 +18,13 @@ import pytest
 
 from remikit.actions import Action, Discard, Draw, Pass
 from remikit.bots import make_bot
-from remikit.bots.strong.determinize import determinize, full_deck, knowledge
+from remikit.bots.strong.determinize import (
+    determinize,
+    full_deck,
+    knowledge,
+    own_draws,
+    reading_weights,
+)
 from remikit.cards import Card
 from remikit.engine import Deal, Game, OptionError, Options
 from remikit.variants import VariantSpec, playable
@@ -75,25 +82,31 @@ class Watcher:
 
 
 def check_world(game: Game, seat: int, watcher: Watcher, seed: int) -> None:
-    """Sample a world for ``seat`` and check it (module docstring)."""
+    """Sample a world for ``seat``, plain and weighted by the variant's reading of play,
+    and check each (module docstring)."""
     view = game.view(seat)
+    blind = blind_view(game, seat)
     sampled = knowledge(view)
-    world = determinize(view, random.Random(seed), known=sampled)
-    # every card in one place
-    table = [c for meld in view.table for c in meld.cards]
-    hidden = [c for hand in world.hands for c in hand] + list(world.stock)
-    assert Counter(hidden + list(view.discard_pile) + table) == Counter(full_deck(view))
-    # what the view shows
-    assert world.hands[seat] == view.hand
-    assert tuple(len(hand) for hand in world.hands) == view.hand_sizes
-    assert len(world.stock) == view.stock_size
-    for other, known in enumerate(watcher.known):
-        assert not known - Counter(world.hands[other]), f"seat {other}'s known cards moved"
-        assert not known - Counter(sampled.known[other])
-    if watcher.refilled is not None:  # at most the turned-up card's place is a guess
-        assert sum((Counter(world.stock) - watcher.refilled).values()) <= 1
-    # the view alone
-    assert determinize(blind_view(game, seat), random.Random(seed)) == world
+    weights = reading_weights(view, sampled)
+    assert weights == reading_weights(blind, knowledge(blind))
+    for weighed in (None, weights):
+        world = determinize(view, random.Random(seed), known=sampled, weights=weighed)
+        # every card in one place
+        table = [c for meld in view.table for c in meld.cards]
+        hidden = [c for hand in world.hands for c in hand] + list(world.stock)
+        assert Counter(hidden + list(view.discard_pile) + table) == Counter(full_deck(view))
+        # what the view shows
+        assert world.hands[seat] == view.hand
+        assert tuple(len(hand) for hand in world.hands) == view.hand_sizes
+        assert len(world.stock) == view.stock_size
+        for other, known in enumerate(watcher.known):
+            assert not known - Counter(world.hands[other]), f"seat {other}'s known cards moved"
+            assert not known - Counter(sampled.known[other])
+        if watcher.refilled is not None:  # at most the turned-up card's place is a guess
+            assert sum((Counter(world.stock) - watcher.refilled).values()) <= 1
+        # the view alone
+        assert determinize(blind, random.Random(seed), weights=weighed) == world
+    assert own_draws(view, 4, 3) == own_draws(blind, 4, 3)
 
 
 def play_and_check(spec: VariantSpec, options: Options) -> int:

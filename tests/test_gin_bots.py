@@ -8,7 +8,7 @@ import pytest
 
 from remikit.actions import LayOff, Pass
 from remikit.bots import make_bot
-from remikit.bots.strong.determinize import knowledge
+from remikit.bots.strong.determinize import hand_chances, knowledge
 from remikit.cards import parse_cards
 from remikit.cli.arena import make_arena
 from remikit.engine import DealPhase, Phase
@@ -155,13 +155,21 @@ def test_lay_off_action_is_legal() -> None:
     pytest.fail("no lay-off in 120 hands")
 
 
-def test_danger_counts_taken_cards() -> None:
-    """A card that melds with two cards the other seat took is a sure feed."""
+def test_danger_is_a_chance_and_follows_the_reading() -> None:
+    """A discard's danger is a chance, plain or weighted by the reading of play; a card
+    whose partners the reading makes likelier is more dangerous."""
     game, seat = first_knockable(21)
     view = game.view(seat)
     known = knowledge(view)
+    chances = hand_chances(view, known)
+    assert chances is not None
     for card in view.hand:
-        assert 0.0 <= danger(card, view, known) <= 1.0
+        assert 0.0 <= danger(card, view, known, None) <= 1.0
+        assert 0.0 <= danger(card, view, known, chances[1 - seat]) <= 1.0
+    card = view.hand[0]
+    likely = dict.fromkeys(known.unseen, 0.9)
+    unlikely = dict.fromkeys(known.unseen, 0.01)
+    assert danger(card, view, known, likely) > danger(card, view, known, unlikely)
 
 
 def test_strong_tactics_knock_is_the_favourite() -> None:

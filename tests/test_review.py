@@ -54,11 +54,12 @@ def remi13d_record(stacked: Stacked, *lines: str) -> dict[str, Any]:
 
 def test_going_gin_is_best_and_throwing_it_away_is_flagged(stacked: Stacked) -> None:
     """G-7: with the upcard taken, knocking with 5c is gin; discarding it instead keeps a
-    gin hand but gives the other seat turns to go down first."""
+    gin hand but gives the other seat a turn to go down first and to lower its deadwood
+    (a few points: an inaccuracy at least)."""
     wrong = review(gin_record(stacked, "p0 draw discard", "p0 discard 5c"), 0, budget=BUDGET)
     [discard] = [d for d in wrong.decisions if d.phase == "discard"]
     assert discard.rating.best == Knock(Card.parse("5c"))
-    assert discard.verdict in ("mistake", "blunder"), discard
+    assert discard.verdict in ("inaccuracy", "mistake", "blunder"), discard
     right = review(gin_record(stacked, "p0 draw discard", "p0 knock 5c"), 0, budget=BUDGET)
     assert [d.verdict for d in right.decisions if d.phase == "discard"] == ["best"]
 
@@ -98,7 +99,7 @@ def test_the_strong_bots_decisions_cost_less_than_the_greedy_bots(
     """Over games of greedy (seat 0) against strong (seat 1), the mean cost of a decision
     is higher for greedy, by more than the two intervals allow."""
     costs: dict[int, list[float]] = {0: [], 1: []}
-    for seed in range(2):
+    for seed in range(3):
         record = bot_game(variant, seed, **options)
         for seat in (0, 1):
             costs[seat] += [d.rating.cost for d in review(record, seat, budget=BUDGET).decisions]

@@ -259,6 +259,11 @@ class VariantSpec:
             raise ValueError(f"{self.name} is scored only (remi score); no table plays it")
         return self.game
 
+    @property
+    def package(self) -> str:
+        """The variant's own package (``remikit.variants.gin``), where its data files lie."""
+        return self.game_class().__module__.rpartition(".")[0]
+
     def client_json(self) -> dict[str, Any]:
         """What a client needs to draw a table of this variant (:class:`ClientInfo`)."""
         if self.client is None:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from remikit.actions import Action, LayOff, MeldCards
 from remikit.bots.base import Bot, check_view
-from remikit.bots.strong.determinize import determinize, knowledge
+from remikit.bots.strong.determinize import determinize, knowledge, reading_weights
 from remikit.bots.strong.search import QUICK, Decision, Plan, Sampler, Tactics, search
 from remikit.cards import Card
 from remikit.variants import find_variant
@@ -81,12 +81,16 @@ class StrongBot(Bot):
         return max(MIN_SIMS, round(self.budget * self._tactics(variant).sims_per_second))
 
     def sampler(self, view: PlayerView, tactics: Tactics) -> Sampler:
-        """How this bot fills in the cards it cannot see: sampled from its view, then
-        made to look played by the variant's tactics."""
+        """How this bot fills in the cards it cannot see: sampled from its view, weighted
+        by the variant's reading of play where it ships one, then made to look played by
+        the variant's tactics."""
         known = knowledge(view)
+        weights = reading_weights(view, known)
         if self.simulations(view.variant) < QUICK:
-            return lambda v, rng: determinize(v, rng, known=known)
-        return lambda v, rng: tactics.refine(v, determinize(v, rng, known=known), known, rng)
+            return lambda v, rng: determinize(v, rng, known=known, weights=weights)
+        return lambda v, rng: tactics.refine(
+            v, determinize(v, rng, known=known, weights=weights), known, rng
+        )
 
     def _tactics(self, variant: str) -> Tactics:
         tactics = self.tactics.get(variant)

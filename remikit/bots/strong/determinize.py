@@ -27,13 +27,16 @@ True
 
 from __future__ import annotations
 
+import heapq
+import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
 
+from remikit.bots.strong.inference import Tell, reading_for
 from remikit.cards import Card
 from remikit.engine import Deal, Game, Options
 from remikit.kinds import Move, Place
@@ -41,6 +44,9 @@ from remikit.variants import find_variant
 from remikit.views import PlayerView
 
 HAND, STOCK, PILE, OUT = Place.HAND, Place.STOCK, Place.PILE, Place.OUT
+STOCK_FLOOR = 0.02
+"""The least weight a card keeps of lying in the stock, however surely the reading puts it
+in a hand."""
 
 
 @dataclass(frozen=True)
@@ -62,13 +68,15 @@ class Knowledge:
     the stock was refilled from the discard pile, the cards it was refilled with
     that are still unseen (the stock holds only such cards), else None;
     ``pool_unknown`` of the refilled cards had an identity the log does not
-    show (the turned-up card of the deal, never taken).
+    show (the turned-up card of the deal, never taken). ``tells[s]``: what seat
+    ``s`` did with face-up cards, in order (:mod:`~remikit.bots.strong.inference`).
     """
 
     known: tuple[tuple[Card, ...], ...]
     unseen: tuple[Card, ...]
     stock_pool: tuple[Card, ...] | None = None
     pool_unknown: int = 0
+    tells: tuple[tuple[Tell, ...], ...] = ()
 
 
 @cache
@@ -137,6 +145,7 @@ def knowledge(view: PlayerView) -> Knowledge:
     out: list[Card] = []  # face up outside the pile and the table (a closing card)
     taken = iter(view.taken_from_discard)
     refill: list[Card | None] | None = None
+    tells: list[list[Tell]] = [[] for _ in range(players)]
     for who, moves in plays:
         for move in moves:
             source, to, shown, top = move
@@ -146,13 +155,19 @@ def knowledge(view: PlayerView) -> Knowledge:
                 cards = pile[len(pile) - size :]
                 del pile[len(pile) - size :]
                 if to is HAND:  # the view names the cards taken
-                    cards = [card for _, card in islice(taken, size)]
+                    took = [card for _, card in islice(taken, size)]
+                    tells[who].extend(("took", card) for card in took)
+                    cards = took
             elif source is STOCK:
                 stock -= size
+                if to is HAND and pile and pile[-1] is not None:
+                    tells[who].append(("passed", pile[-1]))
             elif source is HAND:
                 for card in shown:
                     if held[who][card] > 0:
                         held[who][card] -= 1
+                if to is PILE:
+                    tells[who].extend(("threw", card) for card in shown)
             if to is HAND and move.public:  # every seat saw them go into that hand
                 held[who].update(c for c in cards if c is not None)
             if to is PILE:
@@ -184,16 +199,23 @@ def knowledge(view: PlayerView) -> Knowledge:
         named = Counter(c for c in refill if c is not None)
         pool = tuple((have & named).elements())
         pool_unknown = sum(1 for c in refill if c is None)
-    return Knowledge(tuple(known), unseen_cards, pool, pool_unknown)
+    return Knowledge(tuple(known), unseen_cards, pool, pool_unknown, tuple(tuple(t) for t in tells))
 
 
 def determinize(
-    view: PlayerView, rng: random.Random, *, known: Knowledge | None = None
+    view: PlayerView,
+    rng: random.Random,
+    *,
+    known: Knowledge | None = None,
+    weights: Sequence[Mapping[Card, float]] | None = None,
 ) -> Determinization:
     """A random position consistent with everything ``view``'s seat has seen.
 
     ``known`` (from :func:`knowledge`) may be given to save the walk through
-    the log when sampling the same view many times.
+    the log when sampling the same view many times. ``weights[s]``: how much
+    likelier than the plain chance each unseen card is to be in seat ``s``'s hand
+    (:class:`~remikit.bots.strong.inference.Reading`); without them every unseen
+    card is as likely anywhere.
     """
     info = known if known is not None else knowledge(view)
     unseen = list(info.unseen)
@@ -209,28 +231,104 @@ def determinize(
         if missing > 0:  # the turned-up card went into the stock; any unseen card stands for it
             stock += unseen[:missing]
             unseen = unseen[missing:]
-    else:
+    elif weights is None:
         stock = unseen[:stock_size]
         unseen = unseen[stock_size:]
+    else:
+        stock = []  # what the hands leave
+    needs = [size - len(info.known[s]) for s, size in enumerate(view.hand_sizes)]
+    drawn = _plain(unseen, needs) if weights is None else _weighted(unseen, needs, weights, rng)
     hands: list[tuple[Card, ...]] = []
-    pos = 0
-    for s, size in enumerate(view.hand_sizes):
-        cards = list(info.known[s])
-        need = size - len(cards)
-        if need > 0:
-            cards += unseen[pos : pos + need]
-            pos += need
+    for s, extra in enumerate(drawn):
+        cards = [*info.known[s], *extra]
         if s != view.seat:
             rng.shuffle(cards)
         hands.append(tuple(cards))
+    if weights is not None and info.stock_pool is None:
+        stock = unseen
     rng.shuffle(stock)
     return Determinization(tuple(hands), tuple(stock))
 
 
+def _plain(unseen: list[Card], needs: Sequence[int]) -> list[list[Card]]:
+    """Each seat's unknown cards, in seat order from the shuffled ``unseen``."""
+    drawn: list[list[Card]] = []
+    pos = 0
+    for need in needs:
+        drawn.append(unseen[pos : pos + max(0, need)])
+        pos += max(0, need)
+    return drawn
+
+
+def _weighted(
+    unseen: list[Card],
+    needs: Sequence[int],
+    weights: Sequence[Mapping[Card, float]],
+    rng: random.Random,
+) -> list[list[Card]]:
+    """Each seat's unknown cards drawn from ``unseen`` (which keeps the rest) with chances
+    in proportion to the seat's weights, seats in a random order (weighted sampling
+    without replacement by exponential keys)."""
+    drawn: list[list[Card]] = [[] for _ in needs]
+    order = [s for s, need in enumerate(needs) if need > 0]
+    rng.shuffle(order)
+    for s in order:
+        weight = weights[s]
+        keys = [
+            (math.log(1.0 - rng.random()) / weight.get(card, 1.0), i)
+            for i, card in enumerate(unseen)
+        ]
+        chosen = sorted(i for _, i in heapq.nlargest(needs[s], keys))
+        drawn[s] = [unseen[i] for i in chosen]
+        for i in reversed(chosen):
+            del unseen[i]
+    return drawn
+
+
+def reading_weights(view: PlayerView, known: Knowledge) -> list[dict[Card, float]] | None:
+    """Per seat, the weights the variant's fitted reading of play gives the unseen cards
+    (the seat's own: none), or None where the variant ships no reading."""
+    reading = reading_for(find_variant(view.variant).package)
+    if reading is None:
+        return None
+    unseen = set(known.unseen)
+    return [
+        {} if s == view.seat else reading.weights(known.tells[s], unseen)
+        for s in range(view.players)
+    ]
+
+
+def hand_chances(view: PlayerView, known: Knowledge) -> list[dict[Card, float]] | None:
+    """Per seat, each unseen card's chance (a copy's) of being in that seat's hand as the
+    variant's reading of play weighs it (the seat's own: none), or None without a reading."""
+    weights = reading_weights(view, known)
+    if weights is None:
+        return None
+    chances: list[dict[Card, float]] = []
+    for s, weight in enumerate(weights):
+        need = view.hand_sizes[s] - len(known.known[s])
+        total = sum(weight.get(card, 1.0) for card in known.unseen)
+        if s == view.seat or need <= 0 or total <= 0:
+            chances.append({})
+            continue
+        chances.append({card: min(1.0, need * w / total) for card, w in weight.items()})
+    return chances
+
+
 def own_draws(view: PlayerView, steps: int, count: int) -> list[list[Card]]:
     """``count`` sampled futures of the seat's next ``steps`` stock cards (at most as many as
-    it has not seen), drawn from the cards it has not seen; the same for the same view."""
-    unseen = list(knowledge(view).unseen)
+    it has not seen), drawn from the cards it has not seen, each as likely as the
+    variant's reading of play makes it to lie in the stock; the same for the same view."""
+    known = knowledge(view)
+    unseen = list(known.unseen)
     rng = random.Random(hash((view.deal_number, len(view.log), tuple(c.index for c in view.hand))))
     steps = min(steps, len(unseen))
-    return [rng.sample(unseen, steps) for _ in range(count)]
+    chances = hand_chances(view, known)
+    if chances is None:
+        return [rng.sample(unseen, steps) for _ in range(count)]
+    stock = [max(STOCK_FLOOR, 1.0 - sum(c.get(card, 0.0) for c in chances)) for card in unseen]
+    futures = []
+    for _ in range(count):
+        keys = [(math.log(1.0 - rng.random()) / w, i) for i, w in enumerate(stock)]
+        futures.append([unseen[i] for _, i in heapq.nlargest(steps, keys)])
+    return futures

@@ -7,13 +7,14 @@ sampled from the cards it has not seen, it draws the stock cards of its next
 :data:`STEPS` turns, discarding each time to the least deadwood; the first
 time it may knock the race is won (:data:`WIN` less the deadwood, the gin
 bonus on gin), and before each of its turns the other seat knocks with the
-chance :data:`HAZARD` gives for that turn of the hand (measured in hands of
-OpenSpiel's simple bot against itself), costing the deadwood held then.
+chance its play so far shows (:mod:`remikit.variants.gin.race`), costing the
+deadwood held then.
 
 A discard is also rated by what it gives away (:func:`danger`): the chance that
 the other seat holds two cards that meld with it, counting the cards it took
-from the discard pile as held and the cards nobody can hold (in this hand, on
-the discard pile) as out. The draw (G-3, G-4) compares the outlook after
+from the discard pile as held, the cards nobody can hold (in this hand, on
+the discard pile) as out, and the others as likely as the reading of its play
+makes them (:mod:`remikit.bots.strong.inference`). The draw (G-3, G-4) compares the outlook after
 taking the upcard and the best discard with the outlook of a stock card.
 
 A knock that is not gin is the favourite, but the search weighs it against
@@ -26,15 +27,21 @@ to happen. Laying down and defending play as the greedy strategy does
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
-from remikit.bots.strong.determinize import Determinization, Knowledge, knowledge, own_draws
+from remikit.bots.strong.determinize import (
+    Determinization,
+    Knowledge,
+    hand_chances,
+    knowledge,
+    own_draws,
+)
 from remikit.bots.strong.search import Plan, including
 from remikit.cards import Card, Suit
 from remikit.engine import Deal, Phase
 from remikit.solver import Goal
-from remikit.variants.gin import greedy, melds
+from remikit.variants.gin import greedy, melds, race
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
@@ -47,23 +54,14 @@ WIN = 20.0  # what knocking first is worth, less the knocker's deadwood
 GIN = 25.0  # the gin bonus (G-7)
 FEED = 4.0  # what handing the other seat a meld card costs
 KNOCK_PRIOR = 2.0  # the knock's head start over holding on
-HAZARD = (
-    0.005, 0.008, 0.019, 0.021, 0.04, 0.036, 0.075, 0.065, 0.1, 0.117, 0.133, 0.142,
-    0.152, 0.15, 0.173, 0.187, 0.23, 0.198, 0.172, 0.279, 0.212, 0.254, 0.277, 0.3,
-)  # fmt: skip
-"""By the hand's draw number (the last for every later one): the chance that the player
-drawing then knocks, measured in 1000 hands of OpenSpiel's simple bot against itself."""
-
-
-def hazard(draws: int) -> float:
-    return HAZARD[min(draws, len(HAZARD) - 1)]
 
 
 def outlook(
-    hand: Sequence[Card], futures: Sequence[Sequence[Card]], limit: int, draws: int
+    hand: Sequence[Card], futures: Sequence[Sequence[Card]], limit: int, risks: Sequence[float]
 ) -> float:
     """The hand of ten's expected worth, the other seat to play next (module docstring);
-    ``draws``: the draws made in the hand so far."""
+    ``risks[k]``: the chance that the other seat knocks at its ``k``-th turn from now, if
+    it has not before."""
     total = 0.0
     start = min_deadwood(hand)
     for future in futures:
@@ -71,12 +69,10 @@ def outlook(
         held = start
         alive = 1.0
         value = 0.0
-        turn = draws
-        for card in future:
-            risk = hazard(turn)
+        for turn, card in enumerate(future):
+            risk = risks[min(turn, len(risks) - 1)]
             value -= alive * risk * held
             alive *= 1 - risk
-            turn += 2
             cards.append(card)
             best = SOLVER.solve(cards, goal=BEST_DISCARD)
             assert best is not None and best.discard is not None
@@ -90,8 +86,11 @@ def outlook(
     return total / len(futures)
 
 
-def danger(card: Card, view: PlayerView, known: Knowledge) -> float:
-    """The chance that the other seat holds two cards that meld with ``card``."""
+def danger(
+    card: Card, view: PlayerView, known: Knowledge, chances: Mapping[Card, float] | None
+) -> float:
+    """The chance that the other seat holds two cards that meld with ``card``; ``chances``:
+    each unseen card's chance of being in its hand (None: all alike)."""
     assert view.seat is not None
     other = 1 - view.seat
     theirs = set(known.known[other])
@@ -100,9 +99,11 @@ def danger(card: Card, view: PlayerView, known: Knowledge) -> float:
     each = free / len(unseen) if unseen else 0.0
 
     def chance(c: Card | None) -> float:
-        if c is None:
+        if c is None or (c not in unseen and c not in theirs):
             return 0.0
-        return 1.0 if c in theirs else (each if c in unseen else 0.0)
+        if c in theirs:
+            return 1.0
+        return each if chances is None else chances.get(c, 0.0)
 
     rank = int(card.rank)
     same = [chance(Card.of(rank, s)) for s in Suit if s != card.suit]
@@ -119,10 +120,6 @@ def danger(card: Card, view: PlayerView, known: Knowledge) -> float:
     return 1 - safe
 
 
-def draws_so_far(view: PlayerView) -> int:
-    return sum(1 for play in view.log if isinstance(play.action, Draw))
-
-
 class GinTactics:
     """The strong bot's Gin Rummy: see the module docstring."""
 
@@ -136,6 +133,10 @@ class GinTactics:
     def futures(self, view: PlayerView, candidates: int) -> list[list[Card]]:
         count = max(4, self.effort // (STEPS * max(1, candidates)))
         return own_draws(view, STEPS + 1, count)
+
+    def risks(self, view: PlayerView, known: Knowledge) -> list[float]:
+        """The chance that the other seat knocks at each of its next turns, if not before."""
+        return race.risks(view, STEPS + 1)
 
     def candidates(
         self, view: PlayerView, include: Action | None = None
@@ -159,12 +160,15 @@ class GinTactics:
         cheapest = sorted(dict.fromkeys(hand), key=lambda c: greedy.after_discard(hand, c))
         shortlist = cheapest[:SHORTLIST]
         futures = [f[:STEPS] for f in self.futures(view, len(shortlist))]
-        draws = draws_so_far(view)
+        risks = self.risks(view, known)
+        chances = hand_chances(view, known)
+        assert view.seat is not None
+        theirs = None if chances is None else chances[1 - view.seat]
         rated = []
         for card in shortlist:
             rest = list(hand)
             rest.remove(card)
-            worth = outlook(rest, futures, limit, draws) - FEED * danger(card, view, known)
+            worth = outlook(rest, futures, limit, risks) - FEED * danger(card, view, known, theirs)
             rated.append((worth, card))
         return sorted(rated, key=lambda wc: -wc[0])
 
@@ -192,7 +196,7 @@ class GinTactics:
         if greedy.best_after_discard(with_top) <= limit:
             return take
         taken = self.rated_discards(view, with_top)[0][0]
-        draws = draws_so_far(view)
+        risks = self.risks(view, knowledge(view))
         futures = self.futures(view, SHORTLIST)
         total = 0.0
         for future in futures:
@@ -203,7 +207,7 @@ class GinTactics:
                 total += WIN + best.value + (GIN if best.value == 0 else 0.0)
                 continue
             cards.remove(best.discard)
-            total += outlook(cards, [future[1:]], limit, draws + 1)
+            total += outlook(cards, [future[1:]], limit, risks)
         return take if taken > total / len(futures) else refuse
 
     def refine(
