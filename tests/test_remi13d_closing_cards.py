@@ -2,7 +2,8 @@
 close, the greedy bot, the hints and the strong bot keep the only ace or joker that can
 close, close with it, and still throw a spare ace.
 
-The positions are stacked: seat 0 plays first, draws the stock's top card and decides."""
+The positions are stacked (seat 0 plays first, draws the stock's top card and decides),
+one replayed from a seeded arena game."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def test_R13_7_the_strong_bot_sets_the_closing_card_aside() -> None:
 # Game 132 of the arena match of bench/bench_strength.py --suite remi13d (seed 2024), after
 # 41 moves: seat 0 holds Qd Kd Ad, Jh Qh Kh Ah (the pure run), 7s 8s 9s, 4d 5d 7d and has
 # drawn Ac, its only ace outside the melds; the 4d or the 7d goes, and a 3d, 6d or joker
-# closes. The old strong bot threw the Ac here.
+# closes. A distance to a close that counts the Ac as a card to meld throws it.
 ARENA_DECK = """
 9c 8c 4c Js 5d 6c 4h 3d 3s Th 5h 6d Kd 3c 2s Qd 8s 7d 2d Td Ac Qc 5s Ks 7c Qh 2s
 Td 5d 3h 2c Qs Jh Jk As Jh Kh Ts Th 4c Ad 2h 6d 5c 7s Ks Qs 3h 8s Jc 6s 6h 4d 7d
@@ -103,6 +104,7 @@ p2 draw discard, p2 discard Th, p3 draw stock, p3 discard Js, p0 draw stock
 
 
 def arena_game(stacked: Stacked) -> Remi13DGame:
+    """The arena game's position (its own deck: ``stacked`` is not needed)."""
     game = Remi13DGame(Remi13DOptions.from_mapping({"games": 1}), auto_deal=False)
     game.start_deal(parse_cards(ARENA_DECK), dealer=3)
     act(game, *(move.strip() for move in ARENA_MOVES.split(",")))

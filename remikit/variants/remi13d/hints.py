@@ -144,7 +144,12 @@ def arrange(hand: Sequence[Card], *, pure_run: PureRun, keep: Card | None = None
             return Arranged(best.melds, (), best.points, True, close=best.closing)
         _, discard = best_discard(hand, keep, pure_run=pure_run)
         rest = hand if discard is None else without(hand, discard)
-        return replace(arrange(rest, pure_run=pure_run), discard=discard)
+        return replace(_arranged(rest, pure_run), discard=discard)
+    return _arranged(hand, pure_run)
+
+
+def _arranged(hand: Sequence[Card], pure_run: PureRun) -> Arranged:
+    """The best arrangement of ``hand`` (R13-12), with or without a pure run."""
     score = scoring.hand_score(hand, pure_run=pure_run)
     if score.melds:
         return Arranged(score.melds, score.dead, score.points, True)
