@@ -145,6 +145,41 @@ def test_greedy_does_not_discard_a_card_that_opens_a_rummy_call(stacked: Stacked
     assert done == ["meld 5h 6h 7h", "discard 4d"]  # not the Kc, worth more; not a nine
 
 
+def laid_8h_to_play(stacked: Stacked) -> Rummy500Game:
+    """Seat 1 to discard, holding an 8h that fits the 5h 6h 7h on the table and an 8c."""
+    game = new_game(
+        stacked, [P0, "8h 8c 9d Jc Qd 3s 2d", "4d 9h Td 6c Qs 5s Jd"], up="Ah", stock="9s 4c"
+    )
+    act(game, "p0 draw stock", "p0 meld 5h 6h 7h", "p0 meld Kc Ks Kd", "p0 discard 9s")
+    return game
+
+
+def kc_on_queen_jack(stacked: Stacked) -> Rummy500Game:
+    """Seat 1 to discard, holding a Kc, a 4d and 5h 6h 7h; the pile is Qc Jc."""
+    game = new_game(
+        stacked,
+        ["2c 8c 8d 4s Tc Qd Jc", "Kc 4d 5h 6h 7h 9s 9h", "4c 9d Td 6c Qs 5s Jd"],
+        up="Qc",
+        stock="3s 2h",
+        dealer=2,
+    )
+    act(game, "p0 draw stock", "p0 discard Jc", "p1 draw stock")
+    return game
+
+
+@pytest.mark.parametrize("level", ["greedy", "strong@0.1"])
+def test_R5_5_R5_10_no_bot_feeds_a_card_that_plays_on_the_table_or_the_pile(
+    stacked: Stacked, level: str
+) -> None:
+    for seed in range(3):
+        # the 8h is laid off, not thrown for the next player to lay off or call Rummy on
+        done = turn(laid_8h_to_play(stacked), 1, make_bot(level, seed=seed))
+        assert "layoff 8h to 1" in done and "discard 8h" not in done
+        # a Kc thrown would let the next player call Rummy on Qc Jc Kc; the 4d is safe
+        done = turn(kc_on_queen_jack(stacked), 1, make_bot(level, seed=seed))
+        assert done[-1] == "discard 4d"
+
+
 # -- taking from the pile ---------------------------------------------------------------
 
 

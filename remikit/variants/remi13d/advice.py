@@ -4,10 +4,9 @@ best arrangement, from the seat's own view only (the terminal's ``m``, :mod:`.hi
 from __future__ import annotations
 
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement
-from remikit.solver import Goal
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.actions import Close
-from remikit.variants.remi13d.hints import arrange
+from remikit.variants.remi13d.hints import arrange, best_discard, without
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.views import PlayerView
 
@@ -17,16 +16,16 @@ class Remi13DAdvice:
 
     def state(self, view: PlayerView) -> StateAdvice:
         """R13-7: whether the seat can close now; R13-10/R13-12: the dead cards of the best
-        arrangement (after the best discard when the seat holds 14 cards)."""
+        arrangement (after the discard :meth:`best` shows when the seat holds 14 cards)."""
         hand, rule = list(view.hand), pure_rule_of(view)
         closing = None
         if any(isinstance(a, Close) for a in view.legal_actions):
             best = scoring.best_close(hand, pure_run=rule)
             closing = best.closing if best is not None else None
         if len(hand) > scoring.HAND_SIZE:
-            found = scoring.solver(rule).solve(hand, goal=Goal(discard=True, keep=view.kept_card))
-        else:
-            found = scoring.solver(rule).solve(hand)
+            _, discard = best_discard(hand, view.kept_card, pure_run=rule)
+            hand = hand if discard is None else without(hand, discard)
+        found = scoring.solver(rule).solve(hand)
         assert found is not None  # without all_melded or need_pure every hand has one
         return {
             "can_close": closing is not None,

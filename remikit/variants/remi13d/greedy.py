@@ -8,10 +8,9 @@ from remikit.actions import Action, Draw
 from remikit.bots.greedy import Rating, best_single_discard, draw_choice
 from remikit.cards import Card
 from remikit.melds import PureRun
-from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring as remi13d
 from remikit.variants.remi13d.actions import Close
-from remikit.variants.remi13d.hints import may_hold_pure_run
+from remikit.variants.remi13d.hints import best_discard, may_hold_pure_run, worth
 from remikit.variants.remi13d.rules import pure_rule_of
 from remikit.views import PlayerView
 
@@ -25,13 +24,9 @@ def _hand_key(hand: Sequence[Card]) -> tuple[int, ...]:
 class Remi13DStrategy:
     """Greedy Remi 13 D.
 
-    A 13-card hand is rated by ``(has a pure run, points)``: with a pure run
-    of 4+ (or the royal flush) the points are the R13-12 score; without one
-    R13-12 makes every card dead, which would only say "throw away the
-    jokers and aces" (the closing cards), so such hands are rated by the
-    melds they hold, as if the pure run were already there, and rank below
-    every hand that has one. What a pure run is follows the table's ``pure_run``
-    option (R13-6).
+    A 13-card hand is rated by its :func:`~remikit.variants.remi13d.hints.worth`,
+    as the hints rate it: ``(has a pure run, points)``, the points R13-12's, or one
+    card from a close its closing card's bonus (R13-11) with the other cards' points.
     """
 
     def __init__(self) -> None:
@@ -39,26 +34,7 @@ class Remi13DStrategy:
         self._plans: dict[tuple[int, ...], Card | None] = {}
 
     def rate(self, hand: Sequence[Card], pure_run: PureRun = "strict") -> Rating:
-        solver = remi13d.solver(pure_run)
-        if may_hold_pure_run(hand):
-            value = solver.value(hand, goal=Goal(need_pure=True))
-            if value > NEG // 2:
-                return (1, value)
-        return (0, solver.value(hand))
-
-    def best_discard(
-        self, hand14: Sequence[Card], keep: Card | None, pure_run: PureRun = "strict"
-    ) -> tuple[Rating, Card | None]:
-        """The rating after the best discard, and that discard (None: the solver left a joker)."""
-        solver = remi13d.solver(pure_run)
-        if may_hold_pure_run(hand14):
-            goal = Goal(discard=True, need_pure=True, keep=keep)
-            found = solver.solve(hand14, goal=goal)
-            if found is not None:
-                return (1, found.value), found.discard
-        found = solver.solve(hand14, goal=Goal(discard=True, keep=keep))
-        assert found is not None
-        return (0, found.value), found.discard
+        return worth(hand, pure_run=pure_run)
 
     def draw(self, view: PlayerView) -> Action:
         top = view.top_discard
@@ -73,7 +49,7 @@ class Remi13DStrategy:
         # across turns: discarding it again leaves the hand as it is, so any
         # strictly better discard is another card, which the discard phase
         # then finds in the plan instead of searching again.
-        after, discard = self.best_discard(with_top, None, rule)
+        after, discard = best_discard(with_top, None, pure_run=rule)
         take = after > self.rate(view.hand, rule)
         if take:
             self._plan(with_top, discard)
@@ -96,5 +72,5 @@ class Remi13DStrategy:
         if key in self._plans:
             found = self._plans.pop(key)
         else:
-            _, found = self.best_discard(view.hand, view.kept_card, rule)
+            _, found = best_discard(view.hand, view.kept_card, pure_run=rule)
         return best_single_discard(view, found, lambda rest: self.rate(rest, rule))

@@ -4,8 +4,10 @@ What matters at this table (RULES.md §1):
 
 * A deal is won by closing (R13-7): 13 cards in melds with a pure run of 4+,
   plus an ace (bonus 50) or a joker (75) as the closing card. So a hand keeps
-  one closing card even when it is dead (greedy throws a lone ace away first,
-  at -15 it is the costliest dead card); jokers are never thrown away.
+  one closing card even when it is dead (at -15 a lone ace is the costliest dead
+  card); jokers are never thrown away. One card from a close, the hand's closing
+  card (:func:`~remikit.variants.remi13d.hints.closing_card`, as the greedy bot
+  and the hints find it) is no card to meld: :func:`shortfall` sets it aside.
 * The next player may take the discard (R13-5): a card that completes or
   extends a meld of theirs is fed to them. The search sees that in its
   rollouts, where the next player's sampled hand takes what helps it.
@@ -44,6 +46,7 @@ from remikit.melds import PureRun, Scoring
 from remikit.solver import Solver
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.actions import Close
+from remikit.variants.remi13d.hints import closing_card, without
 from remikit.variants.remi13d.rules import Remi13DOptions, pure_rule_of
 from remikit.views import PlayerView
 
@@ -159,16 +162,19 @@ SIMS_PER_FUTURE = 4  # effort per sampled future: 225 at 1 s
 MAX_FUTURES = 600  # the most a decision samples (600 played no better than 225)
 
 
-def shortfall(hand: Sequence[Card], wilds: int = SHORTFALL_WILDS) -> int:
+def shortfall(
+    hand: Sequence[Card], wilds: int = SHORTFALL_WILDS, closing: Card | None = None
+) -> int:
     """How far a hand is from closing: the cards left out of melds with 0, 1, 2, 3 extra
     jokers, summed (a pair or a two-card run counts as nearly a meld), plus the cards a pure
-    run of four still lacks and a charge for holding no closing card."""
+    run of four still lacks and a charge for holding no closing card. A ``closing`` card
+    kept for the close is set aside: it is no card to meld."""
     total = 0
-    cards = list(hand)
+    cards = list(hand) if closing is None else without(hand, closing)
     for _ in range(wilds + 1):
         total -= SHORTFALL.value(cards)
         cards.append(JOKER)
-    if not any(_is_closer(c) for c in hand):
+    if closing is None and not any(_is_closer(c) for c in hand):
         total += NO_CLOSER
     return total + pure_run_lack(hand)
 
@@ -278,11 +284,15 @@ class Remi13DTactics:
 
     # -- the real decision ------------------------------------------------------
 
-    def prior(self, hand: Sequence[Card]) -> float:
+    def prior(self, hand: Sequence[Card], pure_run: PureRun) -> float:
         """A 13-card hand's worth: how close it is to closing (the deal is a race to close;
-        the points it holds barely matter)."""
+        the points it holds barely matter), its closing card set aside when it has one."""
         wilds = SHORTFALL_WILDS if self.effort >= QUICK else 1
-        return -SHORTFALL_POINTS * shortfall(hand, wilds)
+        short = shortfall(hand, wilds)
+        closing = closing_card(hand, pure_run=pure_run)
+        if closing is not None:
+            short = min(short, shortfall(hand, wilds, closing))
+        return -SHORTFALL_POINTS * short
 
     @staticmethod
     def outlook(
@@ -334,7 +344,7 @@ class Remi13DTactics:
         """The discards worth trying (``kept`` among them), with their priors, best first."""
         discards = [a.card for a in view.legal_actions if isinstance(a, Discard)]
         rated = sorted(
-            ((self.prior(_without(view.hand, c)), c) for c in discards),
+            ((self.prior(without(view.hand, c), rule), c) for c in discards),
             key=lambda pc: pc[0],
             reverse=True,
         )
@@ -345,10 +355,7 @@ class Remi13DTactics:
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS)
         rated = sorted(
-            (
-                (p + self.outlook(_without(view.hand, c), unseen, futures, rule), c)
-                for p, c in rated
-            ),
+            ((p + self.outlook(without(view.hand, c), unseen, futures, rule), c) for p, c in rated),
             key=lambda pc: pc[0],
             reverse=True,
         )
@@ -373,7 +380,7 @@ class Remi13DTactics:
         kept = None if view.options.discard_taken_card else top
         rated = sorted(
             (
-                (self.prior(_without(with_top, c)), c)
+                (self.prior(without(with_top, c), rule), c)
                 for c in dict.fromkeys(with_top)
                 if c is not kept
             ),
@@ -383,7 +390,7 @@ class Remi13DTactics:
         unseen = Counter(knowledge(view).unseen)
         futures = self.futures(view, FUTURE_STEPS + 1)
         after = max(
-            p + self.outlook(_without(with_top, c), unseen, [f[:-1] for f in futures], rule)
+            p + self.outlook(without(with_top, c), unseen, [f[:-1] for f in futures], rule)
             for p, c in rated[:DRAW_DISCARDS]
         )
         # the stock card now: the outlook of the hand held (:meth:`outlook`, each part worked
@@ -393,7 +400,7 @@ class Remi13DTactics:
         chance = close_chance(hand, unseen, rule)
         gain = DRAW_GAIN * draw_gain(hand, unseen)
         held = CLOSE_CHANCE * (chance + later_close(hand, futures, rule)) + gain
-        now = self.prior(hand) + held + (gain if futures else CLOSE_CHANCE * chance + gain)
+        now = self.prior(hand, rule) + held + (gain if futures else CLOSE_CHANCE * chance + gain)
         return Draw("discard") if after > now else Draw("stock")
 
     # -- sampled worlds ---------------------------------------------------------
@@ -440,9 +447,3 @@ class Remi13DTactics:
 
     def objective(self, scores: Sequence[float], seat: int) -> float:
         return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
-
-
-def _without(hand: Sequence[Card], card: Card) -> list[Card]:
-    rest = list(hand)
-    rest.remove(card)
-    return rest
