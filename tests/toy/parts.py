@@ -52,6 +52,7 @@ class TujuhTactics:
     horizon = 8
     sims_per_second = 400
     max_rollouts: int | None = None
+    reads_play = False
     effort = 0
 
     def candidates(

@@ -82,10 +82,10 @@ class StrongBot(Bot):
 
     def sampler(self, view: PlayerView, tactics: Tactics) -> Sampler:
         """How this bot fills in the cards it cannot see: sampled from its view, weighted
-        by the variant's reading of play where it ships one, then made to look played by
+        by the variant's reading of play where its tactics use one, then made to look played by
         the variant's tactics."""
         known = knowledge(view)
-        weights = reading_weights(view, known)
+        weights = reading_weights(view, known) if tactics.reads_play else None
         if self.simulations(view.variant) < QUICK:
             return lambda v, rng: determinize(v, rng, known=known, weights=weights)
         return lambda v, rng: tactics.refine(

@@ -287,9 +287,10 @@ def _weighted(
 
 def reading_weights(view: PlayerView, known: Knowledge) -> list[dict[Card, float]] | None:
     """Per seat, the weights the variant's fitted reading of play gives the unseen cards
-    (the seat's own: none), or None where the variant ships no reading."""
+    (the seat's own: none), or None where the variant ships no reading or no other seat
+    has played a face-up card yet (nothing to read: every card alike)."""
     reading = reading_for(find_variant(view.variant).package)
-    if reading is None:
+    if reading is None or not any(t for s, t in enumerate(known.tells) if s != view.seat):
         return None
     unseen = set(known.unseen)
     return [

@@ -59,6 +59,10 @@ class Tactics(Protocol):
     """The most rollouts a decision plays (None: as many as its effort buys); where more
     were measured to play no better, the effort beyond them is for :meth:`candidates`."""
 
+    reads_play: bool
+    """Whether sampled worlds are weighted by the variant's reading of play
+    (:mod:`~remikit.bots.strong.inference`), where that was measured to play no worse."""
+
     effort: int
     """Rollouts' worth of thinking this decision may take (set before
     :meth:`candidates`): with very few, the tactics think less about candidates

@@ -128,6 +128,7 @@ class GinTactics:
     # solver, decision time p95 0.010 s CPU at 0.1 s and 4000 a second
     sims_per_second = 39000
     max_rollouts: int | None = 24
+    reads_play = True
     effort = 0
 
     def futures(self, view: PlayerView, candidates: int) -> list[list[Card]]:

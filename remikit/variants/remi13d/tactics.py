@@ -280,6 +280,7 @@ class Remi13DTactics:
     # solver a decision's CPU p95 at 0.1 s and 1000 a second was 0.072 s: 1400.
     sims_per_second = 1400
     max_rollouts: int | None = 100
+    reads_play = True
     effort = 0
 
     # -- the real decision ------------------------------------------------------

@@ -128,6 +128,7 @@ class Rummy500Tactics:
     horizon = 8  # two rounds of four seats (the estimate follows)
     sims_per_second = 500
     max_rollouts: int | None = None
+    reads_play = False  # read worlds won 32.3% of 303 hands, plain ones 35.5% of 301
     effort = 0
 
     def __init__(self) -> None:

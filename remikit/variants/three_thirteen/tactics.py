@@ -237,6 +237,7 @@ class ThreeThirteenTactics:
     # 0.1 s and 1100 a second
     sims_per_second = 3100
     max_rollouts: int | None = None
+    reads_play = True
     effort = 0
 
     def candidates(
