@@ -54,7 +54,7 @@ FILE = "tells.json"
 
 def related(card: Card) -> Iterable[tuple[int, Card]]:
     """The natural cards related to ``card`` with the index of their relation in
-    :data:`RELATIONS` (the Ace next to both the two and the King)."""
+    :data:`RELATIONS` (the Ace low and high: next to both the two and the King)."""
     if card.index == JOKER_INDEX:
         return
     suit, rank = divmod(card.index, 13)  # rank 0..12: Ace .. King
@@ -62,8 +62,10 @@ def related(card: Card) -> Iterable[tuple[int, Card]]:
     for other in range(4):
         if other != suit:
             yield 1, Card._all[other * 13 + rank]
+    places = (0, 13) if rank == 0 else (rank,)  # in the row A 2 .. K A
     for step, rel in ((1, 2), (2, 3)):
-        for r in {(rank + step) % 13, (rank - step) % 13}:
+        near = {p + d for p in places for d in (-step, step)}
+        for r in sorted(r % 13 for r in near if 0 <= r <= 13):
             yield rel, Card._all[suit * 13 + r]
 
 
