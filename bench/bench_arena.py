@@ -21,7 +21,8 @@ import time
 
 from remikit.actions import Action
 from remikit.bots import Bot, make_bot, play_game
-from remikit.cli.arena import derive_seed, make_arena, seat_order
+from remikit.cli.arena import make_arena
+from remikit.cli.games import derive_seed, seat_order
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.views import PlayerView
 

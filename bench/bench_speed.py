@@ -68,7 +68,7 @@ from remikit.bots import GreedyBot, StrongBot
 from remikit.bots.base import Bot
 from remikit.bots.strong import tactics_for
 from remikit.cards import JOKER, NATURALS, Card, Rank, make_deck
-from remikit.cli.arena import GameTask, play_task
+from remikit.cli.games import GameTask, play_task
 from remikit.solver import Solver
 from remikit.variants import find_playable, playable
 from remikit.variants.gin.openspiel import card_number

@@ -12,17 +12,19 @@ from remikit.cli import arena
 from remikit.cli.arena import (
     ArenaError,
     ArenaResult,
+    failure_report,
+    make_arena,
+    tally,
+    unique_best,
+)
+from remikit.cli.games import (
     GameFailure,
     GameOutcome,
     GameTask,
     attempt,
     derive_seed,
-    failure_report,
-    make_arena,
     play_task,
     seat_order,
-    tally,
-    unique_best,
     wilson_interval,
 )
 from remikit.cli.main import main

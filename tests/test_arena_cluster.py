@@ -23,8 +23,9 @@ import pytest
 
 import remikit
 from remikit.cli import arena
-from remikit.cli.arena import GameOutcome, GameTask, make_arena, play_task
+from remikit.cli.arena import make_arena
 from remikit.cli.cluster import play_on_worker
+from remikit.cli.games import GameOutcome, GameTask, play_task
 from remikit.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
+from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,8 @@ import httpx
 import pytest
 
 from remikit.actions import Action, parse_action
+from remikit.bots import LEVEL_NAMES
+from remikit.i18n import t
 from remikit.records import new_game, start_hand
 from remikit.server.bots.workers import decide
 from remikit.server.settings import Settings
@@ -660,6 +664,26 @@ FORM_FIELDS = """els => els.map(e => ({id: e.id, tag: e.tagName.toLowerCase(), t
   label: e.closest('label').textContent.trim()}))"""
 
 
+def level_label(variant: dict[str, Any], level: str, lang: str) -> str:
+    """What the lobby's level picker says of ``level`` (util.js ``levelStrength``): its name,
+    and its measured strength with numbers as the browser writes them in ``lang``."""
+    name = t(LEVEL_NAMES[level], lang)
+    strength = variant["strength"].get(level)
+    if strength is None:
+        return name
+
+    def number(value: Decimal) -> str:
+        return str(value).replace(".", ",") if lang == "id" else str(value)
+
+    rating = Decimal(strength["rating"]).quantize(Decimal("0.1"), ROUND_HALF_UP)
+    rate = f"{math.floor(strength['win_rate'] * 100 + 0.5)}%"
+    fields = {"level": name, "rate": rate, "rating": number(rating)}
+    if strength["budget"] is None:
+        return t("lobby.level_strength", lang, **fields)
+    seconds = number(Decimal(str(strength["budget"])))
+    return t("lobby.level_strength_budget", lang, seconds=seconds, **fields)
+
+
 def test_lobby_builds_every_option_form_from_the_metadata(server: Served, browser: Browser) -> None:
     person = open_person(browser)
     page = person.page
@@ -692,6 +716,20 @@ def test_lobby_builds_every_option_form_from_the_metadata(server: Served, browse
                     option["min"] is not None and option["min"] == option["max"]
                 )
                 assert shown["value"] == str(option["default"])
+    # the seat's level picker says how strong the ladder measured each level (docs/strength.md)
+    gin = next(v for v in variants if v["name"] == "gin")
+    assert gin["strength"]
+    page.select_option("#variant", "gin")
+    for lang in ("en", "id"):
+        if lang == "id":
+            page.click("#lang-toggle")
+            page.wait_for_function("() => document.documentElement.lang === 'id'")
+        shown = page.eval_on_selector_all(
+            "#seat-1-level option", "os => os.map(o => [o.value, o.textContent])"
+        )
+        assert dict(shown) == {level: level_label(gin, level, lang) for level in gin["bots"]}
+    page.click("#lang-toggle")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
     # Rummy 500: scoring is a select of its two choices, the target a number box 1 … 10000
     page.select_option("#variant", "rummy500")
     choices = page.eval_on_selector_all(

@@ -1,24 +1,15 @@
 """``remi arena``: bots against bots (CONTRACT.md).
 
-Game ``i`` seats bot ``j`` (in the order given) at seat ``(j + i) mod n``, so
-over ``n`` games every bot has sat everywhere once. Every game's deck seed
-and bot seeds are derived from ``(seed, i)`` alone, so the results are the
-same however many worker processes, or machines of a Ray cluster
-(:mod:`remikit.cli.cluster`), play them. A game whose play raises is reported
-as a :class:`GameFailure` and the others go on.
-
->>> [round(x, 4) for x in wilson_interval(88, 200)]
-[0.373, 0.5093]
->>> seat_order(4, 1)  # game 1: bot 3 at seat 0, bot 0 at seat 1, …
-(3, 0, 1, 2)
+Game ``i`` seats the bots rotated by ``i`` and deals the decks of seed ``(seed, i)``
+(:mod:`remikit.cli.games`), so the results are the same however many worker
+processes, or machines of a Ray cluster (:mod:`remikit.cli.cluster`), play them.
+A game whose play raises is reported as a failure and the others go on.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import math
 import os
 import random
 import sys
@@ -34,120 +25,27 @@ from rich.table import Table
 from rich.text import Text
 
 from remikit import solver
-from remikit.bots import play_game
-from remikit.bots.cheater import check_arena_bot, make_arena_bot
+from remikit.bots.cheater import check_arena_bot
 from remikit.bots.runner import play_all
+from remikit.cli.games import (
+    GameFailure,
+    GameOutcome,
+    GameTask,
+    Played,
+    Runner,
+    attempt,
+    play_task,
+    wilson_interval,
+)
 from remikit.engine import OptionError, OptionRefused, Options, OptionText
 from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
 from remikit.variants import VariantSpec, find_playable
 
 DEFAULT_GAMES = 100
-Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
 
 class ArenaError(ValueError):
     """Arguments that name no arena to play; the message is in the user's language."""
-
-
-# -- seats and seeds ------------------------------------------------------------
-
-
-def seat_order(players: int, game_index: int) -> tuple[int, ...]:
-    """For each seat, the index of the bot sitting there in game ``game_index``."""
-    return tuple((seat - game_index) % players for seat in range(players))
-
-
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 64-bit seed from the arena seed and a path (game index, bot index)."""
-    text = "|".join(str(p) for p in ("remi-arena", seed, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def wilson_interval(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-# -- playing ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """Everything a worker needs to play one game (picklable)."""
-
-    variant: str
-    options: Mapping[str, Any]
-    index: int
-    seed: int
-    bots: tuple[str, ...]  # bot names in the order given
-
-    def seats(self) -> tuple[int, ...]:
-        return seat_order(len(self.bots), self.index)
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """One finished game: by seat, the bot sitting there, its total and its deal scores."""
-
-    index: int
-    seats: tuple[int, ...]
-    totals: tuple[int, ...]
-    winner: int | None
-    deals: tuple[tuple[int, ...], ...]
-
-
-def play_task(task: GameTask) -> GameOutcome:
-    """Play one arena game."""
-    info = find_playable(task.variant)
-    options = info.game_class().options_type.from_mapping(task.options)
-    game = info.game_class()(options, rng=random.Random(derive_seed(task.seed, task.index)))
-    seats = task.seats()
-    bots = [
-        make_arena_bot(task.bots[j], seed=derive_seed(task.seed, task.index, j), game=game)
-        for j in seats
-    ]
-    play_game(game, bots)
-    deals = tuple(d.summary.points for d in game.deals if d.summary is not None)
-    return GameOutcome(task.index, seats, tuple(game.totals), game.winner, deals)
-
-
-@dataclass(frozen=True)
-class GameFailure:
-    """A game whose play raised: by seat the bot sitting there, and the error's text."""
-
-    index: int
-    seats: tuple[int, ...]
-    error: str
-
-    def as_json(self, bots: Sequence[str]) -> dict[str, Any]:
-        return {"game": self.index, "seats": [bots[j] for j in self.seats], "error": self.error}
-
-
-Played = GameOutcome | GameFailure
-"""What playing one game gives: the finished game, or why it did not finish."""
-
-Runner = Callable[[Sequence[GameTask]], Iterator[Played]]
-"""Plays the tasks, yielding each game as it ends (in any order)."""
-
-
-def error_text(exc: BaseException) -> str:
-    """``Type: message``, as a failed game reports its error."""
-    message = str(exc).strip()
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-
-
-def attempt(play: Callable[[GameTask], GameOutcome], task: GameTask) -> Played:
-    """``play(task)``, or the failure when it raises."""
-    try:
-        return play(task)
-    except Exception as exc:
-        return GameFailure(task.index, task.seats(), error_text(exc))
 
 
 # -- results ----------------------------------------------------------------------

@@ -22,7 +22,7 @@ from contextlib import contextmanager, redirect_stdout
 from typing import TYPE_CHECKING
 
 import remikit
-from remikit.cli.arena import (
+from remikit.cli.games import (
     GameFailure,
     GameOutcome,
     GameTask,

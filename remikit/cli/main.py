@@ -18,7 +18,17 @@ from types import ModuleType
 
 from remikit.variants import playable
 
-SUBCOMMANDS = ("score", "play", "arena", "openspiel", "replay", "review", "verify", "serve")
+SUBCOMMANDS = (
+    "score",
+    "play",
+    "arena",
+    "ladder",
+    "openspiel",
+    "replay",
+    "review",
+    "verify",
+    "serve",
+)
 
 
 def _subcommand(name: str) -> ModuleType | None:

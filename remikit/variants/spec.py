@@ -22,11 +22,13 @@ variant's table without knowing its name.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
+from functools import cache
+from importlib import import_module, resources
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from remikit.cards import JOKER, Card
@@ -240,6 +242,10 @@ class VariantSpec:
     """Where each of the variant's own phases (beyond draw, discard and over) lies in the
     phase one-hot of the environments' observation (:mod:`remikit.envs.planes`): a slot
     from 2 to 7, kept once an environment is published (docs/envs.md)."""
+    ladder: str | None = None
+    """The file of the variant's package that holds its bot levels' measured ladder
+    (``remi ladder VARIANT --out FILE``, docs/strength.md), as ``package:file``; None where
+    none was measured."""
 
     def title(self, lang: str) -> str:
         return t(self.title_key, lang)
@@ -290,3 +296,23 @@ class VariantSpec:
 
     def has(self, part: Part) -> bool:
         return part in self.parts
+
+    def ladder_json(self) -> dict[str, Any] | None:
+        """The variant's measured ladder (docs/contract.md, ``remi ladder``), or None where
+        it names none or its file is missing; the same object each call (read it only)."""
+        return None if self.ladder is None else package_json(self.ladder)
+
+
+@cache
+def package_json(target: str) -> dict[str, Any] | None:
+    """The JSON object in the file ``package:file`` of an installed package, or None when
+    the file is not there (read once)."""
+    package, _, name = target.partition(":")
+    try:
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"{target} holds no JSON object")
+    return data

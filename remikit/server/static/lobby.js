@@ -8,7 +8,7 @@ import {ownerKey} from "./absence.js";
 import {DEFAULT_SETTINGS, settingsFieldset} from "./table_settings.js";
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {url} from "./urls.js";
-import {$, api, h, joinTable, levelName, NAME_KEY, tokenKey} from "./util.js";
+import {$, api, h, joinTable, levelName, levelStrength, NAME_KEY, tokenKey} from "./util.js";
 
 const form = {
   variants: [],
@@ -117,7 +117,7 @@ function seatRow(info, seat, index) {
   h("option", {value: "bot", selected: seat.kind === "bot"}, t("lobby.bot")));
   const level = seat.kind === "bot"
     ? h("select", {name: `seat-${index}-level`, id: `seat-${index}-level`, onchange: (e) => { seat.level = e.target.value; }},
-      info.bots.map((b) => h("option", {value: b, selected: b === seat.level}, levelName(b))))
+      info.bots.map((b) => h("option", {value: b, selected: b === seat.level}, levelStrength(b, info.strength?.[b]))))
     : null;
   return h("div", {class: "seat-row", dataset: {seat: String(index)}},
     h("span", {class: "seat-no"}, t("common.seat", {n: index + 1})), kind, level);

@@ -123,6 +123,18 @@ export function levelName(level) {
   return key ? t(key) : level;
 }
 
+/** A bot level with what the variant's ladder measured of it (`strength` of one level in
+ * /api/variants; none: its name alone): its share of deals won and its rating, with the
+ * thinking time measured where the level thinks otherwise at a table. */
+export function levelStrength(level, measured) {
+  const name = levelName(level);
+  if (!measured) return name;
+  const decimal = new Intl.NumberFormat(lang(), {minimumFractionDigits: 1, maximumFractionDigits: 1});
+  const fields = {level: name, rate: `${Math.round(measured.win_rate * 100)}%`, rating: decimal.format(measured.rating)};
+  if (measured.budget === null || measured.budget === undefined) return t("lobby.level_strength", fields);
+  return t("lobby.level_strength_budget", {...fields, seconds: new Intl.NumberFormat(lang()).format(measured.budget)});
+}
+
 const joker = () => t("common.joker");
 export const showCard = (text) => cardText(text, joker());
 

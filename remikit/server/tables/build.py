@@ -12,7 +12,7 @@ from typing import Any
 
 from remikit.actions import ActionSyntaxError, parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
-from remikit.bots import check_bot
+from remikit.bots import BotError, StrongBot, check_bot, make_bot, parse_bot_name
 from remikit.engine import Game, OptionError, Options
 from remikit.errors import IllegalAction
 from remikit.fairness import fair_deck
@@ -101,10 +101,48 @@ def bot_levels(variant: str) -> list[str]:
     return out
 
 
+def level_strength(info: VariantSpec) -> dict[str, dict[str, Any]]:
+    """The measured strength of each bot level offered for ``info``, from the variant's
+    ladder (``remi ladder``): the entry of the level as offered, else the one of that level
+    with the longest thinking budget. ``budget`` is the seconds a move the measured bot
+    thought where the level offered thinks otherwise, else None."""
+    ladder = info.ladder_json()
+    if ladder is None:
+        return {}
+    entries: dict[str, list[tuple[float, dict[str, Any]]]] = {}
+    for entry in ladder.get("levels", []):
+        try:
+            level, budget = parse_bot_name(str(entry["level"]))
+        except BotError:
+            continue
+        rank = float("inf") if budget is None else budget  # no budget: the level as offered
+        entries.setdefault(level, []).append((rank, entry))
+    out = {}
+    for level in bot_levels(info.name):
+        if level not in entries:
+            continue
+        entry = max(entries[level], key=lambda found: found[0])[1]
+        measured = make_bot(entry["level"], seed=0)
+        thinks = None
+        if isinstance(measured, StrongBot) and entry["level"] != level:
+            thinks = round(measured.budget, 3)
+        out[level] = {
+            "measured": entry["level"],
+            "budget": thinks,
+            "rating": entry["mu"],
+            "interval": entry["interval"],
+            "win_rate": entry["win_rate"],
+            "win_rate_ci95": entry["win_rate_ci95"],
+            "par": entry["par"],
+            "deals": entry["deals"],
+        }
+    return out
+
+
 def variants_json() -> list[dict[str, Any]]:
     """Each variant with its options (name, type, default, allowed values, the message ids
-    of their labels) in the order clients offer them, how a client draws its table and the
-    bot levels that play it."""
+    of their labels) in the order clients offer them, how a client draws its table, the
+    bot levels that play it and their measured strength (:func:`level_strength`)."""
     out = []
     for info in playable():
         options = [
@@ -130,6 +168,7 @@ def variants_json() -> list[dict[str, Any]]:
                 "client": info.client_json(),
                 "bots": bot_levels(info.name),
                 "default_bot": default_bot(info.name),
+                "strength": level_strength(info),
             }
         )
     return out

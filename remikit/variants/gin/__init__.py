@@ -33,6 +33,7 @@ SPEC = VariantSpec(
         GinPhase.LAY_OFF: 6,
         GinPhase.DEFEND: 7,
     },
+    ladder="remikit.variants.gin:ladder.json",
     client=ClientInfo(
         deal="hand",
         length="target",

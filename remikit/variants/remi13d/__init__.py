@@ -26,6 +26,7 @@ SPEC = VariantSpec(
     review_marks=(10.0, 30.0, 80.0),
     env_module="remi13d_v0",
     gym_id="remikit/Remi13D-v0",
+    ladder="remikit.variants.remi13d:ladder.json",
     client=ClientInfo(
         deal="game",
         length="games",

@@ -23,6 +23,7 @@ SPEC = VariantSpec(
     env_module="rummy500_v0",
     gym_id="remikit/Rummy500-v0",
     phase_slots={Rummy500Phase.CALL: 2},
+    ladder="remikit.variants.rummy500:ladder.json",
     client=ClientInfo(
         deal="hand",
         length="target",

@@ -24,6 +24,7 @@ SPEC = VariantSpec(
     review_marks=(2.0, 5.0, 12.0),
     env_module="three_thirteen_v0",
     gym_id="remikit/ThreeThirteen-v0",
+    ladder="remikit.variants.three_thirteen:ladder.json",
     client=ClientInfo(
         deal="round",
         length=scoring.ROUNDS,
