@@ -27,7 +27,8 @@ from remikit.actions import Action, Discard
 from remikit.bots import Bot, play_game
 from remikit.bots.cheater import make_arena_bot
 from remikit.cards import JOKER, Card, Rank
-from remikit.cli.arena import GameTask, derive_seed, make_arena
+from remikit.cli.arena import make_arena
+from remikit.cli.games import GameTask, derive_seed
 from remikit.solver import NEG, Goal
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.actions import Close
