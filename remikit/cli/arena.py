@@ -290,6 +290,17 @@ def add_run_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
     parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
 
 
+def add_option_argument(parser: argparse.ArgumentParser, lang: str) -> None:
+    """``--option KEY=VALUE``, any number of times: a table option (:func:`parse_options`)."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=t("arena.help_option", lang),
+    )
+
+
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi arena``."""
     lang = default_lang()
@@ -309,13 +320,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     add_run_arguments(parser, lang)
     parser.add_argument("--deals", action="store_true", help=t("arena.help_deals", lang))
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=t("arena.help_option", lang),
-    )
+    add_option_argument(parser, lang)
     parser.add_argument("--cluster", metavar="ADDRESS", help=t("arena.help_cluster", lang))
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)

@@ -28,6 +28,7 @@ from rich.text import Text
 from remikit.bots import BotError, check_bot
 from remikit.cli.arena import (
     ArenaError,
+    add_option_argument,
     add_run_arguments,
     jobs_count,
     option_text,
@@ -126,13 +127,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     add_run_arguments(parser, lang)
     parser.add_argument("--out", metavar="FILE", help=t("ladder.help_out", lang))
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=t("arena.help_option", lang),
-    )
+    add_option_argument(parser, lang)
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
 

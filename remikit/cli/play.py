@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.rule import Rule
 
 from remikit.bots import check_bot, make_bot
-from remikit.cli.arena import ArenaError, parse_options
+from remikit.cli.arena import ArenaError, add_option_argument, parse_options
 from remikit.cli.tui.session import InputFn, Session
 from remikit.cli.tui.ui import VariantUI
 from remikit.engine import OptionError
@@ -53,13 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--warn-playable", action="store_true", help=t("play.help_warn_playable", lang)
     )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=t("arena.help_option", lang),
-    )
+    add_option_argument(parser, lang)
     parser.set_defaults(func=run)
 
 
