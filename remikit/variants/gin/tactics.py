@@ -14,8 +14,9 @@ A discard is also rated by what it gives away (:func:`danger`): the chance that
 the other seat holds two cards that meld with it, counting the cards it took
 from the discard pile as held, the cards nobody can hold (in this hand, on
 the discard pile) as out, and the others as likely as the reading of its play
-makes them (:mod:`remikit.bots.strong.inference`). The draw (G-3, G-4) compares the outlook after
-taking the upcard and the best discard with the outlook of a stock card.
+makes them (:mod:`remikit.bots.strong.inference`). The draw (G-3, G-4) compares
+the outlook after taking the upcard and the best discard with the outlook of a
+stock card.
 
 A knock that is not gin is the favourite, but the search weighs it against
 holding on (rollouts to the end of the hand with fast policies): a knock with
@@ -135,10 +136,6 @@ class GinTactics:
         count = max(4, self.effort // (STEPS * max(1, candidates)))
         return own_draws(view, STEPS + 1, count)
 
-    def risks(self, view: PlayerView, known: Knowledge) -> list[float]:
-        """The chance that the other seat knocks at each of its next turns, if not before."""
-        return race.risks(view, STEPS + 1)
-
     def candidates(
         self, view: PlayerView, include: Action | None = None
     ) -> list[tuple[Plan, float]]:
@@ -161,7 +158,7 @@ class GinTactics:
         cheapest = sorted(dict.fromkeys(hand), key=lambda c: greedy.after_discard(hand, c))
         shortlist = cheapest[:SHORTLIST]
         futures = [f[:STEPS] for f in self.futures(view, len(shortlist))]
-        risks = self.risks(view, known)
+        risks = race.risks(view, STEPS + 1)
         chances = hand_chances(view, known)
         assert view.seat is not None
         theirs = None if chances is None else chances[1 - view.seat]
@@ -197,7 +194,7 @@ class GinTactics:
         if greedy.best_after_discard(with_top) <= limit:
             return take
         taken = self.rated_discards(view, with_top)[0][0]
-        risks = self.risks(view, knowledge(view))
+        risks = race.risks(view, STEPS + 1)
         futures = self.futures(view, SHORTLIST)
         total = 0.0
         for future in futures:
