@@ -10,13 +10,13 @@ import pytest
 
 from remikit.cli import arena
 from remikit.cli.arena import (
-    ArenaError,
     ArenaResult,
     failure_report,
     make_arena,
     tally,
     unique_best,
 )
+from remikit.cli.arguments import ArenaError
 from remikit.cli.games import (
     GameFailure,
     GameOutcome,

@@ -18,7 +18,8 @@ from remikit.actions import Action, Discard, Draw, MeldCards, Pass, Play
 from remikit.bots import Bot, RandomBot, make_bot, play_game
 from remikit.bots.greedy import GreedyBot
 from remikit.cards import Card
-from remikit.cli.arena import ArenaError, make_arena
+from remikit.cli.arena import make_arena
+from remikit.cli.arguments import ArenaError
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.melds import resolve_meld

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -24,9 +23,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from remikit import solver
 from remikit.bots.cheater import check_arena_bot
 from remikit.bots.runner import play_all
+from remikit.cli.arguments import (
+    ArenaError,
+    add_option_argument,
+    add_run_arguments,
+    jobs_count,
+    option_text,
+    parse_options,
+    solver_notice,
+)
 from remikit.cli.games import (
     GameFailure,
     GameOutcome,
@@ -37,15 +44,11 @@ from remikit.cli.games import (
     play_task,
     wilson_interval,
 )
-from remikit.engine import OptionError, OptionRefused, Options, OptionText
+from remikit.engine import OptionError, Options
 from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
 from remikit.variants import VariantSpec, find_playable
 
 DEFAULT_GAMES = 100
-
-
-class ArenaError(ValueError):
-    """Arguments that name no arena to play; the message is in the user's language."""
 
 
 # -- results ----------------------------------------------------------------------
@@ -183,21 +186,6 @@ class Arena:
         )
 
 
-def parse_options(pairs: Sequence[str], lang: str) -> dict[str, OptionText]:
-    """``--option KEY=VALUE`` pairs by name, the values as text to parse."""
-    out: dict[str, OptionText] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise ArenaError(t("arena.bad_option", lang, option=pair))
-        out[key.strip()] = OptionText(value.strip())
-    return out
-
-
-def option_text(exc: OptionError, lang: str) -> str:
-    return exc.text(lang) if isinstance(exc, OptionRefused) else str(exc)
-
-
 def make_arena(
     variant: str,
     bots: str,
@@ -281,26 +269,6 @@ def _counts(counts: Sequence[int], lang: str) -> str:
 # -- the command ------------------------------------------------------------------
 
 
-def add_run_arguments(parser: argparse.ArgumentParser, lang: str) -> None:
-    """``--seed``, ``--jobs`` and ``--json``, as every command that plays many games takes."""
-    parser.add_argument("--seed", type=int, metavar="S", help=t("arena.help_seed", lang))
-    parser.add_argument(
-        "--jobs", type=int, default=0, metavar="J", help=t("arena.help_jobs_all", lang)
-    )
-    parser.add_argument("--json", action="store_true", help=t("arena.help_json", lang))
-
-
-def add_option_argument(parser: argparse.ArgumentParser, lang: str) -> None:
-    """``--option KEY=VALUE``, any number of times: a table option (:func:`parse_options`)."""
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help=t("arena.help_option", lang),
-    )
-
-
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``remi arena``."""
     lang = default_lang()
@@ -324,18 +292,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--cluster", metavar="ADDRESS", help=t("arena.help_cluster", lang))
     parser.add_argument("--lang", choices=LANGUAGES, help=t("score.help_lang", lang))
     parser.set_defaults(func=run)
-
-
-def solver_notice(lang: str) -> None:
-    """One line on stderr where remikit was built without its compiled search (a match
-    then takes several times as long)."""
-    if not solver.COMPILED:
-        print(t("arena.pure_python", lang), file=sys.stderr)
-
-
-def jobs_count(jobs: int) -> int:
-    """``--jobs``: 0 means every core."""
-    return (os.cpu_count() or 1) if jobs == 0 else jobs
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None) -> int:

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from remikit.bots import BotError, check_bot
-from remikit.cli.arena import (
+from remikit.cli.arguments import (
     ArenaError,
     add_option_argument,
     add_run_arguments,

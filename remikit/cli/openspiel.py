@@ -28,7 +28,7 @@ from rich.table import Table
 
 from remikit.bots import Bot, BotError, check_bot, make_bot
 from remikit.bots.runner import play_all
-from remikit.cli.arena import add_run_arguments, jobs_count, solver_notice
+from remikit.cli.arguments import add_run_arguments, jobs_count, solver_notice
 from remikit.cli.games import Z95, derive_seed, wilson_interval
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.variants import VARIANTS, find_variant

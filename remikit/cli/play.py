@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.rule import Rule
 
 from remikit.bots import check_bot, make_bot
-from remikit.cli.arena import ArenaError, add_option_argument, parse_options
+from remikit.cli.arguments import ArenaError, add_option_argument, parse_options
 from remikit.cli.tui.session import InputFn, Session
 from remikit.cli.tui.ui import VariantUI
 from remikit.engine import OptionError

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from remikit.bots.strong import DEFAULT_BUDGET
-from remikit.cli.arena import jobs_count
+from remikit.cli.arguments import jobs_count
 from remikit.i18n import LANGUAGES, N_, default_lang, t
 from remikit.records import RecordError, load_record, new_game
 from remikit.review import Review, review
