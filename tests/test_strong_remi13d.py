@@ -11,6 +11,7 @@ from remikit.actions import Discard, Draw
 from remikit.bots.strong.determinize import knowledge
 from remikit.bots.strong.search import QUICK
 from remikit.cards import Card, make_deck, parse_cards
+from remikit.variants.remi13d.lite import best_close, masks, usefulness
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.tactics import (
     LATER,
@@ -18,13 +19,10 @@ from remikit.variants.remi13d.tactics import (
     NO_CLOSER,
     SIMS_PER_FUTURE,
     Remi13DTactics,
-    best_close,
     draw_gain,
     later_close,
-    masks,
     shortfall,
     shortfall14,
-    usefulness,
 )
 
 FULL = make_deck(decks=2, jokers=4)
