@@ -316,11 +316,14 @@ def hand_chances(view: PlayerView, known: Knowledge) -> list[dict[Card, float]] 
     return chances
 
 
-def own_draws(view: PlayerView, steps: int, count: int) -> list[list[Card]]:
+def own_draws(
+    view: PlayerView, steps: int, count: int, known: Knowledge | None = None
+) -> list[list[Card]]:
     """``count`` sampled futures of the seat's next ``steps`` stock cards (at most as many as
     it has not seen), drawn from the cards it has not seen, each as likely as the
-    variant's reading of play makes it to lie in the stock; the same for the same view."""
-    known = knowledge(view)
+    variant's reading of play makes it to lie in the stock; the same for the same view.
+    ``known``: the view's :func:`knowledge`, where the caller has it."""
+    known = known if known is not None else knowledge(view)
     unseen = list(known.unseen)
     rng = random.Random(hash((view.deal_number, len(view.log), tuple(c.index for c in view.hand))))
     steps = min(steps, len(unseen))

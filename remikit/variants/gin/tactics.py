@@ -132,9 +132,11 @@ class GinTactics:
     reads_play = True
     effort = 0
 
-    def futures(self, view: PlayerView, candidates: int) -> list[list[Card]]:
+    def futures(
+        self, view: PlayerView, candidates: int, known: Knowledge | None = None
+    ) -> list[list[Card]]:
         count = max(4, self.effort // (STEPS * max(1, candidates)))
-        return own_draws(view, STEPS + 1, count)
+        return own_draws(view, STEPS + 1, count, known)
 
     def candidates(
         self, view: PlayerView, include: Action | None = None
@@ -157,7 +159,7 @@ class GinTactics:
         known = knowledge(view)
         cheapest = sorted(dict.fromkeys(hand), key=lambda c: greedy.after_discard(hand, c))
         shortlist = cheapest[:SHORTLIST]
-        futures = [f[:STEPS] for f in self.futures(view, len(shortlist))]
+        futures = [f[:STEPS] for f in self.futures(view, len(shortlist), known)]
         risks = race.risks(view, STEPS + 1)
         chances = hand_chances(view, known)
         assert view.seat is not None
@@ -195,7 +197,7 @@ class GinTactics:
             return take
         taken = self.rated_discards(view, with_top)[0][0]
         risks = race.risks(view, STEPS + 1)
-        futures = self.futures(view, SHORTLIST)
+        futures = self.futures(view, SHORTLIST, knowledge(view))
         total = 0.0
         for future in futures:
             cards = [*view.hand, future[0]]

@@ -220,14 +220,16 @@ class Remi13DTactics:
         close = close_chance(hand, unseen, pure_run) + later_close(hand, futures, pure_run)
         return CLOSE_CHANCE * close + DRAW_GAIN * draw_gain(hand, unseen)
 
-    def futures(self, view: PlayerView, steps: int) -> list[list[Card]]:
+    def futures(
+        self, view: PlayerView, steps: int, known: Knowledge | None = None
+    ) -> list[list[Card]]:
         """The seat's next ``steps`` stock cards, sampled from the unseen cards: as many
         samples as the effort beyond the rollouts buys (none at 100 or less, at most
         :data:`MAX_FUTURES`), the same ones for every candidate."""
         count = min(
             MAX_FUTURES, (self.effort - (self.max_rollouts or self.effort)) // SIMS_PER_FUTURE
         )
-        return own_draws(view, steps, count) if count > 0 else []
+        return own_draws(view, steps, count, known) if count > 0 else []
 
     def candidates(
         self, view: PlayerView, include: Action | None = None
@@ -266,8 +268,9 @@ class Remi13DTactics:
         rated = [pc for i, pc in enumerate(rated) if i < top or pc[1] is kept]
         if self.effort < QUICK:
             return [((Discard(c),), p) for p, c in rated]
-        unseen = Counter(knowledge(view).unseen)
-        futures = self.futures(view, FUTURE_STEPS)
+        known = knowledge(view)
+        unseen = Counter(known.unseen)
+        futures = self.futures(view, FUTURE_STEPS, known)
         rated = sorted(
             ((p + self.outlook(without(view.hand, c), unseen, futures, rule), c) for p, c in rated),
             key=lambda pc: pc[0],
@@ -301,8 +304,9 @@ class Remi13DTactics:
             key=lambda pc: pc[0],
             reverse=True,
         )
-        unseen = Counter(knowledge(view).unseen)
-        futures = self.futures(view, FUTURE_STEPS + 1)
+        known = knowledge(view)
+        unseen = Counter(known.unseen)
+        futures = self.futures(view, FUTURE_STEPS + 1, known)
         after = max(
             p + self.outlook(without(with_top, c), unseen, [f[:-1] for f in futures], rule)
             for p, c in rated[:DRAW_DISCARDS]
