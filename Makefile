@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 INSTALLED_DEV := $(VENV)/.installed-dev
+NODE_MODULES := node_modules/.installed
 
 .PHONY: run test check lint bench clean messages catalogues
 
@@ -30,11 +31,12 @@ test: lint
 check: lint
 	$(BIN)/pytest -n auto -m "not slow" tests remikit
 
-lint: $(INSTALLED_DEV)
+lint: $(INSTALLED_DEV) $(NODE_MODULES)
 	$(BIN)/ruff check remikit tests bench
 	$(BIN)/ruff format --check remikit tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	node_modules/.bin/eslint remikit/server/static tests/js
 
 # The message catalogue (docs/translating.md): `make messages` extracts every message id the
 # code uses (babel.cfg) into the template and merges it into each language's .po file;
@@ -55,7 +57,7 @@ bench: $(INSTALLED_DEV)  # bench_speed.py needs the openspiel extra
 	for script in bench/bench_*.py; do $(BIN)/python "$$script" || exit 1; done
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
 	rm -f remikit/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
@@ -70,3 +72,10 @@ $(INSTALLED): pyproject.toml setup.py remikit/_solvercore.c | $(BIN)/python
 $(INSTALLED_DEV): pyproject.toml setup.py remikit/_solvercore.c | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev,openspiel]'
 	touch $@ $(INSTALLED)
+
+# The browser client's checkers (package.json, pinned by package-lock.json): ESLint and
+# TypeScript's checker over the JSDoc types; .ci/install-node.sh brings Node.js and npm.
+$(NODE_MODULES): package.json package-lock.json
+	bash .ci/install-node.sh
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@

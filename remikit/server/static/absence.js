@@ -42,7 +42,7 @@ function timerLine(timer, me, nameOf) {
   const mine = timer.seat === me;
   return h("p", {class: "turn-timer" + (mine ? " mine" : ""), id: "turn-timer", dataset: {endsAt: String(endsAt), seat: String(timer.seat)}},
     mine ? t("absence.your_time") : t("absence.their_time", {name: nameOf(timer.seat)}), " ",
-    h("b", {class: "seconds"}, String(Math.ceil(timer.ends_in_ms / 1000))), " s");
+    h("b", {class: "seconds"}, String(Math.ceil(timer.ends_in_ms / 1000))), " ", t("absence.seconds_unit"));
 }
 
 const REPLACE = {bot: N_("absence.replace_bot"), person: N_("absence.replace_person")};

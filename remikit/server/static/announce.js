@@ -33,7 +33,7 @@ export class Announcer {
     const words = describeLog(plays, nameOf, view.taken_from_discard || [], message.table?.client);
     const [deal, told] = this.seen || [null, 0];
     const from = deal === view.deal_number && told <= words.length ? told : Math.max(0, words.length - 1);
-    if (this.seen !== null) for (const line of words.slice(from)) this.say(line);
+    if (this.seen !== null) for (const line of words.slice(from)) if (line !== null) this.say(line);
     this.seen = [view.deal_number, words.length];
     const window = message.call_window;
     const callKey = window ? `${view.deal_number}:${plays.length}` : null; // one window per discard

@@ -86,7 +86,7 @@ function lastBySeat(view, nameOf, client) {
   const plays = view.plays || [];
   const words = describeLog(plays, nameOf, view.taken_from_discard || [], client);
   const out = {};
-  plays.forEach((play, i) => { out[play.seat] = words[i]; });
+  plays.forEach((play, i) => { if (play.action.type !== "pass" || client?.knocking) out[play.seat] = words[i]; });
   return {out, words};
 }
 
@@ -404,7 +404,7 @@ export function renderBoard(root, model) {
 export function logPanel(view, client, nameOf) {
   const words = describeLog(view.plays || [], nameOf, view.taken_from_discard || [], client);
   return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view, client)),
-    words.length ? h("ol", {class: "log", id: "log", reversed: true}, [...words].reverse().map((w) => h("li", {}, w)))
+    words.length ? h("ol", {class: "log", id: "log", reversed: true}, words.filter((w) => w !== null).reverse().map((w) => h("li", {}, w)))
       : h("p", {class: "muted"}, t("act.none")));
 }
 

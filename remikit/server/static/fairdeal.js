@@ -170,7 +170,7 @@ export class FairDeals {
     const entry = message.fairness.ended;
     const view = message.view;
     const seen = this.seen(entry.deal);
-    this.opener = document.activeElement; // the focus goes back there when the view closes
+    this.opener = /** @type {HTMLElement | null} */ (document.activeElement); // the focus goes back there when the view closes
     this.dialog = {deal: entry.deal};
     this.render();
     const full = seen.deck || message.fairness.deck; // as shown before the deal, where it was

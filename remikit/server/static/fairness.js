@@ -165,7 +165,7 @@ export async function shuffled(items, seed) {
   const out = [...items];
   const stream = new ByteStream(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    const j = await stream.below(i + 1);
+    const j = Number(await stream.below(i + 1));
     [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
@@ -243,6 +243,9 @@ const sameCards = (a, b) => a.length === b.length && [...a].sort().join(" ") ===
  * the card turned up after the deal}. The keys: `secret` (it matches the commitment),
  * `commitment_seen`, `contribution`, `hand`, `upcard`; `malformed` alone when the data or
  * the unshuffled deck is not well formed.
+ * @param {any} entry
+ * @param {{deck: string[], players: number, seen?: {commitment?: string, seat?: number | null,
+ *   contribution?: string, dealer?: number, hand?: string[], upcard?: string}}} options
  */
 export async function verifyDeal(entry, {deck: full, players, seen = {}}) {
   const reason = malformed(entry, players) || (entry.secret ? null : "the secret is not revealed")

@@ -144,7 +144,7 @@ export class HandView {
   /** The card that takes the hand's one tab stop. */
   roveTo(id) {
     this.current = id;
-    for (const card of this.element.children) card.tabIndex = Number(card.dataset.id) === id ? 0 : -1;
+    for (const card of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.element.children)) card.tabIndex = Number(card.dataset.id) === id ? 0 : -1;
   }
 
   /** Enter or Space selects; arrows move the focus; Shift + arrows move the card. */
@@ -163,7 +163,7 @@ export class HandView {
       if (to !== index) this.onReorder(index, to);
       return;
     }
-    this.element.children[to]?.focus();
+    /** @type {HTMLElement | undefined} */ (this.element.children[to])?.focus();
   }
 
   down(event) {

@@ -76,10 +76,10 @@ const openDialog = () => [...document.querySelectorAll('.results:not([hidden]) [
 function keepInDialog(event) {
   const dialog = openDialog();
   if (!dialog) return;
-  const stops = [...dialog.querySelectorAll("button, a[href], input, [tabindex='0']")]
+  const stops = [.../** @type {NodeListOf<HTMLButtonElement>} */ (dialog.querySelectorAll("button, a[href], input, [tabindex='0']"))]
     .filter((element) => !element.disabled && isShown(element));
   if (!stops.length) return;
-  const at = stops.indexOf(document.activeElement);
+  const at = stops.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
   const next = at < 0 ? 0 : (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
   event.preventDefault();
   stops[next].focus();
@@ -97,7 +97,7 @@ export function pressable(element, press) {
 
 /** Where the focus is inside `root`, as a selector that finds it again after a redraw. */
 export function focusKey(root) {
-  const element = document.activeElement;
+  const element = /** @type {HTMLElement | null} */ (document.activeElement);
   if (!element || element === document.body || !root.contains(element)) return null;
   if (element.id) return `#${CSS.escape(element.id)}`;
   for (const name of ["id", "depth", "meld"]) {

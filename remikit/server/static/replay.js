@@ -174,7 +174,7 @@ function renderReview() {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (!replay.game || event.target.closest("input, select")) return;
+  if (!replay.game || /** @type {Element} */ (event.target).closest("input, select")) return;
   if (event.key === "ArrowRight") go(replay.step + 1);
   else if (event.key === "ArrowLeft") go(replay.step - 1);
 });

@@ -68,7 +68,7 @@ export class SeatDrawShow {
     localStorage.setItem(this.key, "1");
     this.box.hidden = true;
     this.box.replaceChildren();
-    document.querySelector("#hand .card[tabindex='0']")?.focus({preventScroll: true});
+    /** @type {HTMLElement | null} */ (document.querySelector("#hand .card[tabindex='0']"))?.focus({preventScroll: true});
   }
 
   paint() {

@@ -89,12 +89,14 @@ function notice(text, kind = "info") {
 
 const errorBox = $("#error"); // shown by the hand (render puts it there)
 
+let errorTimer = 0;
+
 function showError(text) {
   const element = errorBox;
   element.textContent = text;
   element.hidden = !text;
-  clearTimeout(showError.timer);
-  if (text) showError.timer = setTimeout(() => { element.hidden = true; }, 8000);
+  clearTimeout(errorTimer);
+  if (text) errorTimer = setTimeout(() => { element.hidden = true; }, 8000);
 }
 
 // -- joining ---------------------------------------------------------------------------

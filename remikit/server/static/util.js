@@ -180,16 +180,26 @@ function knockPass(plays, i, who) {
   return t("act.pass_wall", {who});
 }
 
+/** The passes after one discard in one line, at the last of them, naming who passed; null
+ * at the others. */
+function passRun(plays, i, nameOf) {
+  if (plays[i + 1]?.action.type === "pass") return null;
+  let first = i;
+  while (first > 0 && plays[first - 1].action.type === "pass") first--;
+  return t("act.pass", {who: plays.slice(first, i + 1).map((play) => nameOf(play.seat)).join(", ")});
+}
+
 /**
- * The log in words, with the cards taken from the discard pile filled in: a draw from
- * the pile says only its depth; the view's taken_from_discard lists those cards in order.
- * `client` (the variant's client info) words a pass where players knock.
+ * The log in words, one entry per play, with the cards taken from the discard pile filled
+ * in: a draw from the pile says only its depth; the view's taken_from_discard lists those
+ * cards in order. `client` (the variant's client info) words a pass where players knock;
+ * elsewhere a run of passes is one line, at its last pass, and null at the others.
  */
 export function describeLog(plays, nameOf, taken = [], client = null) {
   let next = 0;
   return plays.map((play, i) => {
     const a = play.action;
-    if (a.type === "pass" && client?.knocking) return knockPass(plays, i, nameOf(play.seat));
+    if (a.type === "pass") return client?.knocking ? knockPass(plays, i, nameOf(play.seat)) : passRun(plays, i, nameOf);
     const fromPile = (a.type === "draw" && a.source === "discard") || a.type === "rummy";
     if (!fromPile) return describeAction(play, nameOf, client);
     const k = a.depth;

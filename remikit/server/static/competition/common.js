@@ -23,8 +23,11 @@ export function keepLogin(role, token, name, id = cid) {
 export function forget(role) { localStorage.removeItem(tokenKey(role)); }
 
 /** A JSON API call: GET without a body, POST with one (``post`` for a POST without);
- * with the token of ``role``. */
+ * with the token of ``role``.
+ * @param {string} path
+ * @param {{body?: unknown, role?: string, post?: boolean}} [options] */
 export async function call(path, {body, role, post = false} = {}) {
+  /** @type {Record<string, string>} */
   const headers = {};
   const token = role && login(role)?.token;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -106,7 +109,7 @@ export function namer(players) {
 
 /** The standings table (rank, name, club, points, games, won, closes, best, dead); a phone
  * shows the first columns only (class "extra" on the others). */
-export function standingsTable(rows, {onPick} = {}) {
+export function standingsTable(rows, /** @type {{onPick?: (row: any) => void}} */ {onPick} = {}) {
   const heads = [[N_("comp.col.rank")], [N_("comp.col.name")], [N_("comp.col.club"), "club extra"], [N_("comp.col.total")],
     [N_("comp.col.games")], [N_("comp.col.won")], [N_("comp.col.ace"), "extra"], [N_("comp.col.joker"), "extra"],
     [N_("comp.col.best"), "extra"], [N_("comp.col.dead"), "extra"]];
