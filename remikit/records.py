@@ -24,9 +24,13 @@ class RecordError(ValueError):
     """A record that is not well formed (as opposed to an illegal action in it)."""
 
 
+MAX_NAME = 40
+
+
 @dataclass(frozen=True)
 class ReplayResult:
-    """What replaying a record gave: the scores, or the first illegal action."""
+    """What replaying a record gave: the scores, or the first illegal action; ``players``
+    the names the record gives its seats (none: the record names nobody)."""
 
     ok: bool
     game: Game | None
@@ -34,6 +38,7 @@ class ReplayResult:
     index: int | None = None
     action: str | None = None
     reason: str | None = None
+    players: tuple[str, ...] | None = None
 
     def as_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -51,9 +56,26 @@ class ReplayResult:
             "hand_scores": [list(p) for p in done],
             "totals": list(self.game.totals),
         }
+        if self.players is not None:
+            out["players"] = list(self.players)
         if self.finished:
             out["winner"] = self.game.winner
         return out
+
+
+def player_names(record: Mapping[str, Any], seats: int) -> tuple[str, ...] | None:
+    """A record's ``players``, one name per seat (1 to 40 characters), or None when it has
+    none; :class:`RecordError` when they are not that."""
+    names = record.get("players")
+    if names is None:
+        return None
+    if (
+        not isinstance(names, list)
+        or len(names) != seats
+        or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in names)
+    ):
+        raise RecordError(f"players must be a list of {seats} names of 1 to {MAX_NAME} characters")
+    return tuple(names)
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -97,6 +119,7 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
     (a malformed hand changes nothing: its deal does not start)."""
     try:
         game = new_game(record)
+        players = player_names(record, game.players)
     except RecordError as exc:
         return ReplayResult(False, None, reason=str(exc))
     hands = record.get("hands")
@@ -118,7 +141,7 @@ def replay(record: Mapping[str, Any]) -> ReplayResult:
         if number < len(hands) and not game.needs_deal:
             reason = f"hand {number} is not over but another hand follows"
             return ReplayResult(False, game, reason=reason)
-    return ReplayResult(True, game, finished=game.over)
+    return ReplayResult(True, game, finished=game.over, players=players)
 
 
 def apply_recorded(game: Game, seat: int, action: Action) -> None:

@@ -121,6 +121,8 @@ def play_turn(person: Person, seen: dict[str, int]) -> None:
                 " && document.querySelector('#board').dataset.busy === 'false'"
             )
             shot(page, f"gin_{phase}")
+        else:  # the melds are down: only Done is left, and the button that cannot act is off
+            assert page.is_disabled("#btn-lay-best")
         if person.board().get("myTurn") == "true" and person.board()["phase"] == phase:
             person.act_and_wait(lambda: page.click("#btn-pass"))
 

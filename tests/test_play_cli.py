@@ -106,6 +106,7 @@ def test_a_whole_remi13d_match_through_the_terminal(tmp_path: Path) -> None:
     result = replay(load_record(record))
     assert result.ok and result.finished
     assert result.game is not None and len(result.game.deals) == 2
+    assert result.players is not None and "Ana" in result.players  # the record names the seats
 
 
 def test_the_person_takes_the_discard_of_the_left_seat() -> None:

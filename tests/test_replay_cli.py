@@ -170,3 +170,20 @@ def test_a_file_that_is_no_record_gets_a_reason(
     out, err = capsys.readouterr()
     got = json.loads(out)
     assert set(got) == {"ok", "reason"} and reason in got["reason"] and err == ""
+
+
+def test_a_record_names_its_players_in_the_replay(
+    data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.loads((data / "records" / "r13-close-with-ace.json").read_text())
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(record | {"players": ["Ana", "Budi", "Citra", "Dewi"]}))
+    assert main(["replay", str(named), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Winner: Ana" in out and "Budi" in out
+    assert main(["replay", "--json", str(named)]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == ["Ana", "Budi", "Citra", "Dewi"]
+    for bad in (["Ana"], ["Ana", "Budi", "Citra", ""], ["Ana", "Budi", "Citra", 4], "Ana"):
+        named.write_text(json.dumps(record | {"players": bad}))
+        assert main(["replay", "--json", str(named)]) == 1
+        assert "players must be a list of 4 names" in json.loads(capsys.readouterr().out)["reason"]

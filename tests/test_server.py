@@ -1092,7 +1092,9 @@ def test_each_deal_is_stored_when_it_starts_and_the_record_carries_those_decks(
     assert len(decks) == 2 == len(record["hands"]) == len(fair) - 1
     assert [hand["deck"] for hand in record["hands"]] == decks == fair[:2]
     assert all(check.verified for check in verify_record(record))
-    assert replay(record).ok
+    replayed = replay(record)
+    assert replayed.ok and replayed.players == tuple(record["players"])
+    assert len(record["players"]) == 4 and all(record["players"])  # the seats' names
 
 
 def test_a_deal_whose_deck_cannot_be_stored_is_not_dealt_until_it_is(

@@ -56,3 +56,10 @@ def test_R3_6_going_out_is_noted_once_from_the_view() -> None:
     assert ui.turn_note(SESSION, seat, view, None) == t("play.went_out", "en")
     assert ui.turn_note(SESSION, seat, view, None) == ""  # said once a round
     assert ui.turn_note(SESSION, (seat + 1) % 3, view, None) == ""
+
+
+def test_R3_6_the_help_says_a_discard_at_deadwood_0_goes_out() -> None:
+    entries = dict(ThreeThirteenUI().help_entries())
+    discard = entries["b 7h, b 3"]
+    assert "deadwood 0" in t(discard, "en") and "goes out" in t(discard, "en")
+    assert "keluar" in t(discard, "id")

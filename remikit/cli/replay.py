@@ -43,8 +43,9 @@ def run(args: argparse.Namespace) -> int:
     game = result.game
     table = Table(title=t("replay.cli_title", lang, variant=game.name))
     table.add_column(t("common.deal", lang))
-    for seat in range(game.players):
-        table.add_column(f"p{seat}", justify="right")
+    names = result.players or tuple(f"p{seat}" for seat in range(game.players))
+    for name in names:
+        table.add_column(name, justify="right")
     for i, points in enumerate(out["hand_scores"], start=1):
         table.add_row(str(i), *map(str, points))
     table.add_row(t("common.total", lang), *map(str, out["totals"]), style="bold")
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         winner = out["winner"]
         if winner is None:
             console.print(t("common.no_winner", lang))
+        elif result.players is not None:
+            console.print(t("common.winner_name", lang, name=result.players[winner]))
         else:
             console.print(t("common.winner_seat", lang, seat=winner))
     else:

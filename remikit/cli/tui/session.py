@@ -35,6 +35,7 @@ from remikit.cli.tui.ui import Step, VariantUI, positions_for, taken_by
 from remikit.engine import Deal, Game, Phase
 from remikit.errors import IllegalAction
 from remikit.i18n import t, tn
+from remikit.records import MAX_NAME
 from remikit.views import PlayerView
 
 YES = frozenset({"y", "ya", "yes", "iya"})
@@ -129,7 +130,9 @@ class Session:
     def save_record(self) -> None:
         if self.record_path is None:
             return
-        self.record_path.write_text(record_json(self.game.record()), encoding="utf-8")
+        names = [self.names[seat][:MAX_NAME] for seat in range(self.game.players)]
+        record = self.game.record() | {"players": names}
+        self.record_path.write_text(record_json(record), encoding="utf-8")
         self.say(t("play.record_saved", self.lang, path=escape(str(self.record_path))))
 
     # -- the game ------------------------------------------------------------

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 
 from remikit.actions import Play, parse_seat_action
 from remikit.engine import Game
+from remikit.records import MAX_NAME
 from remikit.server.guard import MAX_INT
 from remikit.server.http.deps import HubDep
 from remikit.server.problems import Problem
@@ -50,7 +51,9 @@ async def get_game(request: Request, hub: HubDep, table_id: str) -> dict[str, An
 async def get_record(hub: HubDep, table_id: str) -> Response:
     stored = await finished_game(hub, table_id)
     game = await asyncio.to_thread(build_game, stored)
-    text = json.dumps(record_with_fairness(game.record(), stored), indent=1)
+    names = [str(s.get("name") or f"p{i}")[:MAX_NAME] for i, s in enumerate(stored.seats)]
+    record = record_with_fairness(game.record(), stored) | {"players": names}
+    text = json.dumps(record, indent=1)
     filename = f"remikit-{stored.variant}-{stored.id}.record.json"
     return Response(
         text,

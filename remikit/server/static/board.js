@@ -323,7 +323,10 @@ function knockButtons(model, mine, layPhase) {
     out.push(button("btn-knock", t("btn.knock"), legalKnock, () => model.on.knock(), "gold"));
   }
   if (layPhase) {
-    out.push(button("btn-lay-best", t("btn.lay_best"), Boolean(model.layDown), () => model.on.layBest(), "primary"));
+    // the server's best step; its pass ends the laying down, which only Done says (G-6)
+    const step = model.layDown;
+    const useful = Boolean(step) && (step.type !== "pass" || view.phase === "lay_off");
+    out.push(button("btn-lay-best", t("btn.lay_best"), useful, () => model.on.layBest(), "primary"));
   }
   if (mine && legalTexts.has("pass")) {
     const done = LAY_PHASES.includes(view.phase);

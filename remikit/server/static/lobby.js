@@ -34,7 +34,8 @@ function header() {
     h("span", {class: "table-title"}, t("lobby.title").split(": ")[1]),
     h("a", {href: url("/competitions/new"), id: "competition-link"}, t("lobby.competition")),
     langButton());
-  $("#tagline").textContent = t("app.tagline");
+  $("#tagline").textContent = form.variants.length
+    ? t("app.tagline", {variants: form.variants.map((v) => variantTitle(v, document.documentElement.lang)).join(", ")}) : "";
 }
 
 // -- a new table ------------------------------------------------------------------------
@@ -386,6 +387,7 @@ async function start() {
     form.variants = variants;
     const wanted = new URLSearchParams(location.search).get("variant");
     form.variant = variants.some((v) => v.name === wanted) ? wanted : variants[0].name;
+    header(); // the tagline names the variants
     renderNewTable();
     renderTables(); // the game filter lists the variants
   } catch (error) {

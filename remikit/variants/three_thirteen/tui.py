@@ -40,6 +40,14 @@ class ThreeThirteenUI(VariantUI):
     def __init__(self) -> None:
         self.announced_out: set[int] = set()
 
+    def help_entries(self) -> list[tuple[str, str]]:
+        """The commands, the discard saying that it goes out at deadwood 0 (R3-6)."""
+        discard = N_("play.cmd_discard")
+        return [
+            (command, N_("play.t13_cmd_discard") if key == discard else key)
+            for command, key in super().help_entries()
+        ]
+
     @staticmethod
     def table_info(session: Session, number: int) -> tuple[int, AceMode, Rank]:
         ace = cast(AceMode, session.game.options.as_dict().get("ace", "low"))
