@@ -245,6 +245,13 @@ def test_rummy500_warns_before_a_discard_that_can_be_laid_off(
         warning = page.inner_text("#discard-warning-text")
         assert "8♥ can be laid off onto meld 1." in warning
         assert "Discarding 8♥ gives another player a Rummy! call." in warning
+        # beside the Discard button, in the player's own area, and on the screen
+        button = page.locator("#btn-discard").bounding_box()
+        box = page.locator("#discard-warning").bounding_box()
+        assert button is not None and box is not None
+        assert page.locator("#board .me #discard-warning").count() == 1
+        assert 0 <= box["y"] - (button["y"] + button["height"]) < 80
+        assert box["y"] + box["height"] <= page.viewport_size["height"]  # type: ignore[index]
         shot(page, "rules-discard-warning")
         page.click("#discard-cancel")
         assert page.locator("#discard-warning").count() == 0

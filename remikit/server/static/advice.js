@@ -141,6 +141,14 @@ function pendingBox() {
       t("table.cancel"))));
 }
 
+/** The warning before a discard the hints advise against, with Discard anyway and Cancel
+ * (shown beside the action buttons), or null. */
+export function discardWarning(message) {
+  const warnings = message.advice?.warnings || [];
+  if (state.pending && !warnings.some((w) => w.card === state.pending.card)) state.pending = null;
+  return state.pending ? pendingBox() : null;
+}
+
 /** The side panel's hints box (with the Rules button), for a seat or a spectator. */
 export function advicePanel(message) {
   const table = message.table;
@@ -148,7 +156,6 @@ export function advicePanel(message) {
     href: url(`/rules/${table.variant}?lang=${document.documentElement.lang}&table=${table.id}`)}, t("table.rules"));
   const advice = message.advice;
   if (!advice) return h("section", {class: "advice", id: "advice"}, rules);
-  if (state.pending && !(message.advice.warnings || []).some((w) => w.card === state.pending.card)) state.pending = null;
   const note = noteText(advice);
   const best = state.best && state.best.state_id === message.state_id ? state.best : null;
   const warn = h("input", {type: "checkbox", id: "warn-discard", checked: warnOn(),
@@ -158,7 +165,6 @@ export function advicePanel(message) {
     note ? h("p", {class: "advice-note", id: "advice-note", role: "status"}, h("b", {}, note)) : null,
     h("p", {class: "advice-counter", id: "advice-counter"}, counterText(advice.counter)),
     advice.lay_off ? layOffBox(advice.lay_off) : null,
-    state.pending ? pendingBox() : null,
     h("button", {type: "button", class: "btn small", id: "advice-show", onclick: ask}, t("advice.show_best")),
     best ? bestBox(best) : null,
     message.table.client.table_melds

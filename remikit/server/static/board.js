@@ -356,6 +356,7 @@ function bottomArea(model, last) {
       model.readOnly ? null : h("span", {class: "muted help"}, t("table.select_help"))),
     prompt(model),
     model.readOnly ? null : actionBar(model),
+    model.warning ?? null,
     model.handElement);
 }
 

@@ -3,7 +3,7 @@
 // comes back to the same seat and hand.
 
 import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
-import {adviceReply, advicePanel, announce, announcement, guardDiscard, initAdvice} from "./advice.js";
+import {adviceReply, advicePanel, announce, announcement, discardWarning, guardDiscard, initAdvice} from "./advice.js";
 import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
@@ -484,6 +484,7 @@ function render() {
     handElement: page.me !== null ? hand.element : null,
     selectedCards: selectedCards(),
     layDown: message.lay_down ?? null,
+    warning: page.me !== null ? discardWarning(message) : null,
     readOnly: false,
     nameOf,
     on,
