@@ -137,3 +137,32 @@ def test_the_settings_chosen_in_the_lobby_are_shown_at_the_table(
     assert page.evaluate(f"() => localStorage.getItem('remikit.owner.{code}')")
     shot(page, "absent-settings")
     person.no_page_errors()
+
+
+def test_R13_2_no_turn_time_runs_behind_the_seat_draw_show(
+    served: Served, browser: Browser
+) -> None:
+    """The person's time starts, whole, once the seat draw show is closed; its Skip and
+    Start buttons take an ordinary click while the cards turn over."""
+    seats = [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * 3
+    body = {"variant": "remi13d", "options": {"games": 1}, "seats": seats}
+    response = httpx.post(f"{served.url}/api/tables", json=body | {"settings": {"turn_time": 30}})
+    assert response.status_code == 201, response.text
+    code = response.json()["table"]["id"]
+    person = open_person(browser)
+    page = person.page
+    page.goto(f"{served.url}/table/{code}")
+    page.wait_for_selector("#join-form")
+    page.fill("#join-name", "Tono")
+    page.click("#join-submit")  # the seat draw (R13-2) then says where Tono sits
+    page.wait_for_selector("#seat-draw-show .draw-row")
+    while person.board().get("myTurn") != "true":  # the bots before: a second a move
+        advance(served, 1)
+        page.wait_for_timeout(100)
+    assert page.is_visible("#seat-draw-show")
+    # the show covers the table: no time runs
+    assert page.evaluate("() => window.remikit.message.table.timer") is None
+    page.click("#seat-draw-skip", timeout=5000)
+    page.click("#seat-draw-done", timeout=5000)
+    page.wait_for_selector("#seat-draw-show", state="hidden")
+    wait_text(page, "#turn-timer", "Your time: 30 s")

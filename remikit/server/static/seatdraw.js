@@ -11,7 +11,9 @@ import {cardName, h} from "./util.js";
 const STEP_MS = 550;
 
 export class SeatDrawShow {
-  constructor(code) {
+  /** `closed` is called when the player closes the show (the table is then in sight). */
+  constructor(code, closed = () => {}) {
+    this.closed = closed;
     this.key = `remikit.seatdraw.${code}`;
     this.box = h("div", {class: "results seat-draw-show", id: "seat-draw-show", hidden: true});
     document.body.append(this.box);
@@ -68,7 +70,24 @@ export class SeatDrawShow {
     localStorage.setItem(this.key, "1");
     this.box.hidden = true;
     this.box.replaceChildren();
+    this.closed();
     /** @type {HTMLElement | null} */ (document.querySelector("#hand .card[tabindex='0']"))?.focus({preventScroll: true});
+  }
+
+  /** The dialog, made once: its rows and seating are painted again at each step, its
+   * buttons stay (a button made anew under the pointer would lose the click). */
+  frame() {
+    if (this.box.firstChild) return;
+    this.rows = h("ol", {class: "draw-rows", id: "draw-rows", "aria-live": "polite"});
+    this.seatingBox = h("div", {});
+    this.skipButton = h("button", {type: "button", class: "btn", id: "seat-draw-skip", onclick: () => this.skip()}, t("seatdraw.skip"));
+    this.doneButton = h("button", {type: "button", class: "btn primary", id: "seat-draw-done", onclick: () => this.close()}, t("seatdraw.start"));
+    this.box.append(h("div", {class: "results-box", role: "dialog", "aria-modal": "true", "aria-labelledby": "seat-draw-title"},
+      h("h2", {id: "seat-draw-title"}, t("seatdraw.title")),
+      h("p", {class: "muted"}, t("seatdraw.rule")),
+      this.rows,
+      this.seatingBox,
+      h("div", {class: "row end-links"}, this.skipButton, this.doneButton)));
   }
 
   paint() {
@@ -88,20 +107,15 @@ export class SeatDrawShow {
         return element;
       })),
       drawNote(d, shown(d.seat))));
-    const seating = finished ? this.seating() : null;
-    const wasFocused = this.box.contains(document.activeElement) ? document.activeElement.id : null;
-    this.box.replaceChildren(h("div", {class: "results-box", role: "dialog", "aria-modal": "true",
-      "aria-labelledby": "seat-draw-title"},
-    h("h2", {id: "seat-draw-title"}, t("seatdraw.title")),
-    h("p", {class: "muted"}, t("seatdraw.rule")),
-    h("ol", {class: "draw-rows", id: "draw-rows", "aria-live": "polite"}, rows),
-    seating,
-    h("div", {class: "row end-links"},
-      finished ? null : h("button", {type: "button", class: "btn", id: "seat-draw-skip", onclick: () => this.skip()}, t("seatdraw.skip")),
-      finished ? h("button", {type: "button", class: "btn primary", id: "seat-draw-done", onclick: () => this.close()}, t("seatdraw.start")) : null)));
+    const opening = !this.box.firstChild;
+    this.frame();
+    this.rows.replaceChildren(...rows);
+    this.seatingBox.replaceChildren(finished ? this.seating() : "");
+    const switched = finished !== this.skipButton.hidden;
+    this.skipButton.hidden = finished;
+    this.doneButton.hidden = !finished;
     this.box.hidden = false;
-    const focus = (wasFocused && this.box.querySelector(`#${wasFocused}`)) || this.box.querySelector("#seat-draw-done, #seat-draw-skip");
-    focus?.focus({preventScroll: true});
+    if (opening || switched) (finished ? this.doneButton : this.skipButton).focus({preventScroll: true});
     this.box.onkeydown = (event) => {
       if (event.key === "Escape") {
         event.preventDefault();

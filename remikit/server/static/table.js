@@ -37,6 +37,7 @@ const page = {
   retry: 0,
   closedOnPurpose: false,
   dealsSeen: null,
+  shownDeal: 0, // the last deal the server was told this page shows (tellShown)
   resultsOpen: false,
   resultsDeal: null,
   choice: null, // {title, options: [[label, action]]}: a joker's identity to choose
@@ -47,7 +48,7 @@ const page = {
 };
 window.remikit = page; // for the browser tests and the curious
 const announcer = new Announcer();
-const seatDrawShow = new SeatDrawShow(code);
+const seatDrawShow = new SeatDrawShow(code, () => render());
 const fair = new FairDeals(code, (seat) => nameOf(seat));
 
 const hand = new HandView({
@@ -226,6 +227,7 @@ function receive(message) {
     case "welcome":
       page.me = message.seat;
       page.kept = null; // a (new) seat's states start with a full one
+      page.shownDeal = 0; // and the server is told again what this page shows
       page.myName = message.name;
       page.retry = 0;
       if (page.noticeKey === "reconnecting" || (message.seat !== null && page.noticeKey === "spectating")) {
@@ -512,9 +514,20 @@ function render() {
     scoreSection(view, client, nameOf)].filter(Boolean));
   renderResults();
   seatDrawShow.render(message, nameOf, page.me);
+  tellShown(message);
   if (page.resultsOpen || seatDrawShow.open || fair.isOpen) return;
   if (page.choice && !$("#choice").contains(document.activeElement)) $("#choice .btn").focus();
   else restoreFocus($("#app"), focused);
+}
+
+/** Tell the server once a deal is in sight (no seat draw show, no results over the table):
+ * the seat's turn timer waits for it (docs/protocol.md, "seen"). */
+function tellShown(message) {
+  const view = message.view;
+  if (page.me === null || message.table.status !== "playing" || page.resultsOpen || seatDrawShow.open) return;
+  if (view.deal_number <= page.shownDeal || page.socket?.readyState !== WebSocket.OPEN) return;
+  page.shownDeal = view.deal_number;
+  sendMessage({type: "seen", deal: view.deal_number});
 }
 
 /** Who drew what in the seat draw (R13-2), in seat order: seat 0 plays first, the last deals. */

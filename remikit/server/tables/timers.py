@@ -1,6 +1,10 @@
 """The clocks of a live table: the turn timer (when it runs out the stand-in bot plays for
 the person), the grace period of a person whose last socket left, and the time after
-which a table without a turn timer that nobody moves ends as abandoned."""
+which a table without a turn timer that nobody moves ends as abandoned.
+
+A person's turn timer starts once their table is in sight: at a deal's first turns, not
+before their page has said it shows the deal (the seat draw show and the last deal's
+results closed; docs/protocol.md, ``seen``) or :data:`SHOW_MAX` seconds have passed."""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from remikit.i18n import N_
 from remikit.server.clock import Timer
 from remikit.server.tables.build import game_result
-from remikit.server.tables.events import Idle, Notice
+from remikit.server.tables.events import Changed, Idle, Notice
+
+SHOW_MAX = 15.0  # seconds a deal's start may be out of a person's sight before their timer runs
 
 if TYPE_CHECKING:
     from remikit.engine import Game
@@ -38,6 +44,8 @@ class Timers:
     turn_timer: tuple[tuple[int, int], Timer] | None
     idle_timer: tuple[int, Timer] | None
     grace: dict[int, Timer]
+    seen: dict[int, int]
+    showing: tuple[int, Timer | None] | None
 
     if TYPE_CHECKING:
 
@@ -79,9 +87,49 @@ class Timers:
         if self.turn_timer is not None and self.turn_timer[0] == key:
             return
         self._stop_turn_timer()
+        if self._out_of_sight(*key):
+            return
         timer = Timer.start(self.clock, limit)
         self.turn_timer = (key, timer)
         self.spawn(lambda: self._turn_time_up(timer, seat))
+
+    def _out_of_sight(self, deal: int, seat: int) -> bool:
+        """Whether ``seat``'s person has not yet had deal ``deal`` in sight and the deal's
+        :data:`SHOW_MAX` is not up (started here the first time it is asked)."""
+        if self.seen.get(seat, 0) >= deal:
+            return False
+        if self.showing is not None and self.showing[0] == deal:
+            return self.showing[1] is not None
+        if self.showing is not None and self.showing[1] is not None:
+            self.showing[1].call_off()
+        timer = Timer.start(self.clock, SHOW_MAX)
+        self.showing = (deal, timer)
+        self.spawn(lambda: self._show_up(deal, timer))
+        return True
+
+    async def _show_up(self, deal: int, timer: Timer) -> None:
+        if not await timer.expired(self.clock):
+            return
+        async with self.lock:
+            if self.showing is None or self.showing[1] is not timer or self.stopped:
+                return
+            self.showing = (deal, None)
+            self._arm_shown()
+
+    async def see(self, seat: int, deal: int) -> None:
+        """``seat``'s page shows deal ``deal``: nothing covers the table any more."""
+        async with self.lock:
+            if deal <= self.seen.get(seat, 0) or deal > len(self.game.deals):
+                return
+            self.seen[seat] = deal
+            self._arm_shown()
+
+    def _arm_shown(self) -> None:
+        """Arm the turn timer a deal's start held back; tell the seats when it starts."""
+        before = self.turn_timer
+        self._arm_turn()
+        if self.turn_timer is not before and self.turn_timer is not None:
+            self.emit(Changed())
 
     def _arm_idle(self) -> None:
         if self.abandon_after <= 0:

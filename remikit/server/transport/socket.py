@@ -218,13 +218,17 @@ async def handle(transport: Transport, room: Room, conn: Connection, text: str |
             run = partial(transport.think.run, owner, Lane.QUICK)
             conn.send_json(await advice_message(table, conn.seat, ref, run))
             return
-        if conn.seat is None and kind in ("contribute", "back", "action"):
+        if conn.seat is None and kind in ("contribute", "back", "action", "seen"):
             raise Problem("spectator", "server.spectator", status=403)
         if kind == "contribute":  # to the next deal (docs/fairness.md)
             assert conn.seat is not None
             deal = message_deal(data.get("deal"))
             await table.contribute(conn.seat, deal, read_entropy(data.get("entropy")))
             conn.send_json({"type": "contributed", "deal": deal, "ref": ref})
+            return
+        if kind == "seen":  # the page shows this deal: the person's turn timer may run
+            assert conn.seat is not None
+            await table.see(conn.seat, message_deal(data.get("deal")))
             return
         if kind == "back":  # a person whose seat a bot plays is back
             assert conn.seat is not None
