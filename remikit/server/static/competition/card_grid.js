@@ -174,20 +174,21 @@ export function cardGrid(d, seats, changed) {
         dataset: {card, left: n}, disabled: !usable, "aria-label": t("comp.grid.left", {card: shown(card), n}), onclick: () => tap(card)},
       h("span", {class: "rank"}, label), h("small", {class: "left"}, n));
     };
-    const suits = [...SUITS].map((suit) => [
+    const suits = [...SUITS].flatMap((suit) => [
       h("span", {class: `suit-label ${isRed(suit) ? "red" : ""}`}, h("span", {class: "symbol"}, SYMBOL[suit]), h("small", {}, t(SUIT_NAME[suit]))),
-      [...RANKS].map((rank) => cell(rank + suit, `${rankLabel(rank)}${SYMBOL[suit]}`)),
+      ...[...RANKS].map((rank) => cell(rank + suit, `${rankLabel(rank)}${SYMBOL[suit]}`)),
     ]);
     return h("div", {class: "grid-cells", role: "group", "aria-label": t("comp.grid.cards_left")},
-      suits, h("span", {class: "suit-label joker"}, t("card.joker")), cell("Jk", "🃏"));
+      suits, h("span", {class: "suit-label"}, "★"), cell("Jk", t("card.joker")));
   }
 
   function draw() {
     const mode = h("button", {type: "button", class: "btn ghost small", id: "entry-typing", "aria-pressed": String(d.typing),
       onclick: () => { d.typing = !d.typing; draw(); }}, t(MODE[d.typing]));
     const hands = h("ol", {class: "grid-hands"}, seats.map(d.typing ? typedRow : handRow));
-    const grid = d.typing ? h("p", {class: "muted"}, t("comp.ref.card_help")) : [h("p", {class: "grid-hint", id: "grid-hint", "aria-live": "polite"}, hint()), cells()];
-    root.replaceChildren(h("div", {class: "row wrap grid-mode"}, mode), hands, ending(), grid || []);
+    const grid = d.typing ? [h("p", {class: "muted"}, t("comp.ref.card_help"))]
+      : [h("p", {class: "grid-hint", id: "grid-hint", "aria-live": "polite"}, hint()), cells()];
+    root.replaceChildren(h("div", {class: "row wrap grid-mode"}, mode), hands, ...grid, ending());
   }
 
   draw();
