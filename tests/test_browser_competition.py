@@ -230,6 +230,7 @@ def enter_game(comp: Comp, page: Page, number: int, table: int, game: int) -> No
     what the calculator showed."""
     hands, closer = game_hands(number, table, game)
     page.click(f"#enter-{game}")
+    page.click("#entry-typing")  # the typed alternative to the card grid
     for seat, hand in enumerate(hands):
         page.fill(f"#hand-{seat}", hand)
     page.select_option("#entry-closer", "" if closer is None else str(closer))

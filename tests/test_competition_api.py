@@ -350,7 +350,7 @@ def test_every_refused_entry_is_refused_with_its_code_and_nothing_stored(
         if code == "too_many_copies":
             assert "appears 3 times; two decks hold 2" in message
     closing = error(event.post(path, REFUSED[4][0], event.ref), 400, "close_refused")
-    assert closing.startswith("seat 1 cannot close")
+    assert closing.startswith("Seat 1 (") and "cannot close (tutup)" in closing
     for where in (
         "/rounds/1/tables/2/games/1",
         "/rounds/1/tables/1/games/3",
@@ -367,13 +367,14 @@ def test_every_refused_entry_is_refused_with_its_code_and_nothing_stored(
     assert stored_counts(db_url) == after
 
 
-def test_an_entry_not_yet_confirmed_is_replaced_by_entering_it_again(client: TestClient) -> None:
+def test_an_entry_not_yet_confirmed_is_replaced_when_asked(client: TestClient) -> None:
     event = Event(client)
     event.players(4)
     event.make_round()
     event.draw(1, 1)
     first = event.enter(1, 1, 1, {"points": [1, 2, 3, 4], "reason": "sheet"})
-    second = event.enter(1, 1, 1, {"hands": HANDS, "closer": 0, "closing": "Ah"}, event.ref2)
+    again = {"hands": HANDS, "closer": 0, "closing": "Ah", "replace": True}
+    second = event.enter(1, 1, 1, again, event.ref2)
     assert second["replaces"] == first["id"]
     error(event.post(f"/entries/{first['id']}/confirm", None, event.ref2), 409, "not_current")
     assert event.confirm(second["id"], event.ref)["confirmed_by"] == "Rina"

@@ -28,6 +28,7 @@ from typing import Any, cast
 from remikit.cards import JOKER, Card, CardError, Rank, parse_card
 from remikit.competition import competition_variant
 from remikit.errors import Reason, Refusal
+from remikit.i18n import t
 from remikit.variants.spec import ScoreInputError
 
 SEATS = 4
@@ -38,11 +39,21 @@ MAX_POINTS = 1000  # a score entered directly lies within ± this
 
 
 class EntryRefused(Refusal):
-    """An entry refused, nothing stored: ``code`` (docs/competition.md) and a message."""
+    """An entry refused, nothing stored: ``code`` (docs/competition.md) and a message;
+    ``hand``, the game seat (0–3) whose hand it concerns, if one does (the text names it)."""
 
-    def __init__(self, code: str, key: str, **params: object) -> None:
+    def __init__(self, code: str, key: str, *, hand: int | None = None, **params: object) -> None:
         super().__init__(key, **params)
         self.code = code
+        self.hand = hand
+
+    def text(self, lang: str) -> str:
+        said = super().text(lang)
+        return (
+            said
+            if self.hand is None
+            else t("competition.seat_says", lang, seat=self.hand + 1, why=said)
+        )
 
 
 @dataclass(frozen=True)
@@ -76,11 +87,11 @@ class GameResult:
         return self.closer is None
 
 
-def read_card(text: str) -> Card:
+def read_card(text: str, hand: int | None = None) -> Card:
     try:
         return parse_card(text)
     except CardError:
-        raise EntryRefused("bad_card", "competition.bad_card", card=text[:12]) from None
+        raise EntryRefused("bad_card", "competition.bad_card", hand=hand, card=text[:12]) from None
 
 
 def one_closer(closer: int | Sequence[int] | None) -> int | None:
@@ -103,22 +114,31 @@ def closing_card(closer: int | None, closing: str | None) -> Card | None:
             raise EntryRefused("close_refused", "competition.closing_without_closer")
         return None
     if closing is None:
-        raise EntryRefused("close_refused", "competition.no_closing_card", seat=closer + 1)
-    card = read_card(closing)
+        raise EntryRefused(
+            "close_refused", "competition.no_closing_card", hand=closer, seat=closer + 1
+        )
+    card = read_card(closing, closer)
     if card is not JOKER and card.rank != Rank.ACE:
         why = Reason("competition.closing_not_ace", card=card)
-        raise EntryRefused("close_refused", "competition.close_refused", seat=closer + 1, why=why)
+        raise EntryRefused(
+            "close_refused", "competition.close_refused", hand=closer, seat=closer + 1, why=why
+        )
     return card
 
 
-def check_copies(cards: Sequence[Card]) -> None:
-    """No more copies of a card than two decks hold (R13-1)."""
-    for card, count in Counter(cards).items():
+def check_copies(cards: Sequence[Card], owners: Sequence[int | None] = ()) -> None:
+    """No more copies of a card than two decks hold (R13-1); with ``owners`` (the game
+    seat each card is in), the refusal names the hand where a card goes over."""
+    counts: Counter[Card] = Counter()
+    for index, card in enumerate(cards):
+        counts[card] += 1
         limit = JOKERS if card is JOKER else COPIES
-        if count > limit:
+        if counts[card] > limit:
+            count = sum(1 for c in cards if c == card)
             raise EntryRefused(
                 "too_many_copies",
                 "competition.too_many_copies",
+                hand=owners[index] if owners else None,
                 card=card,
                 count=count,
                 limit=limit,
@@ -136,14 +156,18 @@ def score_cards(
     if len(hands) != SEATS:
         raise EntryRefused("hand_size", "competition.seat_count", count=len(hands))
     seat = one_closer(closer)
-    read = [[read_card(text) for text in hand] for hand in hands]
+    read = [[read_card(text, index) for text in hand] for index, hand in enumerate(hands)]
     for index, hand in enumerate(read):
         if len(hand) != HAND:
             raise EntryRefused(
-                "hand_size", "competition.hand_size", seat=index + 1, count=len(hand)
+                "hand_size", "competition.hand_size", hand=index, seat=index + 1, count=len(hand)
             )
     card = closing_card(seat, closing)
-    check_copies([c for hand in read for c in hand] + ([card] if card is not None else []))
+    owners = [index for index, hand in enumerate(read) for _ in hand]
+    closing_cards = [] if card is None else [card]
+    check_copies(
+        [c for hand in read for c in hand] + closing_cards, owners + [seat] * len(closing_cards)
+    )
     scorer = competition_variant().scorer
     assert scorer is not None
     points: list[int] = []
@@ -155,13 +179,14 @@ def score_cards(
         except ScoreInputError as exc:
             why = Reason(exc.key, **cast(dict[str, Any], exc.params))
             raise EntryRefused(
-                "close_refused", "competition.close_refused", seat=index + 1, why=why
+                "close_refused", "competition.close_refused", hand=index, seat=index + 1, why=why
             ) from None
         got = scorer.score(hand, closing=closes, round_no=None, ace=None, pure_run=pure_run)
         if got.points is None:
             raise EntryRefused(
                 "close_refused",
                 "competition.close_refused",
+                hand=index,
                 seat=index + 1,
                 why=got.refusal or Reason(),
             )

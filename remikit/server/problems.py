@@ -28,6 +28,7 @@ class Problem(Exception):
         illegal: IllegalAction | None = None,
         detail: str | None = None,
         headers: Mapping[str, str] | None = None,
+        extra: Mapping[str, object] | None = None,
         **params: object,
     ) -> None:
         super().__init__(code)
@@ -37,6 +38,7 @@ class Problem(Exception):
         self.illegal = illegal
         self.detail = detail
         self.headers = dict(headers or {})  # of the HTTP answer (Retry-After)
+        self.extra = dict(extra or {})  # fields of the JSON error beside code and message
         self.params = params
 
     @classmethod
@@ -58,7 +60,7 @@ class Problem(Exception):
         out: dict[str, Any] = {"code": self.code, "message": self.text(lang)}
         if self.illegal is not None:
             out["reason"] = self.illegal.key
-        return out
+        return out | self.extra
 
     def __str__(self) -> str:
         return self.text("en")

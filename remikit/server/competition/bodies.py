@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictInt, field_validator
+from pydantic import BaseModel, Field, StrictBool, StrictInt, field_validator
 
 from remikit.competition.standings import TieBreak
 from remikit.server.problems import Problem
@@ -78,7 +78,8 @@ class SeatDrawRequest(BaseModel):
 
 class EntryRequest(BaseModel):
     """Cards (``hands`` in game-seat order, ``closer``, ``closing``) or ``points`` with a
-    ``reason``; a correction has a reason either way."""
+    ``reason``; a correction has a reason either way; ``replace`` to replace an entry
+    not yet confirmed."""
 
     hands: list[Annotated[list[Card], Field(max_length=20)]] | None = Field(
         default=None, max_length=8
@@ -87,6 +88,7 @@ class EntryRequest(BaseModel):
     closing: Card | None = None
     points: list[StrictInt] | None = Field(default=None, max_length=8)
     reason: Reason | None = None
+    replace: StrictBool = False  # a game entered already, not confirmed: replace its entry
 
 
 class ConfirmRequest(BaseModel):

@@ -5,11 +5,13 @@ reason; each change in the audit log."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from datetime import UTC
+from typing import Any, cast
 
 from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused, GameResult, points_result, score_cards
+from remikit.errors import Reason
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_player, known_table, refused
 from remikit.server.competition.views import game_players
@@ -60,8 +62,10 @@ def new_entry(
     )
 
 
-def game_result(body: Mapping[str, Any]) -> GameResult:
-    """The game an entry's body gives: cards scored, or scores entered directly."""
+def game_result(body: Mapping[str, Any], names: Sequence[str] = ()) -> GameResult:
+    """The game an entry's body gives: cards scored, or scores entered directly. A
+    refusal that concerns one hand names its seat and player (``names``, by game seat)
+    and carries the game seat (0–3) as the error's ``seat``."""
     try:
         if body.get("hands") is not None:
             return score_cards(
@@ -69,7 +73,14 @@ def game_result(body: Mapping[str, Any]) -> GameResult:
             )
         return points_result(body["points"], closer=body.get("closer"), closing=body.get("closing"))
     except EntryRefused as exc:
-        raise refused(exc) from None
+        if exc.hand is None or exc.hand >= len(names):
+            raise refused(exc) from None
+        why = Reason(exc.key, **cast(dict[str, Any], exc.params))
+        name, seat = names[exc.hand], exc.hand + 1
+        at = {"seat": exc.hand}
+        raise Problem(
+            exc.code, "competition.at_seat", extra=at, seat=seat, name=name, why=why
+        ) from None
 
 
 def enterable(snap: Snapshot, number: int, table: int, game: int) -> CompTableRow:
@@ -83,6 +94,28 @@ def enterable(snap: Snapshot, number: int, table: int, game: int) -> CompTableRo
     if row.kind == "online":
         raise Problem("online_table", "competition.online_table", status=409, table=table)
     return row
+
+
+def seat_names(snap: Snapshot, players: Sequence[str | None]) -> list[str]:
+    """The name of each game seat's player ("?" for a seat without one)."""
+    return [snap.players[p].name if p in snap.players else "?" for p in players]
+
+
+def already_entered(old: EntryRow) -> Problem:
+    """``already_entered`` (409): the game has an entry not yet confirmed, and the body
+    did not ask to replace it; the error says who entered it, when, and its id."""
+    shown = {
+        "entry": old.id,
+        "entered_by": old.entered_by,
+        "entered_at": old.created_at.replace(tzinfo=old.created_at.tzinfo or UTC).isoformat(),
+    }
+    return Problem(
+        "already_entered",
+        "competition.already_entered",
+        status=409,
+        extra=shown,
+        name=old.entered_by,
+    )
 
 
 class Entries:
@@ -102,10 +135,11 @@ class Entries:
         *,
         store: bool = True,
     ) -> EntryRow:
-        """A game entered at a physical table: scored, stored, not yet counted. An
-        entry not confirmed yet is replaced; a confirmed one is refused (``confirmed``:
-        correct it instead). Without ``store``, the entry as it would be (a preview: no
-        id, nothing stored)."""
+        """A game entered at a physical table: scored, stored, not yet counted. An entry
+        not confirmed yet is replaced only when the body asks (``"replace": true``), else
+        ``already_entered`` (409); the replaced one stays stored, not current. A
+        confirmed one is refused (``confirmed``: correct it instead). Without ``store``,
+        the entry as it would be (a preview: no id, nothing stored, never 409)."""
         async with self.ledger.lock(competition_id):
             snap = await self.ledger.snapshot(competition_id)
             row = enterable(snap, number, table, game)
@@ -116,7 +150,9 @@ class Entries:
             old = snap.entries.get(key)
             if old is not None and old.confirmed_by:
                 raise Problem("confirmed", "competition.confirmed", entry=old.id)
-            result = game_result(body)
+            result = game_result(body, seat_names(snap, players))
+            if store and old is not None and body.get("replace") is not True:
+                raise already_entered(old)
             entry = new_entry(snap, key, result, players, body, login.name, login.token_hash)
             entry.replaces = None if old is None else old.id
             if not store:

@@ -23,7 +23,7 @@ export function keepLogin(role, token, name, id = cid) {
 export function forget(role) { localStorage.removeItem(tokenKey(role)); }
 
 /** A JSON API call: GET without a body, POST with one (``post`` for a POST without);
- * with the token of ``role``.
+ * with the token of ``role``. A refusal throws an ApiError whose ``fields`` are the error's.
  * @param {string} path
  * @param {{body?: unknown, role?: string, post?: boolean}} [options] */
 export async function call(path, {body, role, post = false} = {}) {
@@ -40,7 +40,7 @@ export async function call(path, {body, role, post = false} = {}) {
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
     if (response.status === 401 && role) forget(role);
-    throw new ApiError(response.status, data && data.error);
+    throw Object.assign(new ApiError(response.status, data && data.error), {fields: data?.error || {}});
   }
   return data;
 }

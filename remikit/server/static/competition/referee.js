@@ -1,7 +1,7 @@
 // The referee's page (/competitions/CID/referee), made for a phone: log in with a name and
 // the referees' password, pick a table of the round, enter its seat draw (R13-2, with the
-// redraws of ties), then each game: the four hands and the closer's closing card, or
-// "the stock ran out" (R13-13), or four scores with a reason. The calculator's result,
+// redraws of ties), then each game: the four hands tapped on the card grid (card_grid.js) and
+// the closer's closing card, or "the stock ran out" (R13-13), or four scores with a reason. The calculator's result,
 // every seat's arrangement and points, is shown before the entry is saved; another
 // referee, or a player of the table, confirms it; a confirmed game is corrected with a
 // reason. The round's missing results head the page.
@@ -12,6 +12,7 @@ import {h} from "../util.js";
 import {
   base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, refreshButton, seatLabel,
 } from "./common.js";
+import {cardDraft, cardGrid, cardProblems} from "./card_grid.js";
 import {entryView} from "./entry_view.js";
 import {loginForm} from "./login.js";
 import {kindName} from "./round_view.js";
@@ -88,18 +89,43 @@ function seatDraw(tb, nameOf) {
 // -- entering a game ----------------------------------------------------------------------------
 
 function draft(key) {
-  if (!drafts.has(key)) drafts.set(key, {kind: "cards", hands: ["", "", "", ""], closer: "", closing: "", points: ["", "", "", ""], reason: ""});
+  if (!drafts.has(key)) drafts.set(key, {kind: "cards", ...cardDraft(), points: ["", "", "", ""], reason: "", ask: null, error: ""});
   return drafts.get(key);
 }
-
-const cardsOf = (text) => text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
 
 function entryBody(d, correcting) {
   const body = d.kind === "points"
     ? {points: d.points.map(Number), reason: d.reason.trim()}
-    : {hands: d.hands.map(cardsOf), closer: d.closer === "" ? null : Number(d.closer), closing: d.closer === "" ? null : d.closing.trim() || null};
+    : {hands: d.hands, closer: d.closer === "" ? null : Number(d.closer), closing: d.closer === "" ? null : d.closing || null};
   if (correcting) body.reason = d.reason.trim();
   return body;
+}
+
+/** Send an entry; a refusal shows beside the hand it names (``seat``) or the form, and a
+ * game entered already by someone asks before replacing (``already_entered``). */
+async function sendEntry(d, path, body) {
+  try {
+    const answer = await call(base(path), {body, role: ROLE});
+    d.error = "";
+    return answer;
+  } catch (err) {
+    const seat = err.fields?.seat;
+    if (err.code === "already_entered") d.ask = err.fields;
+    else if (Number.isInteger(seat)) d.errors[seat] = err.message;
+    else d.error = err.message || String(err);
+    render();
+    return null;
+  }
+}
+
+function replaceAsk(d, save) {
+  const when = d.ask.entered_at ? new Date(d.ask.entered_at).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"}) : "";
+  return h("div", {class: "notice replace-ask", id: "replace-ask", role: "alert"},
+    h("p", {}, t("comp.grid.ask", {name: d.ask.entered_by, time: when})),
+    h("div", {class: "row wrap"},
+      h("button", {type: "button", class: "btn primary", id: "entry-replace", onclick: () => save(true)}, t("comp.grid.replace")),
+      h("button", {type: "button", class: "btn ghost", id: "entry-keep", onclick: () => { d.ask = null; state.editing = null; state.preview = null; load(); }},
+        t("comp.grid.keep"))));
 }
 
 const FORM_TITLE = {false: N_("comp.ref.enter_game"), true: N_("comp.ref.correct_game")};
@@ -111,7 +137,9 @@ function entryForm(tb, game, seats, correcting) {
   const kinds = [["cards", t("comp.ref.by_cards")], ["points", t("comp.ref.by_points")]].map(([value, text]) =>
     h("label", {class: "inline"}, h("input", {type: "radio", name: "entry-kind", value, checked: d.kind === value,
       onchange: () => { d.kind = value; state.preview = null; render(); }}), text));
-  const fields = d.kind === "cards" ? cardFields(d, seats) : pointFields(d, seats);
+  const fields = d.kind === "cards"
+    ? cardGrid(d, seats, () => { if (state.preview) { state.preview = null; render(); } })
+    : pointFields(d, seats);
   const reason = d.kind === "points" || correcting
     ? h("label", {for: "entry-reason"}, t("comp.reason"),
       h("input", {id: "entry-reason", value: d.reason, maxlength: 200, required: true, oninput: (e) => { d.reason = e.target.value; }}))
@@ -120,8 +148,9 @@ function entryForm(tb, game, seats, correcting) {
   const path = correcting ? `/entries/${game.entry.id}/correct` : gamePath;
   // the calculator's result before saving (the preview of a game not yet confirmed)
   const previewing = d.kind === "cards" && !correcting;
-  const save = async () => {
-    if (await send(path, entryBody(d, correcting))) {
+  const save = async (replace = false) => {
+    const body = replace ? {...entryBody(d, correcting), replace: true} : entryBody(d, correcting);
+    if (await sendEntry(d, path, body)) {
       drafts.delete(key);
       state.editing = null;
       state.preview = null;
@@ -130,43 +159,27 @@ function entryForm(tb, game, seats, correcting) {
   };
   const check = async (event) => {
     event.preventDefault();
+    d.error = "";
+    d.ask = null;
     if (!previewing) return save();
-    state.preview = (await send(`${gamePath}/preview`, entryBody(d, false)))?.entry || null;
+    d.errors = cardProblems(d, seats);
+    state.preview = Object.keys(d.errors).length ? null : (await sendEntry(d, `${gamePath}/preview`, entryBody(d, false)))?.entry || null;
     render();
   };
+  const ask = d.ask ? replaceAsk(d, save) : null;
   return h("form", {id: "entry-form", class: "entry-form", onsubmit: check},
     h("h3", {}, t(FORM_TITLE[correcting], {n: game.number})),
     h("div", {class: "row wrap", role: "radiogroup"}, kinds),
     fields, reason,
+    d.error ? h("p", {class: "notice error", id: "entry-error", role: "alert"}, d.error) : null,
+    previewing ? null : ask,
     h("div", {class: "row wrap"},
       h("button", {type: "submit", class: "btn primary", id: "entry-check"}, t(CHECK[previewing])),
       h("button", {type: "button", class: "btn ghost", onclick: () => { state.editing = null; state.preview = null; render(); }}, t("comp.cancel"))),
     state.preview && previewing ? h("div", {class: "preview", id: "preview"},
       h("h3", {}, t("comp.ref.calculated")),
       entryView(state.preview, seats),
-      h("button", {type: "button", class: "btn primary", id: "entry-save", onclick: save}, t("comp.ref.save"))) : null);
-}
-
-function cardFields(d, seats) {
-  const hands = seats.map((s, i) => {
-    const count = h("span", {class: "count", id: `count-${i}`}, t("comp.ref.count", {n: cardsOf(d.hands[i]).length}));
-    return h("label", {for: `hand-${i}`}, h("span", {}, t("comp.seat_n", {n: i + 1}), " · ", h("b", {}, s.name), " ", count),
-      h("textarea", {id: `hand-${i}`, class: "hand-input", rows: 2, autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-        placeholder: "As Ks Qs Js …", oninput: (e) => {
-          d.hands[i] = e.target.value;
-          state.preview = null;
-          count.textContent = t("comp.ref.count", {n: cardsOf(d.hands[i]).length});
-        }}, d.hands[i]));
-  });
-  const closer = h("select", {id: "entry-closer", onchange: (e) => { d.closer = e.target.value; state.preview = null; render(); }},
-    h("option", {value: "", selected: d.closer === ""}, t("comp.ref.stock_out")),
-    seats.map((s, i) => h("option", {value: String(i), selected: d.closer === String(i)}, t("comp.ref.closed_by", {name: s.name}))));
-  const closing = d.closer === "" ? null : h("label", {for: "entry-closing"}, t("comp.ref.closing_card"),
-    h("input", {id: "entry-closing", class: "card-input", maxlength: 3, value: d.closing, placeholder: "Ah / Jk", autocomplete: "off",
-      oninput: (e) => { d.closing = e.target.value; state.preview = null; }}));
-  return h("div", {class: "card-fields"}, hands,
-    h("label", {for: "entry-closer"}, t("comp.ref.ending"), closer), closing,
-    h("p", {class: "muted"}, t("comp.ref.card_help")));
+      ask || h("button", {type: "button", class: "btn primary", id: "entry-save", onclick: () => save()}, t("comp.ref.save"))) : null);
 }
 
 function pointFields(d, seats) {
