@@ -289,9 +289,7 @@ def round_deal(fair: DealFairness, round_secret: bytes) -> list[Mismatch]:
     return problems
 
 
-def verify_record(
-    record: Mapping[str, Any], round_secret: bytes | None = None
-) -> list[DealCheck]:
+def verify_record(record: Mapping[str, Any], round_secret: bytes | None = None) -> list[DealCheck]:
     """Check every hand of a game record (docs/contract.md): its ``fairness`` object
     against its deck. Every hand must name the table the first one names, and its own
     deal number; with ``round_secret``, each deal must also be its duplicate round's

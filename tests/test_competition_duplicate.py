@@ -5,6 +5,7 @@ luck-adjusted column compares each hand with the same hand at the other tables."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterator
@@ -17,7 +18,15 @@ from fastapi.testclient import TestClient
 from remikit.cli.main import main
 from remikit.competition.duplicate import hand_of, luck_adjusted
 from remikit.competition.standings import Competitor, Played, standings
-from remikit.fairness import round_commitment, verify_record
+from remikit.fairness import (
+    commitment,
+    fair_deck,
+    round_commitment,
+    round_seed,
+    seeded_secret,
+    verify_record,
+)
+from remikit.records import new_game
 from remikit.server.clock import ManualClock
 from tests.test_competition_api import Event, error, running
 
@@ -212,3 +221,20 @@ def test_a_held_table_keeps_its_record_and_a_restart_holds_it_again(db_url: str)
         assert code in hub_of(client).held
     with running(db_url) as client:
         assert code in hub_of(client).held
+
+
+def test_the_duplicate_vector_of_the_fairness_page() -> None:
+    """docs/fairness.md §11: the round's commitment and the table's deal from the round
+    secret, as the page writes them."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "fairness.md").read_text()
+    block = page.split("## 11.")[1].split("```text")[1].split("```")[0]
+    lines = {line[:18].strip(): line[18:].strip() for line in block.strip().splitlines()}
+    secret = hashlib.sha256(b"remikit test vector duplicate round").digest()
+    assert lines["round secret"] == secret.hex()
+    assert lines["as decimal"] == round_seed(secret)
+    assert lines["round commitment"] == round_commitment(secret).hex()
+    deal = seeded_secret(round_seed(secret), 1)
+    assert lines["deal 1 secret"] == deal.hex()
+    assert lines["commitment"] == commitment("HTEAG5UY", 1, deal).hex()
+    deck = fair_deck(new_game({"variant": "remi13d"}).full_deck(), deal, [None] * 4)
+    assert lines["deck (Remi 13 D)"] == " ".join(map(str, deck[:18])) + " …"

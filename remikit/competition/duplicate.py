@@ -49,9 +49,7 @@ def luck_adjusted(
     # (round, game, hand): each table's (table, player, points) of that hand
     boards: dict[tuple[int, int, int], list[tuple[int, str | None, int]]] = defaultdict(list)
     for (number, table), played in tables.items():
-        results = [
-            played[g].points if g in played else None for g in range(1, games_per_round + 1)
-        ]
+        results = [played[g].points if g in played else None for g in range(1, games_per_round + 1)]
         for g, dealer in enumerate(dealers(results, games_per_round), start=1):
             one = played.get(g)
             if one is None or dealer is None:

@@ -12,8 +12,8 @@ from fastapi.responses import Response
 
 from remikit.competition.seat_draw import Redraw, seats
 from remikit.server.competition.auth import Login
-from remikit.server.competition.online import duplicate_done, duplicate_json
 from remikit.server.competition.ledger import known_player
+from remikit.server.competition.online import duplicate_done, duplicate_json
 from remikit.server.competition.service import Competitions
 from remikit.server.competition.views import (
     player_json,

@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session
 from remikit.competition.results import EntryRefused
 from remikit.competition.seat_draw import POSITIONS, Redraw, drawn_cards, seats
 from remikit.competition.seating import draw_first_round, seat_round
+from remikit.fairness import round_seed
 from remikit.server.clock import Clock
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_table, refused
-from remikit.fairness import round_seed
 from remikit.server.competition.online import OnlineTables, round_secret
 from remikit.server.competition.views import entrants, round_done
 from remikit.server.problems import Problem
