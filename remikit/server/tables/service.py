@@ -132,8 +132,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
 
     @property
     def secrets_held(self) -> bool:
-        """Whether its deals' secrets are held back after they end (a duplicate round's
-        table, until every table of the round has played, docs/fairness.md §11)."""
+        """Whether its ended deals' secrets are held back (docs/fairness.md §11)."""
         return self.id in self.held
 
     @property
