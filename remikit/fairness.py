@@ -17,6 +17,11 @@ big-endian integers:
   seat ``seats - 1``), an empty field for a seat that contributed nothing
 * deck seed = H("remikit/fairness/1/deck", key)
 
+A duplicate round (docs/fairness.md §11) deals every online table from one round
+secret ``R``: round commitment = H("remikit/fairness/1/round", R), and deal ``k``'s
+secret at each table is SHA-256 of the text ``"{R as a decimal integer}/secret/{k}"``,
+with no contributions.
+
 >>> secret = bytes(range(32))
 >>> commitment("TESTTABL", 1, secret).hex()[:16]
 '65dfa2e283bda572'
@@ -76,6 +81,23 @@ def deal_key(secret: bytes, contributions: Sequence[bytes | None]) -> bytes:
 def deck_seed(key: bytes) -> bytes:
     """The :mod:`remikit.shuffle` seed of the deck of the deal of ``key``."""
     return _hash(_label("deck"), key)
+
+
+def seeded_secret(seed: str, deal: int) -> bytes:
+    """The secret of deal ``deal`` of a table whose secrets come from ``seed`` (a
+    duplicate round's tables, tests): SHA-256 of ``"{seed}/secret/{deal}"``."""
+    return hashlib.sha256(f"{seed}/secret/{deal}".encode()).digest()
+
+
+def round_seed(round_secret: bytes) -> str:
+    """The seed of every online table of a duplicate round: its secret as a decimal
+    integer (big-endian)."""
+    return str(int.from_bytes(round_secret, "big"))
+
+
+def round_commitment(round_secret: bytes) -> bytes:
+    """The commitment a duplicate round publishes before it starts."""
+    return _hash(_label("round"), round_secret)
 
 
 def fair_deck(
@@ -247,10 +269,32 @@ class DealCheck:
         return out
 
 
-def verify_record(record: Mapping[str, Any]) -> list[DealCheck]:
+def check_round(round_secret: bytes, commitment_: bytes) -> list[Mismatch]:
+    """Whether a revealed round secret gives the round's published commitment."""
+    if hmac.compare_digest(round_commitment(round_secret), commitment_):
+        return []
+    return [Mismatch("round_commitment")]
+
+
+def round_deal(fair: DealFairness, round_secret: bytes) -> list[Mismatch]:
+    """What does not match in a deal of a duplicate round: its secret must be the one
+    the round secret gives for its deal number, and nobody contributed."""
+    problems = []
+    if fair.secret is not None and not hmac.compare_digest(
+        seeded_secret(round_seed(round_secret), fair.deal), fair.secret
+    ):
+        problems.append(Mismatch("round_secret"))
+    if any(c is not None for c in fair.contributions):
+        problems.append(Mismatch("round_contributions"))
+    return problems
+
+
+def verify_record(record: Mapping[str, Any], round_secret: bytes | None = None) -> list[DealCheck]:
     """Check every hand of a game record (docs/contract.md): its ``fairness`` object
     against its deck. Every hand must name the table the first one names, and its own
-    deal number. :class:`remikit.records.RecordError` for a record that is not one."""
+    deal number; with ``round_secret``, each deal must also be its duplicate round's
+    (:func:`round_deal`). :class:`remikit.records.RecordError` for a record that is not
+    one."""
     from remikit.records import RecordError, new_game, read_deck
 
     game = new_game(record)
@@ -275,5 +319,7 @@ def verify_record(record: Mapping[str, Any]) -> list[DealCheck]:
             continue
         table = table or fair.table
         found = check_deal(fair, full, deck, table=table, deal=number, seats=game.players)
+        if round_secret is not None:
+            found += round_deal(fair, round_secret)
         checks.append(DealCheck(number, tuple(found)))
     return checks

@@ -12,17 +12,20 @@ never count.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-TieBreak = Literal["games_won", "ace_closes", "joker_closes", "best_game", "fewest_dead"]
+TieBreak = Literal[
+    "games_won", "ace_closes", "joker_closes", "best_game", "fewest_dead", "luck_adjusted"
+]
 TIE_BREAKS: tuple[TieBreak, ...] = (
     "games_won",
     "ace_closes",
     "joker_closes",
     "best_game",
     "fewest_dead",
+    "luck_adjusted",
 )
 NO_GAME = -(10**9)  # the best game of a player with none, below any score
 
@@ -76,8 +79,9 @@ class Row:
     byes: int = 0
     scores: list[int] = field(default_factory=list)
     rank: int | None = None
+    luck: float | None = None  # with duplicate deals (remikit.competition.duplicate)
 
-    def key(self, tie_breaks: Sequence[TieBreak]) -> tuple[int, ...]:
+    def key(self, tie_breaks: Sequence[TieBreak]) -> tuple[float, ...]:
         """Larger is better: the total, then each tie-break."""
         values = {
             "games_won": self.won,
@@ -85,6 +89,7 @@ class Row:
             "joker_closes": self.joker_closes,
             "best_game": self.best_game if self.best_game is not None else NO_GAME,
             "fewest_dead": -self.dead,
+            "luck_adjusted": self.luck or 0.0,
         }
         return (self.total, *(values[name] for name in tie_breaks))
 
@@ -106,6 +111,8 @@ class Row:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.luck is not None:
+            out["luck"] = self.luck
         return out
 
 
@@ -130,9 +137,14 @@ def standings(
     games_per_round: int,
     bye_points: str = "zero",
     tie_breaks: Sequence[TieBreak] = (),
+    luck: Mapping[str, float] | None = None,
 ) -> list[Row]:
-    """Every player who has played, had a bye, or is checked in (or was), ranked."""
+    """Every player who has played, had a bye, or is checked in (or was), ranked;
+    ``luck``: each player's luck-adjusted score, with duplicate deals."""
     rows = {p.id: Row(p.id, p.name, p.club, p.status, p.reason) for p in players}
+    if luck is not None:
+        for each in rows.values():
+            each.luck = luck.get(each.player, 0.0)
     for game in games:
         high = max(game.points)
         for seat, player in enumerate(game.players):

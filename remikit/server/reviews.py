@@ -290,8 +290,11 @@ class Reviews:
 
 
 async def finished_game(hub: Tables, table_id: str) -> StoredTable:
-    """The stored table of a finished game; else ``unknown_table`` or ``not_finished``."""
+    """The stored table of a finished game; else ``unknown_table``, ``not_finished``, or
+    ``held_back`` while its secrets are held back (:attr:`Tables.held`)."""
     stored = await hub.stored(table_id)
     if stored.finished_at is None:
         raise Problem("not_finished", "server.not_finished", status=409, table=stored.id)
+    if stored.id in hub.held:
+        raise Problem("held_back", "server.held_back", status=409, table=stored.id)
     return stored

@@ -51,6 +51,7 @@ class CompetitionRow(Base):
     organiser_password: Mapped[str] = mapped_column(String(200))
     referee_password: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    duplicate: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class PlayerRow(Base):
@@ -74,8 +75,8 @@ class PlayerRow(Base):
 
 
 class RoundRow(Base):
-    """A round: its seating as made (``seating``: byes, quality, the draw's seed) and the
-    round timer (``timer``: minutes, running, time left)."""
+    """A round: its seating as made (``seating``: byes, quality, the draw's seed), the
+    round timer (``timer``: minutes, running, time left) and its duplicate ``secret``."""
 
     __tablename__ = "competition_rounds"
 
@@ -86,6 +87,8 @@ class RoundRow(Base):
     seating: Mapped[dict[str, Any]] = mapped_column(JSON)
     timer: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    secret: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The round's duplicate secret in hex (docs/fairness.md §11), null without one."""
 
 
 class CompTableRow(Base):

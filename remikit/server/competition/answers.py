@@ -13,6 +13,7 @@ from fastapi.responses import Response
 from remikit.competition.seat_draw import Redraw, seats
 from remikit.server.competition.auth import Login
 from remikit.server.competition.ledger import known_player
+from remikit.server.competition.online import duplicate_done, duplicate_json
 from remikit.server.competition.service import Competitions
 from remikit.server.competition.views import (
     player_json,
@@ -92,14 +93,20 @@ def round_answer(request: Request, snap: Snapshot, number: int, *, public: bool)
     if row is None:
         raise Problem("unknown_round", "competition.unknown_round", status=404, round=number)
     hide = public and number > published_round(snap)
+    # a duplicate round's online games stay hidden from the public until all are played
+    held = public and row.secret is not None and not duplicate_done(snap, number)
     return {
         "number": number,
         "status": round_status(snap, number),
-        "tables": [table_answer(request, snap, t, hide) for t in round_tables(snap, number)],
+        "tables": [
+            table_answer(request, snap, t, hide or (held and t.kind == "online"))
+            for t in round_tables(snap, number)
+        ],
         "byes": list(row.seating.get("byes", [])),
         "quality": dict(row.seating.get("quality", {})),
         "online_tables": list(row.seating.get("online_tables", [])),
         "timer": service(request).rounds.timer_json(snap.competition.id, number, row.timer),
+        "duplicate": duplicate_json(snap, number),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StrictInt, field_validator
+from pydantic import BaseModel, Field, StrictBool, StrictInt, field_validator, model_validator
 
 from remikit.competition.standings import TieBreak
 from remikit.server.problems import Problem
@@ -32,7 +32,7 @@ class CreateRequest(BaseModel):
     venue: str = Field(default="", max_length=200)
     rounds: int = Field(ge=1, le=20, strict=True)
     games: int = Field(default=4, ge=1, le=10, strict=True)
-    tie_breaks: list[TieBreak] = Field(default_factory=list, max_length=5)
+    tie_breaks: list[TieBreak] = Field(default_factory=list, max_length=6)
     fill: Literal["bots", "byes"] = "byes"
     bot_level: str = Field(default="greedy", max_length=40)
     bye_points: Literal["average", "zero"] = "average"
@@ -40,6 +40,7 @@ class CreateRequest(BaseModel):
     publish: Literal["live", "round"] = "live"
     organiser_password: str = Field(min_length=4, max_length=200)
     referee_password: str = Field(min_length=4, max_length=200)
+    duplicate: bool = False
 
     @field_validator("tie_breaks")
     @classmethod
@@ -47,6 +48,12 @@ class CreateRequest(BaseModel):
         if len(set(value)) != len(value):
             raise ValueError("each tie-break at most once")
         return value
+
+    @model_validator(mode="after")
+    def luck_needs_duplicate(self) -> CreateRequest:
+        if "luck_adjusted" in self.tie_breaks and not self.duplicate:
+            raise ValueError("the luck_adjusted tie-break needs duplicate deals")
+        return self
 
 
 class LoginRequest(BaseModel):

@@ -2,6 +2,10 @@
 (Remi 13 D, the competition's games, no hints), kept open for its players however long
 the round takes, and its games, as each ends, become the table's confirmed entries.
 
+With duplicate deals (docs/fairness.md §11) every online table of a round is made with
+the round's secret as its seed, so they all deal the same decks; their deals' secrets,
+records and replays are held back until the round's last online table has played.
+
 This is the one module that uses the server's tables: :class:`TableHub` names all a
 competition asks of them.
 """
@@ -10,12 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from remikit.competition import competition_variant
+from remikit.fairness import SECRET_BYTES, round_commitment
 from remikit.server.clock import Clock
 from remikit.server.competition.auth import audit
 from remikit.server.competition.entries import entry_state, new_entry
@@ -29,7 +36,13 @@ from remikit.server.tables.build import build_game
 from remikit.server.tables.build import new_table_code as new_table_code  # competition codes too
 from remikit.server.tables.service import Table
 from remikit.storage import Store, StoredTable
-from remikit.storage.competition import CompTableRow, online_tables, unconfirmed_web_tables
+from remikit.storage.competition import (
+    CompetitionRow,
+    CompTableRow,
+    Snapshot,
+    online_tables,
+    unconfirmed_web_tables,
+)
 from remikit.storage.store import now
 from remikit.storage.writer import Writer
 
@@ -50,6 +63,8 @@ class TableHub(Protocol):
     """Told of each table whose deal ends, the game's last included."""
     waiting_kept: list[Callable[[str], Awaitable[bool]]]
     """Asked before a table that waits too long closes: one any of them keeps stays."""
+    held: set[str]
+    """The tables whose deals' secrets, record and replay are held back."""
 
     async def create(
         self,
@@ -60,6 +75,7 @@ class TableHub(Protocol):
         title: str | None,
         settings: Mapping[str, Any] | None,
         lang: str | None,
+        seed: str | None = None,
     ) -> Table: ...
 
     async def stored(self, table_id: str) -> StoredTable: ...
@@ -81,10 +97,17 @@ class OnlineTables:
         return bool(await self.ledger.read(lambda s: online_tables(s, code)))
 
     async def create(
-        self, *, title: str, games: int, bot_level: str, players: Sequence[str | None]
+        self,
+        *,
+        title: str,
+        games: int,
+        bot_level: str,
+        players: Sequence[str | None],
+        seed: str | None = None,
     ) -> str:
         """A web table for the players of positions A–D (None: a bot seat), seated in
-        that order before its seat draw (R13-2); its code."""
+        that order before its seat draw (R13-2); its code. ``seed``: a duplicate round's
+        (:func:`remikit.fairness.round_seed`), whose table holds its secrets back."""
         seats = [
             {"kind": "person"} if player is not None else {"kind": "bot", "level": bot_level}
             for player in players
@@ -96,7 +119,10 @@ class OnlineTables:
             title=title,
             settings={"hints": False},
             lang="id",
+            seed=seed,
         )
+        if seed is not None:
+            self.hub.held.add(live.id)
         return live.id
 
     def live_seat_draw(self, row: CompTableRow) -> list[dict[str, Any]] | None:
@@ -115,7 +141,16 @@ class OnlineTables:
         task.add_done_callback(self.tasks.discard)
 
     async def start(self) -> None:
-        """Take the games of online tables that ended while the server was down."""
+        """Hold back the secrets of duplicate rounds not yet over; take the games of
+        online tables that ended while the server was down."""
+        duplicates: list[str] = await self.ledger.read(
+            lambda s: list(s.scalars(select(CompetitionRow.id).where(CompetitionRow.duplicate)))
+        )
+        for competition_id in duplicates:
+            snap = await self.ledger.snapshot(competition_id)
+            for number, row in snap.rounds.items():
+                if row.secret is not None and not duplicate_done(snap, number):
+                    self.hub.held.update(web_codes(snap, number))
         codes: list[str] = await self.ledger.read(unconfirmed_web_tables)
         for code in codes:
             await self.take_web_games(code)
@@ -176,3 +211,39 @@ class OnlineTables:
                     session.add(audit(code, who, "entry.web", target, after=entry_state(entry)))
 
             await self.ledger.writer.run(write)
+            if snap.rounds[number].secret is not None:
+                after = await self.ledger.snapshot(competition_id)
+                if duplicate_done(after, number):  # the round's secrets may be shown
+                    self.hub.held.difference_update(web_codes(after, number))
+
+
+def round_secret() -> bytes:
+    """A new round's duplicate secret, from the system's CSPRNG."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def web_codes(snap: Snapshot, number: int) -> list[str]:
+    """The web tables of round ``number``'s online tables."""
+    return [t.web_table for (r, _), t in snap.tables.items() if r == number and t.web_table]
+
+
+def duplicate_done(snap: Snapshot, number: int) -> bool:
+    """Whether every online table of round ``number`` has its every game confirmed."""
+    games = range(1, snap.competition.games + 1)
+    return all(
+        (entry := snap.entries.get((number, t, g))) is not None and entry.confirmed_by
+        for (r, t), row in snap.tables.items()
+        if r == number and row.kind == "online"
+        for g in games
+    )
+
+
+def duplicate_json(snap: Snapshot, number: int) -> dict[str, Any] | None:
+    """A duplicate round's ``{commitment, secret}`` (docs/fairness.md §11): the
+    commitment from the start, the secret once its online tables have all played
+    (else null); None for a round without duplicate deals."""
+    secret = snap.rounds[number].secret
+    if secret is None:
+        return None
+    shown = secret if duplicate_done(snap, number) else None
+    return {"commitment": round_commitment(bytes.fromhex(secret)).hex(), "secret": shown}

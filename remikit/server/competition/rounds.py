@@ -12,10 +12,11 @@ from sqlalchemy.orm import Session
 from remikit.competition.results import EntryRefused
 from remikit.competition.seat_draw import POSITIONS, Redraw, drawn_cards, seats
 from remikit.competition.seating import draw_first_round, seat_round
+from remikit.fairness import round_seed
 from remikit.server.clock import Clock
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_table, refused
-from remikit.server.competition.online import OnlineTables
+from remikit.server.competition.online import OnlineTables, round_secret
 from remikit.server.competition.views import entrants, round_done
 from remikit.server.problems import Problem
 from remikit.storage.competition import CompTableRow, RoundRow, running_timers
@@ -203,6 +204,7 @@ class Rounds:
                 )
             tables = bots_online([(t.number, list(t.seats)) for t in seating.tables], online)
             names = {p.id: p.name for p in snap.players.values()}
+            secret = round_secret() if c.duplicate else None  # docs/fairness.md §11
             rows = []
             for table_number, players in tables:
                 web = None
@@ -212,6 +214,7 @@ class Rounds:
                         games=c.games,
                         bot_level=c.bot_level,
                         players=players,
+                        seed=None if secret is None else round_seed(secret),
                     )
                 rows.append(
                     CompTableRow(
@@ -251,7 +254,12 @@ class Rounds:
                 "running": False,
             }
             made = RoundRow(
-                competition_id=c.id, number=number, seating=plan, timer=timer, created_at=now()
+                competition_id=c.id,
+                number=number,
+                seating=plan,
+                timer=timer,
+                created_at=now(),
+                secret=None if secret is None else secret.hex(),
             )
             after = plan | {"tables": [[t.number, [s["player"] for s in t.seats]] for t in rows]}
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC
 from typing import Any, cast
 
+from remikit.competition.duplicate import luck_adjusted
 from remikit.competition.exports import ScoreLine
 from remikit.competition.results import dealers
 from remikit.competition.seat_draw import POSITIONS
@@ -89,6 +90,7 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
         "bye_points": c.bye_points,
         "clubs_apart": c.clubs_apart,
         "publish": c.publish,
+        "duplicate": c.duplicate,
         "status": status(snap),
         "current_round": snap.current_round,
         "links": links(c.id, root),
@@ -220,13 +222,16 @@ def byes(snap: Snapshot, upto: int) -> list[Bye]:
 def standing_rows(snap: Snapshot, upto: int) -> list[Row]:
     c = snap.competition
     players = [Competitor(p.id, p.name, p.club, p.status, p.reason) for p in snap.players.values()]
+    games = played(snap, upto)
+    online = {key for key, t in snap.tables.items() if t.kind == "online"}
     return standings(
         players,
-        played(snap, upto),
+        games,
         byes(snap, upto),
         games_per_round=c.games,
         bye_points=c.bye_points,
         tie_breaks=[cast(TieBreak, name) for name in c.tie_breaks],
+        luck=luck_adjusted(games, online, c.games) if c.duplicate else None,
     )
 
 

@@ -4,23 +4,30 @@ of them (the secret only once its deal is over)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from remikit.cards import Card
-from remikit.fairness import CONTRIBUTION_BYTES, HEX, SECRET_BYTES, VERSION, DealFairness, fair_deck
+from remikit.fairness import (
+    CONTRIBUTION_BYTES,
+    HEX,
+    SECRET_BYTES,
+    VERSION,
+    DealFairness,
+    fair_deck,
+    seeded_secret,
+)
 from remikit.fairness import commitment as commit
 from remikit.server.problems import Problem
 from remikit.storage import StoredFairness, StoredTable
 
 
 def fixed_secret(seed: str, number: int) -> bytes:
-    """The secret of deal ``number`` of a table made with a given seed (tests and
-    benchmarks, whose deals must repeat): SHA-256 of ``"{seed}/secret/{number}"``."""
-    return hashlib.sha256(f"{seed}/secret/{number}".encode()).digest()
+    """The secret of deal ``number`` of a table made with a given seed (a duplicate
+    round's tables; tests and benchmarks, whose deals must repeat)."""
+    return seeded_secret(seed, number)
 
 
 @dataclass

@@ -78,6 +78,9 @@ class Tables(Joining):
         self.waiting_kept: list[Callable[[str], Awaitable[bool]]] = []
         """Asked before a table that waits too long closes: one that any of them keeps
         (a competition's online table waits for its round) stays open."""
+        self.held: set[str] = set()
+        """The tables whose deals' secrets, record and replay are held back after they
+        end (a duplicate round's online tables until the round's last one has played)."""
         self.ownership: Ownership = Alone()
         """Which tables this process may hold (several processes: remikit.server.cluster)."""
         self.ready = False
@@ -166,6 +169,7 @@ class Tables(Joining):
             fair=[FairDeal.from_stored(f) for f in stored.fair],
             fixed_seed=stored.fixed_seed,
             abandoned=bool(stored.result and stored.result.get("abandoned")),
+            held=self.held,
         )
         for listener in (self._follow, *self.followers):
             table.listen(listener)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, Literal
@@ -84,6 +84,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
         fair: list[FairDeal] | None = None,
         fixed_seed: bool = False,
         abandoned: bool = False,
+        held: Container[str] = frozenset(),
     ) -> None:
         self.writer = writer
         self.clock = clock
@@ -107,6 +108,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
         self.fair = {f.number: f for f in fair or ()}  # deal number: its secret and more
         self.unshuffled = [str(card) for card in game.full_deck()]  # what every deal shuffles
         self.fixed_seed = fixed_seed  # its secrets come from the seed; no contributions
+        self.held = held  # the codes of tables whose secrets are held back (Tables.held)
         self.abandoned = abandoned
         self.lock = asyncio.Lock()
         self.listeners: list[Listener] = []
@@ -129,6 +131,11 @@ class Table(Seating, CallWindows, Contributions, Timers):
         self.broken = False
 
     # -- what the table is ----------------------------------------------------
+
+    @property
+    def secrets_held(self) -> bool:
+        """Whether its ended deals' secrets are held back (docs/fairness.md §11)."""
+        return self.id in self.held
 
     @property
     def state_id(self) -> int:

@@ -153,7 +153,8 @@ def window_json(table: Table, seat: int | None) -> dict[str, Any] | None:
 
 def fairness_json(table: Table, seat: int | None) -> dict[str, Any]:
     """What a state shows of the fair deals: the unshuffled deck every deal shuffles, the
-    deal in play (no secret), the last deal over (its secret revealed) and, for the next
+    deal in play (no secret), the last deal over (its secret revealed, unless the table's
+    secrets are held back) and, for the next
     deal, its commitment and whether ``seat`` may contribute to it."""
     deals = table.game.deals
     playing = deals[-1].number if deals and not deals[-1].is_over else None
@@ -168,7 +169,7 @@ def fairness_json(table: Table, seat: int | None) -> dict[str, Any]:
     if playing in table.fair:
         shown["deal"] = _public(table, playing, revealed=False)
     if ended in table.fair:
-        shown["ended"] = _public(table, ended, revealed=True)
+        shown["ended"] = _public(table, ended, revealed=not table.secrets_held)
     number = table.next_deal
     if number in table.fair:
         fair = table.fair[number]

@@ -89,6 +89,7 @@ export const gameStatus = (status) => word(GAME_STATUS, status);
 export function summary(comp) {
   const parts = [comp.date, comp.venue, compStatus(comp.status)];
   if (comp.current_round) parts.push(t("comp.round_of", {n: comp.current_round, total: comp.rounds}));
+  if (comp.duplicate) parts.push(t("comp.duplicate_deals"));
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -107,12 +108,14 @@ export function namer(players) {
   return (id) => names.get(id) || id || "";
 }
 
-/** The standings table (rank, name, club, points, games, won, closes, best, dead); a phone
- * shows the first columns only (class "extra" on the others). */
+/** The standings table (rank, name, club, points, games, won, closes, best, dead, and the
+ * luck-adjusted score with duplicate deals); a phone shows the first columns only (class
+ * "extra" on the others). */
 export function standingsTable(rows, /** @type {{onPick?: (row: any) => void}} */ {onPick} = {}) {
+  const luck = rows.some((row) => row.luck != null);
   const heads = [[N_("comp.col.rank")], [N_("comp.col.name")], [N_("comp.col.club"), "club extra"], [N_("comp.col.total")],
     [N_("comp.col.games")], [N_("comp.col.won")], [N_("comp.col.ace"), "extra"], [N_("comp.col.joker"), "extra"],
-    [N_("comp.col.best"), "extra"], [N_("comp.col.dead"), "extra"]];
+    [N_("comp.col.best"), "extra"], [N_("comp.col.dead"), "extra"], ...(luck ? [[N_("comp.col.luck"), "extra"]] : [])];
   const body = rows.map((row) => {
     const mark = row.status === "disqualified" || row.status === "dropped"
       ? h("span", {class: `tag ${row.status}`, title: row.reason || ""}, playerStatus(row.status), row.reason ? `: ${row.reason}` : "")
@@ -124,7 +127,8 @@ export function standingsTable(rows, /** @type {{onPick?: (row: any) => void}} *
       h("td", {class: "rank"}, row.rank ?? ""), h("th", {scope: "row"}, name, mark ? " " : null, mark),
       h("td", {class: "club extra"}, row.club || ""), h("td", {class: "total"}, row.total),
       h("td", {}, row.games), h("td", {}, row.won), h("td", {class: "extra"}, row.ace_closes), h("td", {class: "extra"}, row.joker_closes),
-      h("td", {class: "extra"}, row.best_game ?? ""), h("td", {class: "extra"}, row.dead));
+      h("td", {class: "extra"}, row.best_game ?? ""), h("td", {class: "extra"}, row.dead),
+      luck ? h("td", {class: "extra luck"}, row.luck ?? "") : null);
   });
   return h("table", {class: "standings", id: "standings"},
     h("thead", {}, h("tr", {}, heads.map(([key, cls]) => h("th", {scope: "col", class: cls || null}, t(key))))),

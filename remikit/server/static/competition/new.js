@@ -1,6 +1,7 @@
 // A new competition (/competitions/new): its name, date and venue, rounds and games, the
 // tie-breaks in the order they count, how a field that is not a multiple of four is
-// filled, when the standings are published, and the organiser's and referees' passwords.
+// filled, whether online tables deal duplicate, when the standings are published, and the
+// organiser's and referees' passwords.
 // Made, it opens the organiser's page with the organiser's login kept.
 
 import {N_, onLangChange, t} from "../i18n.js";
@@ -11,10 +12,11 @@ import {call, errorLine, header, keepLogin} from "./common.js";
 const TIE_BREAKS = {
   games_won: N_("comp.tie.games_won"), ace_closes: N_("comp.tie.ace_closes"), joker_closes: N_("comp.tie.joker_closes"),
   best_game: N_("comp.tie.best_game"), fewest_dead: N_("comp.tie.fewest_dead"),
+  luck_adjusted: N_("comp.tie.luck_adjusted"),
 };
 const LEVELS = ["random", "greedy", "strong", "expert"];
 const order = Object.keys(TIE_BREAKS); // the order the tie-breaks count in, changed with ↑
-const chosen = new Set(order);
+const chosen = new Set(order.filter((name) => name !== "luck_adjusted")); // that one needs duplicate deals
 const error = errorLine();
 
 function field(id, label, input) {
@@ -62,6 +64,7 @@ function draw() {
       choice("new-bot-level", t("comp.field.bot_level"), LEVELS.map((l) => [l, levelName(l)]), "greedy"),
       choice("new-bye-points", t("comp.field.bye_points"), [["average", t("comp.bye.average")], ["zero", t("comp.bye.zero")]], "average")),
     h("label", {class: "check"}, h("input", {type: "checkbox", id: "new-clubs-apart", checked: true}), t("comp.field.clubs_apart")),
+    h("label", {class: "check"}, h("input", {type: "checkbox", id: "new-duplicate"}), t("comp.field.duplicate")),
     choice("new-publish", t("comp.field.publish"), [["live", t("comp.publish.live")], ["round", t("comp.publish.round")]], "live"),
     h("fieldset", {},
       h("legend", {}, t("comp.field.passwords")),
@@ -75,12 +78,13 @@ function draw() {
 async function submit(event) {
   event.preventDefault();
   const value = (id) => document.getElementById(id).value;
+  const duplicate = document.getElementById("new-duplicate").checked;
   const body = {
     name: value("new-name").trim(), date: value("new-date"), venue: value("new-venue").trim(),
     rounds: Number(value("new-rounds")), games: Number(value("new-games")),
-    tie_breaks: order.filter((name) => chosen.has(name)),
+    tie_breaks: order.filter((name) => chosen.has(name) && (duplicate || name !== "luck_adjusted")),
     fill: value("new-fill"), bot_level: value("new-bot-level"), bye_points: value("new-bye-points"),
-    clubs_apart: document.getElementById("new-clubs-apart").checked, publish: value("new-publish"),
+    clubs_apart: document.getElementById("new-clubs-apart").checked, duplicate, publish: value("new-publish"),
     organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password"),
   };
   const button = document.getElementById("new-submit");

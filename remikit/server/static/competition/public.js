@@ -1,7 +1,8 @@
 // The public page of a competition (/competitions/CID): the standings, asked again every
 // 5 seconds, the QR code of this page, and each player's schedule: in every round made,
 // their table, their position and, at an online table, its link. A player's name opens
-// the games behind their numbers (GET …/players/PID/games).
+// the games behind their numbers (GET …/players/PID/games). With duplicate deals, each
+// round's commitment, and its secret once its online tables have played.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -16,7 +17,8 @@ async function load() {
   try {
     const [{competition}, standings, players] = await Promise.all([
       call(base()), call(base("/standings")), call(base("/players"))]);
-    if (!state.comp || competition.current_round !== state.comp.current_round || competition.status !== state.comp.status) {
+    const unrevealed = state.rounds.some((r) => r.duplicate && !r.duplicate.secret);
+    if (!state.comp || unrevealed || competition.current_round !== state.comp.current_round || competition.status !== state.comp.status) {
       const numbers = Array.from({length: competition.current_round || 0}, (_, i) => i + 1);
       state.rounds = (await Promise.all(numbers.map((n) => call(base(`/rounds/${n}`))))).map((r) => r.round);
     }
@@ -84,6 +86,18 @@ function schedule() {
     items.length ? h("ul", {class: "schedule"}, items) : h("p", {class: "muted"}, t("comp.public.no_rounds")));
 }
 
+/** Each duplicate round's commitment, and its secret once revealed (docs/fairness.md §11). */
+function duplicateRounds() {
+  const rounds = state.rounds.filter((r) => r.duplicate);
+  if (!rounds.length) return null;
+  return h("section", {class: "card-box", id: "duplicate"}, h("h2", {}, t("comp.dup.title")),
+    h("p", {class: "muted"}, t("comp.dup.help")),
+    h("ul", {}, rounds.map((r) => h("li", {dataset: {round: r.number}}, t("comp.dup.round", {n: r.number}), " ",
+      h("code", {class: "commitment"}, r.duplicate.commitment), " ",
+      r.duplicate.secret ? [t("comp.dup.secret"), " ", h("code", {class: "secret"}, r.duplicate.secret)]
+        : h("span", {class: "muted"}, t("comp.dup.secret_later"))))));
+}
+
 function render() {
   const comp = state.comp;
   header(comp?.name || "", h("a", {href: pageUrl("/projector")}, t("comp.link.projector")));
@@ -103,7 +117,8 @@ function render() {
     h("section", {class: "card-box"}, h("h2", {}, t("comp.public.standings")),
       rows.length ? h("div", {class: "scroll"}, standingsTable(rows, {onPick: pick})) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
     playerGames(),
-    schedule()].filter(Boolean));
+    schedule(),
+    duplicateRounds()].filter(Boolean));
 }
 
 load();
