@@ -89,6 +89,7 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
         "bye_points": c.bye_points,
         "clubs_apart": c.clubs_apart,
         "publish": c.publish,
+        "login_hours": c.login_hours,
         "status": status(snap),
         "current_round": snap.current_round,
         "links": links(c.id, root),
@@ -112,7 +113,9 @@ def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
     ]
 
 
-def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool) -> dict[str, Any]:
+def player_json(
+    player: PlayerRow, history: Iterable[AuditRow], *, contact: bool, code: bool = False
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": player.id,
         "name": player.name,
@@ -124,6 +127,8 @@ def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool
     }
     if contact:
         out["contact"] = player.contact
+    if code:
+        out["code"] = player.code
     return out
 
 
