@@ -11,7 +11,8 @@ each referee's, a scrypt hash each) in place of the two shared passwords of
 at an account's password or a player's code and whether they locked it. Each player gets
 a confirmation ``code``; each login its ``account``, ``expires_at`` (a login made before
 expires a day after it was made) and ``ended_at`` (a logout); a competition may set
-``login_hours``.
+``login_hours``. SQLite drops and adds the columns of ``competitions`` in place (3.35 or
+later).
 """
 
 from __future__ import annotations
@@ -98,10 +99,10 @@ def upgrade() -> None:
                     created_at=row.created_at,
                 )
             )
-    with op.batch_alter_table("competitions") as batch:
-        batch.drop_column("organiser_password")
-        batch.drop_column("referee_password")
-        batch.add_column(sa.Column("login_hours", sa.Integer(), nullable=True))
+    # not a batch: copying ``competitions`` anew on SQLite would delete what refers to it
+    op.drop_column("competitions", "organiser_password")
+    op.drop_column("competitions", "referee_password")
+    op.add_column("competitions", sa.Column("login_hours", sa.Integer(), nullable=True))
     with op.batch_alter_table("competition_players") as batch:
         batch.add_column(sa.Column("code", sa.String(length=8), nullable=True))
     for row in bind.execute(sa.select(players.c.competition_id, players.c.id)).all():
@@ -134,10 +135,10 @@ def downgrade() -> None:
             batch.drop_column(name)
     with op.batch_alter_table("competition_players") as batch:
         batch.drop_column("code")
-    with op.batch_alter_table("competitions") as batch:
-        batch.drop_column("login_hours")
-        batch.add_column(sa.Column("organiser_password", sa.String(length=200), nullable=True))
-        batch.add_column(sa.Column("referee_password", sa.String(length=200), nullable=True))
+    op.drop_column("competitions", "login_hours")
+    for name in ("organiser_password", "referee_password"):
+        column = sa.Column(name, sa.String(length=200), nullable=False, server_default="")
+        op.add_column("competitions", column)
     bind = op.get_bind()
     for row in bind.execute(sa.select(competitions.c.id)).all():
         hashes: dict[str, str] = {}
@@ -156,10 +157,5 @@ def downgrade() -> None:
                 referee_password=hashes.get("referee", unusable),
             )
         )
-    with op.batch_alter_table("competitions") as batch:
-        batch.alter_column(
-            "organiser_password", existing_type=sa.String(length=200), nullable=False
-        )
-        batch.alter_column("referee_password", existing_type=sa.String(length=200), nullable=False)
     op.drop_table("competition_guards")
     op.drop_table("competition_accounts")
