@@ -272,6 +272,14 @@ def audit(session: Session, competition_id: str, target: str | None = None) -> l
     return list(session.scalars(query.order_by(AuditRow.id)))
 
 
+def locked_subjects(session: Session, competition_id: str) -> set[str]:
+    """The secrets of a competition that failed attempts locked (``player:P3``, …)."""
+    query = select(GuardRow.subject).where(
+        GuardRow.competition_id == competition_id, GuardRow.locked
+    )
+    return set(session.scalars(query))
+
+
 def find_entry(session: Session, competition_id: str, entry_id: int) -> EntryRow | None:
     return session.scalars(
         select(EntryRow).where(EntryRow.competition_id == competition_id, EntryRow.id == entry_id)

@@ -22,7 +22,7 @@ from remikit.server.competition.views import (
     table_json,
 )
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, Snapshot, audit
+from remikit.storage.competition import CompTableRow, Snapshot, audit, locked_subjects
 
 
 def service(request: Request) -> Competitions:
@@ -63,10 +63,15 @@ async def players_answer(
     history: dict[str, list[Any]] = {}
     for row in rows:
         history.setdefault(row.target.removeprefix("player:"), []).append(row)
-    return [
+    out = [
         player_json(p, history.get(p.id, []), contact=contact, code=code)
         for p in snap.players.values()
     ]
+    if code:  # the organiser sees whose code wrong codes locked
+        locked = await service(request).read(lambda s: locked_subjects(s, snap.competition.id))
+        for player in out:
+            player["code_locked"] = f"player:{player['id']}" in locked
+    return out
 
 
 async def one_player(request: Request, cid: str, pid: str, *, code: bool = False) -> dict[str, Any]:
