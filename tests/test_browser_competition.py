@@ -4,8 +4,10 @@ join through the API and leave their seats to the stand-in bots, its bot seats p
 bots; the server's clock is a test clock, moved on by ``POST /api/clock``) and the other
 tables physical: a referee on a phone enters each seat draw (R13-2, with a redraw of a
 tie) and each game's cards, sees the calculator's result before saving, and a second
-referee confirms (once a player of the table does). A late entry plays from round 2, a
-player withdraws before round 3, one is disqualified at the end. Checked: the seating
+referee confirms (once a player of the table does, with their own code after a wrong
+one). Each referee logs in with the account the organiser made for them, and logs out.
+A late entry plays from round 2, a player withdraws before round 3, one is disqualified
+at the end. Checked: the seating
 quality, the standings page against the entries, the games behind a player's numbers,
 the audit log, the CSV exports, the print views and the table sheets' PDF, the projector's
 timer. Screenshots go to tests/artifacts/."""
@@ -131,6 +133,17 @@ def create(page: Page, served: Served) -> Comp:
     return comp
 
 
+REFEREES = {"Rina": "rina-wasit-01", "Sari": "sari-wasit-02"}
+"""The referees' own accounts, made by the organiser."""
+
+
+def make_account(page: Page, name: str) -> None:
+    page.fill("#account-name", name)
+    page.fill("#account-password", REFEREES[name])
+    page.click("#account-add")
+    page.wait_for_selector(f'#account-list tr[data-account="{name}"]')
+
+
 def register(page: Page, name: str, club: str) -> None:
     page.fill("#player-name", name)
     page.fill("#player-club", club)
@@ -198,7 +211,7 @@ def referee(browser: Browser, served: Served, comp: Comp, name: str) -> Person:
     page = person.page
     page.goto(f"{served.url}/competitions/{comp.cid}/referee")
     page.fill("#login-name", name)
-    page.fill("#login-password", "rahasia-wasit")
+    page.fill("#login-password", REFEREES[name])
     page.click("#login-submit")
     page.wait_for_selector("#logout")
     return person
@@ -295,6 +308,13 @@ def physical_round(comp: Comp, number: int, first: Person, second: Person) -> No
             assert "Rina" in page.inner_text("#error")
             assert comp.round(1)["tables"][1]["games"][0]["status"] == "entered"
             page.select_option("#confirm-player-2", index=1)  # a player of the table
+            pid = page.eval_on_selector("#confirm-player-2", "s => s.value")
+            code = next(p["code"] for p in comp.get("/players")["players"] if p["id"] == pid)
+            page.fill("#confirm-code-2", "222222" if code != "222222" else "333333")
+            page.click("#confirm-as-2")  # a wrong code: refused (bad_code)
+            wait_text(page, "#error", "kode ", start=True)
+            assert comp.round(1)["tables"][1]["games"][1]["status"] == "entered"
+            page.fill("#confirm-code-2", code.lower())  # their own code
             page.click("#confirm-as-2")
             page.wait_for_selector('.game-box[data-game="2"][data-status="confirmed"]')
         confirm_all(second.page, table["number"])
@@ -393,6 +413,8 @@ def test_an_organiser_runs_a_competition_of_13_players(served: Served, browser: 
         check_in(page, name)
     assert page.inner_text("#players h2").endswith("13 registered, 13 checked in")
     ids = {p["name"]: p["id"] for p in comp.get("/players")["players"]}
+    for name in REFEREES:
+        make_account(page, name)
 
     first = referee(browser, served, comp, "Rina")
     second = referee(browser, served, comp, "Sari")
@@ -434,6 +456,16 @@ def test_an_organiser_runs_a_competition_of_13_players(served: Served, browser: 
     check_exports(comp)
     check_prints(browser, served, comp)
     check_projector(browser, served, comp, page)
+    token = json.loads(
+        first.page.evaluate(f"() => localStorage.getItem('remikit.competition.{comp.cid}.referee')")
+    )["token"]
+    first.page.click("#logout")  # the server ends the login, not only this browser
+    first.page.wait_for_selector("#login-form")
+    gone = httpx.get(
+        f"{served.url}/api/competitions/{comp.cid}/audit",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert gone.status_code == 401
     for person in (organiser, first, second):
         assert not stray_errors(person), person.errors
 
@@ -498,6 +530,8 @@ def check_audit(page: Page, comp: Comp) -> None:
     assert sorted(e["who"] for e in web) == sorted(
         f"web table {c}" for c in codes for _ in range(GAMES)
     )
+    made = [e["target"] for e in log if e["what"] == "account.create"]
+    assert made == ["account:organiser", "account:referee", "account:Rina", "account:Sari"]
     confirmed = Counter(e["who"] for e in log if e["what"] == "entry.confirm")
     assert confirmed["Sari"] == 3 * 3 * GAMES - 1  # every physical game but the one a player did
     assert confirmed["Rina"] == 1  # a player of the table, with the referee in hand

@@ -70,8 +70,12 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+PASSWORDS = {"organiser": "panitia-medan", "Rina": "wasit-rina-01", "Tono": "wasit-tono-02"}
+"""The organiser's account and the two referees' accounts the organiser makes."""
+
+
 class Event:
-    """A competition made through the API, with its organiser and two referees."""
+    """A competition made through the API, with its organiser and two referees' accounts."""
 
     def __init__(self, client: TestClient, **options: Any) -> None:
         self.client = client
@@ -81,20 +85,28 @@ class Event:
             "venue": "Balai Kota",
             "rounds": 2,
             "games": 2,
-            "organiser_password": "panitia",
-            "referee_password": "wasit",
+            "organiser_password": PASSWORDS["organiser"],
         } | options
         made = client.post("/api/competitions", json=body)
         assert made.status_code == 201, made.text
         self.cid: str = made.json()["competition"]["id"]
         self.org = bearer(made.json()["token"])
+        for name in ("Rina", "Tono"):
+            self.ok(self.post("/accounts", {"name": name, "password": PASSWORDS[name]}, self.org))
         self.ref = self.login("Rina")
         self.ref2 = self.login("Tono")
 
-    def login(self, name: str, role: str = "referee", password: str = "wasit") -> dict[str, str]:
-        answer = self.post("/login", {"role": role, "password": password, "name": name}, None)
+    def login(self, name: str, password: str | None = None) -> dict[str, str]:
+        body = {"name": name, "password": password or PASSWORDS[name]}
+        answer = self.post("/login", body, None)
         assert answer.status_code == 200, answer.text
         return bearer(answer.json()["token"])
+
+    def code(self, pid: str) -> str:
+        """A player's confirmation code, as the organiser sees it."""
+        players = self.ok(self.get("/players", self.org))["players"]
+        found: str = next(p["code"] for p in players if p["id"] == pid)
+        return found
 
     def post(
         self, path: str, body: Any = None, who: dict[str, str] | None = None
@@ -193,7 +205,7 @@ def test_a_competition_is_public_without_its_passwords(client: TestClient) -> No
     assert shown["name"] == "Piala Remi Medan" and shown["status"] == "registration"
     assert shown["tie_breaks"] == ["games_won", "fewest_dead"]
     assert shown["links"]["referee"] == f"/competitions/{event.cid}/referee"
-    assert "wasit" not in event.get("").text and "password" not in event.get("").text
+    assert "panitia" not in event.get("").text and "password" not in event.get("").text
     error(client.get("/api/competitions/NOSUCH22"), 404, "unknown_competition")
     bad = {"name": "X", "date": "2026-12-05", "rounds": 21, "organiser_password": "abcd"}
     error(client.post("/api/competitions", json=bad), 422, "bad_request")
@@ -202,14 +214,15 @@ def test_a_competition_is_public_without_its_passwords(client: TestClient) -> No
 def test_logins_and_roles(client: TestClient) -> None:
     event = Event(client)
     error(event.post("/login", {"role": "referee", "password": "nope"}), 403, "bad_password")
-    error(event.post("/login", {"role": "organiser", "password": "wasit"}), 403, "bad_password")
+    wrong = {"role": "organiser", "password": PASSWORDS["Rina"]}
+    error(event.post("/login", wrong), 403, "bad_password")
     body = {"name": "Ani"}
     error(event.post("/players", body), 401, "need_login")
     error(event.post("/players", body, bearer("made-up-token")), 401, "need_login")
     error(event.post("/players", body, event.ref), 403, "organiser_only")
     other = Event(client)
     error(event.post("/players", body, other.org), 401, "need_login")  # another's token
-    assert event.login("Panitia", "organiser", "panitia") != event.org
+    assert event.login("organiser") != event.org
     message = error(
         client.post(
             f"/api/competitions/{event.cid}/players",
@@ -391,7 +404,8 @@ def test_a_player_of_the_table_may_confirm_but_no_one_else(client: TestClient) -
     error(event.post(path, {"player": stranger}, event.ref), 400, "not_at_table")
     error(event.post(path, {"player": "P1"}), 401, "need_login")
     seated = tables[0]["seats"][2]
-    confirmed = event.confirm(entry["id"], event.ref, {"player": seated["player"]})
+    body = {"player": seated["player"], "code": event.code(seated["player"]).lower()}
+    confirmed = event.confirm(entry["id"], event.ref, body)
     assert confirmed["confirmed_by"] == f"{seated['name']} ({seated['player']})"
     audit = event.ok(event.get("/audit", event.org))
     assert audit[-1]["what"] == "entry.confirm" and audit[-1]["who"] == "Rina"

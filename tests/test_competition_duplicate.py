@@ -202,8 +202,8 @@ def test_luck_as_a_tie_break_needs_duplicate_deals(client: TestClient) -> None:
         "date": "2026-12-05",
         "rounds": 1,
         "tie_breaks": ["luck_adjusted"],
-        "organiser_password": "panitia",
-        "referee_password": "wasit",
+        "organiser_password": "panitia-medan",
+        "referee_password": "wasit-bersama",
     }
     error(client.post("/api/competitions", json=body), 422, "bad_request")
     made = client.post("/api/competitions", json=body | {"duplicate": True})

@@ -61,8 +61,8 @@ def test_the_qr_code_is_of_the_public_page(client: TestClient) -> None:
         "name": "Piala Remi",
         "date": "2026-12-05",
         "rounds": 2,
-        "organiser_password": "rahasia-1",
-        "referee_password": "rahasia-2",
+        "organiser_password": "rahasia-panitia",
+        "referee_password": "rahasia-wasit",
     }
     made = client.post("/api/competitions", json=body)
     assert made.status_code == 201, made.text

@@ -79,6 +79,8 @@ def test_an_empty_database_is_upgraded_to_head(database_url: str) -> None:
         "competition_entries",
         "competition_audit",
         "competition_logins",
+        "competition_accounts",
+        "competition_guards",
         "server_keys",
         "nodes",
         "table_owners",

@@ -101,6 +101,13 @@ def add_parser(subparsers: Any) -> None:
         help=t("serve.help_waiting_expiry", lang, default=defaults.waiting_expiry),
     )
     p.add_argument(
+        "--login-expiry",
+        type=float,
+        default=defaults.login_expiry,
+        metavar="SECONDS",
+        help=t("serve.help_login_expiry", lang, default=defaults.login_expiry),
+    )
+    p.add_argument(
         "--abandon-after",
         type=float,
         default=defaults.abandon_after,
@@ -271,6 +278,7 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=(*hosts, *(() if args.host in WILDCARDS else (args.host,))),
         manual_clock=args.manual_clock,
         waiting_expiry=max(0.0, args.waiting_expiry),
+        login_expiry=max(60.0, args.login_expiry),
         abandon_after=max(0.0, args.abandon_after),
         **{name: max(0, getattr(args, name)) for name, _ in LIMITS},
     )

@@ -37,6 +37,7 @@ class Settings:
     advice_rate: int = 30  # on-demand advice answers one seat may ask for a minute
     max_bot_budget: float = 3.0  # seconds a bot at a web table may think per decision
     waiting_expiry: float = 3600.0  # seconds a table waits for its players (0: for ever)
+    login_expiry: float = 86_400.0  # seconds a competition's login lasts (its login_hours rule)
     abandon_after: float = 86_400.0
     """Seconds a table without a turn time waits for its player to move before it ends as
     abandoned (0: for ever)."""

@@ -1,10 +1,11 @@
 """The competitions (docs/competition.md): each competition, its players, rounds,
-tables, game entries, audit log and login tokens.
+tables, game entries, audit log, login accounts and login tokens.
 
-Passwords are kept as ``hashlib.scrypt`` hashes with a random salt, login tokens
-as SHA-256 hashes. Every entry and every correction of a game is a row of its
-own; the one that counts is marked ``current``. The schema is made by migration
-``0006``; a change here needs a new revision there.
+Each login account (the organiser's, each referee's) keeps its password as a
+``hashlib.scrypt`` hash with a random salt; login tokens are kept as SHA-256 hashes.
+Every entry and every correction of a game is a row of its own; the one that counts is
+marked ``current``. The schema is made by migration ``0006`` (accounts, players' codes
+and logins that end: ``0010``); a change here needs a new revision there.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from remikit.storage.models import Base
 
 
 class CompetitionRow(Base):
-    """A competition: what it is, how it is played and ranked, and its two password
-    hashes (``salt$hash`` in hex)."""
+    """A competition: what it is, how it is played and ranked, and how long its logins
+    last (``login_hours``; None: the server's setting)."""
 
     __tablename__ = "competitions"
 
@@ -48,10 +49,9 @@ class CompetitionRow(Base):
     bye_points: Mapped[str] = mapped_column(String(8))
     clubs_apart: Mapped[bool] = mapped_column(Boolean)
     publish: Mapped[str] = mapped_column(String(8))
-    organiser_password: Mapped[str] = mapped_column(String(200))
-    referee_password: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     duplicate: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    login_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class PlayerRow(Base):
@@ -72,6 +72,8 @@ class PlayerRow(Base):
     reason: Mapped[str | None] = mapped_column(String(200))
     late: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    code: Mapped[str] = mapped_column(String(8))
+    """The short code the player confirms a game with (their personal schedule shows it)."""
 
 
 class RoundRow(Base):
@@ -168,7 +170,8 @@ class AuditRow(Base):
 
 
 class LoginRow(Base):
-    """A login to one competition: the SHA-256 of its token, its role and name."""
+    """A login to one competition: the SHA-256 of its token, the account (``account``,
+    its key) with its role and name, when it expires and when it logged out."""
 
     __tablename__ = "competition_logins"
 
@@ -179,6 +182,41 @@ class LoginRow(Base):
     role: Mapped[str] = mapped_column(String(16))
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    account: Mapped[str] = mapped_column(String(40))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AccountRow(Base):
+    """A login account of a competition: the organiser's (made with it) or a referee's
+    (made by the organiser). ``key`` is its name case-folded, unique in the competition;
+    ``password`` a scrypt hash (``scrypt$salt$hash``, hex)."""
+
+    __tablename__ = "competition_accounts"
+
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    role: Mapped[str] = mapped_column(String(16))
+    password: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class GuardRow(Base):
+    """The failed attempts at one secret of a competition (``subject``: ``account:KEY``
+    or ``player:P3``, a player's code) since the last that passed, and whether they
+    locked it until the organiser unlocks it."""
+
+    __tablename__ = "competition_guards"
+
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
+    )
+    subject: Mapped[str] = mapped_column(String(60), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    locked: Mapped[bool] = mapped_column(Boolean)
 
 
 @dataclass
@@ -235,6 +273,14 @@ def audit(session: Session, competition_id: str, target: str | None = None) -> l
             else AuditRow.target == target
         )
     return list(session.scalars(query.order_by(AuditRow.id)))
+
+
+def locked_subjects(session: Session, competition_id: str) -> set[str]:
+    """The secrets of a competition that failed attempts locked (``player:P3``, …)."""
+    query = select(GuardRow.subject).where(
+        GuardRow.competition_id == competition_id, GuardRow.locked
+    )
+    return set(session.scalars(query))
 
 
 def find_entry(session: Session, competition_id: str, entry_id: int) -> EntryRow | None:

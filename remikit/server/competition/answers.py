@@ -23,7 +23,7 @@ from remikit.server.competition.views import (
     table_json,
 )
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, Snapshot, audit
+from remikit.storage.competition import CompTableRow, Snapshot, audit, locked_subjects
 
 
 def service(request: Request) -> Competitions:
@@ -56,20 +56,31 @@ def limited(request: Request, kind: Literal["create", "join"]) -> None:
     (limits.create if kind == "create" else limits.join).check(client)
 
 
-async def players_answer(request: Request, snap: Snapshot, *, contact: bool) -> list[Any]:
+async def players_answer(
+    request: Request, snap: Snapshot, *, contact: bool, code: bool = False
+) -> list[Any]:
+    """The players; their contact for a login, their confirmation code for the organiser."""
     rows = await service(request).read(lambda s: audit(s, snap.competition.id, "player:"))
     history: dict[str, list[Any]] = {}
     for row in rows:
         history.setdefault(row.target.removeprefix("player:"), []).append(row)
-    return [player_json(p, history.get(p.id, []), contact=contact) for p in snap.players.values()]
+    out = [
+        player_json(p, history.get(p.id, []), contact=contact, code=code)
+        for p in snap.players.values()
+    ]
+    if code:  # the organiser sees whose code wrong codes locked
+        locked = await service(request).read(lambda s: locked_subjects(s, snap.competition.id))
+        for player in out:
+            player["code_locked"] = f"player:{player['id']}" in locked
+    return out
 
 
-async def one_player(request: Request, cid: str, pid: str) -> dict[str, Any]:
+async def one_player(request: Request, cid: str, pid: str, *, code: bool = False) -> dict[str, Any]:
     snap = await service(request).snapshot(cid)
     player = known_player(snap, pid)
     target = f"player:{player.id}"
     rows = await service(request).read(lambda s: audit(s, snap.competition.id, target))
-    return player_json(player, rows, contact=True)
+    return player_json(player, rows, contact=True, code=code)
 
 
 def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bool) -> Any:

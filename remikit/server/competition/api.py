@@ -25,6 +25,7 @@ from remikit.server.competition.answers import (
     table_answer,
     visible_round,
 )
+from remikit.server.competition.auth import check_password
 from remikit.server.competition.bodies import (
     ConfirmRequest,
     CreateRequest,
@@ -68,6 +69,10 @@ async def create(request: Request, body: Annotated[CreateRequest, Body()]) -> di
     data = body.model_dump()
     data["name"] = clean(body.name, 100, required=True)
     data["venue"] = clean(body.venue, 100) or ""
+    data["organiser_name"] = clean(body.organiser_name, 40, required=True)
+    for password in (body.organiser_password, body.referee_password):
+        if password is not None:
+            check_password(password)
     level = body.bot_level.strip().lower()
     try:
         check_bot(level, competition_variant().name)
@@ -88,10 +93,13 @@ async def get(request: Request, cid: str) -> dict[str, Any]:
 async def login(
     request: Request, cid: str, body: Annotated[LoginRequest, Body()]
 ) -> dict[str, Any]:
+    """A login of an account by its name and password (docs/competition.md §5.2)."""
     limited(request, "join")
     name = clean(body.name, 40) or body.role
-    token = await service(request).logins.login(cid, body.role, body.password, name)
-    return {"token": token, "role": body.role, "name": name}
+    if name is None:
+        raise Problem("bad_name", "competition.bad_name", max=40)
+    token, who, expires = await service(request).logins.login(cid, name, body.password, body.role)
+    return {"token": token, "role": who.role, "name": who.name, "expires_at": expires.isoformat()}
 
 
 # -- players -------------------------------------------------------------------------------
@@ -101,7 +109,9 @@ async def login(
 async def players(request: Request, cid: str, authorization: Auth = None) -> dict[str, Any]:
     snap = await service(request).snapshot(cid)
     who = await logged_in(request, cid, authorization)
-    return {"players": await players_answer(request, snap, contact=who is not None)}
+    organiser = who is not None and who.role == "organiser"
+    answer = await players_answer(request, snap, contact=who is not None, code=organiser)
+    return {"players": answer}
 
 
 @router.post("/{cid}/players", status_code=201)
@@ -113,7 +123,7 @@ async def add_player(
     assert name is not None
     club, contact = clean(body.club, 60), clean(body.contact, 100)
     player = await service(request).add_player(cid, who, name, club, contact)
-    return {"player": await one_player(request, cid, player.id)}
+    return {"player": await one_player(request, cid, player.id, code=True)}
 
 
 async def move(
@@ -121,7 +131,7 @@ async def move(
 ) -> dict[str, Any]:
     who = await need(request, cid, authorization)
     player = await service(request).move_player(cid, who, pid, what, reason)
-    return {"player": await one_player(request, cid, player.id)}
+    return {"player": await one_player(request, cid, player.id, code=who.role == "organiser")}
 
 
 @router.post("/{cid}/players/{pid}/check-in")
@@ -269,10 +279,11 @@ async def confirm(
     body: Annotated[ConfirmRequest | None, Body()] = None,
     authorization: Auth = None,
 ) -> Any:
-    """Confirmed by a player of the table (``player``) or by another login."""
+    """Confirmed by a player of the table (``player`` with their ``code``) or by another
+    account's login."""
     who = await need(request, cid, authorization)
-    player = None if body is None else body.player
-    entry = await service(request).entries.confirm(cid, who, entry_id, player)
+    player, code = (None, None) if body is None else (body.player, body.code)
+    entry = await service(request).entries.confirm(cid, who, entry_id, player, code)
     return {"entry": entry_json(entry)}
 
 

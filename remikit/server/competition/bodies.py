@@ -38,8 +38,10 @@ class CreateRequest(BaseModel):
     bye_points: Literal["average", "zero"] = "average"
     clubs_apart: bool = False
     publish: Literal["live", "round"] = "live"
-    organiser_password: str = Field(min_length=4, max_length=200)
-    referee_password: str = Field(min_length=4, max_length=200)
+    organiser_password: str = Field(max_length=200)
+    organiser_name: str = Field(default="organiser", max_length=200)
+    referee_password: str | None = Field(default=None, max_length=200)
+    login_hours: int | None = Field(default=None, ge=1, le=720, strict=True)
     duplicate: bool = False
 
     @field_validator("tie_breaks")
@@ -57,9 +59,17 @@ class CreateRequest(BaseModel):
 
 
 class LoginRequest(BaseModel):
-    role: Literal["organiser", "referee"]
-    password: str = Field(max_length=200)
+    """An account's ``name`` and ``password``; ``role``, when given, must be the account's
+    (and names it when there is no name: the organiser's account ``organiser``)."""
+
     name: str | None = Field(default=None, max_length=200)
+    password: str = Field(max_length=200)
+    role: Literal["organiser", "referee"] | None = None
+
+
+class AccountRequest(BaseModel):
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=200)
 
 
 class PlayerRequest(BaseModel):
@@ -99,7 +109,10 @@ class EntryRequest(BaseModel):
 
 
 class ConfirmRequest(BaseModel):
+    """A player of the table confirms with their code; without ``player``, the login."""
+
     player: str | None = Field(default=None, max_length=16)
+    code: str | None = Field(default=None, max_length=16)
 
 
 class TimerRequest(BaseModel):

@@ -12,11 +12,19 @@ from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused, GameResult, points_result, score_cards
 from remikit.errors import Reason
-from remikit.server.competition.auth import Login, audit
+from remikit.server.competition.auth import Login, audit, code_matches
+from remikit.server.competition.guard import Guard
 from remikit.server.competition.ledger import Ledger, known_player, known_table, refused
 from remikit.server.competition.views import game_players
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, EntryRow, Snapshot, find_entry
+from remikit.storage.competition import (
+    CompTableRow,
+    EntryRow,
+    LoginRow,
+    PlayerRow,
+    Snapshot,
+    find_entry,
+)
 from remikit.storage.store import now
 
 
@@ -121,8 +129,9 @@ def already_entered(old: EntryRow) -> Problem:
 class Entries:
     """Entering, confirming and correcting the games of physical tables."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, guard: Guard) -> None:
         self.ledger = ledger
+        self.guard = guard
 
     async def enter(
         self,
@@ -205,10 +214,16 @@ class Entries:
         return found
 
     async def confirm(
-        self, competition_id: str, login: Login, entry_id: int, player: str | None
+        self,
+        competition_id: str,
+        login: Login,
+        entry_id: int,
+        player: str | None,
+        code: str | None = None,
     ) -> EntryRow:
-        """A second person confirms an entry: a player of its table (chosen at the
-        referee's screen) or another login; never who entered it (``same_person``)."""
+        """A second person confirms an entry: a player of its table with their code
+        (typed at the referee's screen) or another account's login; never the account
+        that entered it (``same_person``)."""
         async with self.ledger.lock(competition_id):
             snap = await self.ledger.snapshot(competition_id)
             entry = await self.entry(snap, entry_id)
@@ -218,14 +233,14 @@ class Entries:
                 found = known_player(snap, player)
                 if found.id not in entry.players:
                     raise Problem("not_at_table", "competition.not_at_table", player=found.name)
+                await self._player_code(snap, login, found, code)
                 who = f"{found.name} ({found.id})"
             else:
-                same = login.token_hash == entry.entered_login
-                if same or login.name.casefold() == entry.entered_by.casefold():
+                if await self._same_account(login, entry):
                     raise Problem("same_person", "competition.same_person", name=login.name)
                 who = login.name
             before = entry_state(entry)
-            code, moment = snap.competition.id, now()
+            code_id, moment = snap.competition.id, now()
             target = f"entry:{entry.id}"
 
             def write(session: Session) -> None:
@@ -233,11 +248,40 @@ class Entries:
                 assert stored is not None
                 stored.confirmed_by, stored.confirmed_at = who, moment
                 after = entry_state(stored)
-                session.add(audit(code, login, "entry.confirm", target, before=before, after=after))
+                session.add(
+                    audit(code_id, login, "entry.confirm", target, before=before, after=after)
+                )
 
             await self.ledger.writer.run(write)
             entry.confirmed_by, entry.confirmed_at = who, moment
             return entry
+
+    async def _player_code(
+        self, snap: Snapshot, login: Login, player: PlayerRow, code: str | None
+    ) -> None:
+        """A player's code checked: ``need_code`` without one; a wrong one is a failed
+        attempt (``bad_code``, 403; the guard's slow-down and lock)."""
+        if not code:
+            raise Problem("need_code", "competition.need_code", player=player.name)
+        cid, subject = snap.competition.id, f"player:{player.id}"
+        await self.guard.check(cid, subject)
+        if not code_matches(code, player.code):
+            await self.guard.failed(cid, subject, audit(cid, login, "player.lock", subject))
+            raise Problem("bad_code", "competition.bad_code", status=403, player=player.name)
+        await self.guard.passed(cid, subject)
+
+    async def _same_account(self, login: Login, entry: EntryRow) -> bool:
+        """Whether ``login`` is of the account that entered ``entry`` (any of its
+        tokens), or bears the name it was entered under."""
+        if login.name.casefold() == entry.entered_by.casefold():
+            return True
+        digest = entry.entered_login
+        if digest is None:
+            return False
+        if digest == login.token_hash:
+            return True
+        entering: LoginRow | None = await self.ledger.read(lambda s: s.get(LoginRow, digest))
+        return entering is not None and entering.account == login.account
 
     async def correct(
         self, competition_id: str, login: Login, entry_id: int, body: Mapping[str, Any]

@@ -17,7 +17,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from remikit.server.competition.auth import Login, Logins, audit, hash_password, login_row
+from remikit.server.competition.accounts import Accounts
+from remikit.server.competition.auth import (
+    Login,
+    Logins,
+    account_key,
+    account_row,
+    audit,
+    hash_password,
+    login_row,
+    new_code,
+)
 from remikit.server.competition.entries import Entries
 from remikit.server.competition.ledger import Ledger, known_player
 from remikit.server.competition.online import OnlineTables, TableHub, new_table_code
@@ -42,8 +52,9 @@ class Competitions(Ledger):
         super().__init__(hub.store, hub.writer)
         self.hub = hub
         self.online = OnlineTables(self, hub)
-        self.logins = Logins(self)
-        self.entries = Entries(self)
+        self.logins = Logins(self, hub.clock, hub.settings.login_expiry)
+        self.accounts = Accounts(self, self.logins)
+        self.entries = Entries(self, self.logins.guard)
         self.rounds = Rounds(self, hub.clock, self.online)
 
     def watch(self) -> None:
@@ -60,30 +71,40 @@ class Competitions(Ledger):
         await self.online.close()
 
     async def create(self, data: Mapping[str, Any]) -> tuple[Snapshot, str]:
-        """A new competition and its organiser's token."""
-        organiser, referee = await asyncio.gather(
-            asyncio.to_thread(hash_password, data["organiser_password"]),
-            asyncio.to_thread(hash_password, data["referee_password"]),
+        """A new competition, its organiser's account (and a first referee's account
+        ``referee`` when ``referee_password`` is given), and the organiser's token."""
+        passwords = {"organiser": data["organiser_password"], "referee": data["referee_password"]}
+        given = {role: p for role, p in passwords.items() if p is not None}
+        hashes = await asyncio.gather(
+            *(asyncio.to_thread(hash_password, p) for p in given.values())
         )
+        names = {"organiser": data["organiser_name"], "referee": "referee"}
         code = await self._new_code()
-        fields = {k: v for k, v in data.items() if not k.endswith("_password")}
+        secret = {"organiser_password", "referee_password", "organiser_name"}
+        fields = {k: v for k, v in data.items() if k not in secret}
         token = secrets.token_urlsafe(32)
-        row = CompetitionRow(
-            id=code,
-            **fields,
-            organiser_password=organiser,
-            referee_password=referee,
-            created_at=now(),
+        row = CompetitionRow(id=code, **fields, created_at=now())
+        accounts = [
+            account_row(code, names[role], role, stored)
+            for role, stored in zip(given, hashes, strict=True)
+        ]
+        login = Login(
+            "organiser", names["organiser"], hash_token(token), account_key(names["organiser"])
         )
-        login = Login("organiser", "organiser", hash_token(token))
+        expires = self.logins.expiry(row)
 
         def write(session: Session) -> None:
             session.add(row)
             session.flush()
-            session.add(login_row(code, login))
+            session.add_all(accounts)
+            session.add(login_row(code, login, expires))
             session.add(
                 audit(code, login, "competition.create", f"competition:{code}", after=fields)
             )
+            for account in accounts:
+                after = {"name": account.name, "role": account.role}
+                target = f"account:{account.name}"
+                session.add(audit(code, login, "account.create", target, after=after))
 
         await self.writer.run(write)
         return await self.snapshot(code), token
@@ -119,6 +140,7 @@ class Competitions(Ledger):
                 reason=None,
                 late=bool(snap.rounds),
                 created_at=now(),
+                code=new_code(),
             )
             state = {"name": name, "club": club, "status": "registered", "late": player.late}
 

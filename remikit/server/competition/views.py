@@ -91,6 +91,7 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
         "clubs_apart": c.clubs_apart,
         "publish": c.publish,
         "duplicate": c.duplicate,
+        "login_hours": c.login_hours,
         "status": status(snap),
         "current_round": snap.current_round,
         "links": links(c.id, root),
@@ -114,7 +115,9 @@ def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
     ]
 
 
-def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool) -> dict[str, Any]:
+def player_json(
+    player: PlayerRow, history: Iterable[AuditRow], *, contact: bool, code: bool = False
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": player.id,
         "name": player.name,
@@ -126,6 +129,8 @@ def player_json(player: PlayerRow, history: Iterable[AuditRow], *, contact: bool
     }
     if contact:
         out["contact"] = player.contact
+    if code:
+        out["code"] = player.code
     return out
 
 

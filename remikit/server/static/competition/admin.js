@@ -1,5 +1,6 @@
 // The organiser's page (/competitions/CID/admin): the players (register, late entries,
-// check-in, drop, disqualify with a reason), making the next round with the tables chosen
+// check-in, drop, disqualify with a reason, their confirmation codes, a code unlocked), the
+// referees' accounts (made here, unlocked after failed logins), making the next round with the tables chosen
 // to be online, each round's tables and seating quality, the round timer, the audit log,
 // the CSV exports and the print views.
 
@@ -7,13 +8,13 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, compStatus, errorLine, forget, header, login, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
+  base, call, compStatus, errorLine, header, login, logout, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
 } from "./common.js";
 import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
 
 const ROLE = "organiser";
-const state = {comp: null, players: [], round: null, current: null, shown: null, audit: [], allAudit: false, timerAt: 0, acting: null};
+const state = {comp: null, players: [], accounts: [], round: null, current: null, shown: null, audit: [], allAudit: false, timerAt: 0, acting: null};
 const error = errorLine();
 const as = {role: ROLE};
 
@@ -29,6 +30,7 @@ async function load() {
     state.current = !now ? null : now === state.shown ? state.round : await round(now);
     state.timerAt = performance.now();
     state.audit = await call(base("/audit"), as);
+    state.accounts = (await call(base("/accounts"), as)).accounts;
     error.show(null);
   } catch (err) {
     error.show(err);
@@ -90,9 +92,13 @@ function playerRow(player) {
     h("button", {type: "button", class: "btn small ghost", dataset: {act: "drop"}, onclick: ask("drop")}, t("comp.admin.drop")),
     h("button", {type: "button", class: "btn small ghost", dataset: {act: "disqualify"}, onclick: ask("disqualify")}, t("comp.admin.disqualify")),
   ];
+  const unlock = player.code_locked
+    ? h("button", {type: "button", class: "btn small", dataset: {act: "unlock"}, onclick: () => act(`/players/${player.id}/unlock`, {})}, t("comp.admin.unlock"))
+    : null;
   return h("tr", {dataset: {player: player.id, status: player.status}},
     h("th", {scope: "row"}, player.name, player.late ? h("span", {class: "tag late"}, t("comp.admin.late")) : null),
     h("td", {}, player.club || ""), h("td", {}, player.contact || ""),
+    h("td", {class: "code"}, h("code", {}, player.code || ""), player.code_locked ? h("span", {class: "tag"}, t("comp.admin.locked")) : null, unlock),
     h("td", {class: "status"}, playerStatus(player.status), player.reason ? h("small", {class: "muted"}, `: ${player.reason}`) : null),
     h("td", {class: "actions"}, acting ? reasonForm(player, acting) : h("div", {class: "row wrap"}, actions)));
 }
@@ -105,8 +111,37 @@ function playersSection() {
       t("comp.admin.counts", {all: state.players.length, checked: counts.checked_in || 0}))),
     addPlayer(),
     h("table", {class: "plain", id: "player-list"},
-      h("thead", {}, h("tr", {}, [N_("comp.col.name"), N_("comp.col.club"), N_("comp.col.contact"), N_("comp.col.status"), N_("comp.col.actions")].map((k) => h("th", {scope: "col"}, t(k))))),
+      h("thead", {}, h("tr", {}, [N_("comp.col.name"), N_("comp.col.club"), N_("comp.col.contact"), N_("comp.col.code"), N_("comp.col.status"), N_("comp.col.actions")].map((k) => h("th", {scope: "col"}, t(k))))),
       h("tbody", {}, state.players.map(playerRow))));
+}
+
+// -- accounts -----------------------------------------------------------------------------------
+
+const ROLE_WORD = {organiser: N_("comp.role.organiser"), referee: N_("comp.role.referee")};
+
+function accountsSection() {
+  const submit = (event) => {
+    event.preventDefault();
+    const value = (id) => document.getElementById(id).value;
+    act("/accounts", {name: value("account-name").trim(), password: value("account-password")});
+  };
+  const rows = state.accounts.map((a) => h("tr", {dataset: {account: a.name, locked: String(a.locked)}},
+    h("th", {scope: "row"}, a.name), h("td", {}, t(ROLE_WORD[a.role])),
+    h("td", {}, a.locked ? h("span", {class: "tag"}, t("comp.admin.locked")) : a.failures ? t("comp.admin.failures", {n: a.failures}) : ""),
+    h("td", {}, a.locked || a.failures
+      ? h("button", {type: "button", class: "btn small", dataset: {act: "unlock"}, onclick: () => act(`/accounts/${encodeURIComponent(a.name)}/unlock`, {})}, t("comp.admin.unlock"))
+      : null)));
+  return h("section", {class: "card-box", id: "accounts"},
+    h("h2", {}, t("comp.admin.accounts")),
+    h("p", {class: "muted"}, t("comp.admin.accounts_help")),
+    h("form", {id: "account-form", class: "row wrap", onsubmit: submit},
+      h("label", {for: "account-name"}, t("comp.login.account"), h("input", {id: "account-name", required: true, maxlength: 40, autocomplete: "off"})),
+      h("label", {for: "account-password"}, t("comp.login.password"),
+        h("input", {id: "account-password", type: "password", required: true, minlength: 10, autocomplete: "new-password"})),
+      h("button", {type: "submit", class: "btn primary", id: "account-add"}, t("comp.admin.add_account"))),
+    h("table", {class: "plain", id: "account-list"},
+      h("thead", {}, h("tr", {}, [N_("comp.col.account"), N_("comp.col.who"), N_("comp.col.status"), N_("comp.col.actions")].map((k) => h("th", {scope: "col"}, t(k))))),
+      h("tbody", {}, rows)));
 }
 
 // -- rounds -------------------------------------------------------------------------------------
@@ -177,6 +212,9 @@ const WHAT = {
   "round.make": N_("comp.what.round"), seat_draw: N_("comp.what.seat_draw"), "entry.enter": N_("comp.what.enter"),
   "entry.confirm": N_("comp.what.confirm"), "entry.correct": N_("comp.what.correct"), "entry.web": N_("comp.what.web"),
   "timer.start": N_("comp.what.timer_start"), "timer.pause": N_("comp.what.timer_pause"), "timer.reset": N_("comp.what.timer_reset"),
+  "account.create": N_("comp.what.account_create"), "account.lock": N_("comp.what.account_lock"),
+  "account.unlock": N_("comp.what.account_unlock"), "player.lock": N_("comp.what.player_lock"),
+  "player.unlock": N_("comp.what.player_unlock"), logout: N_("comp.what.logout"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -231,7 +269,7 @@ function links() {
 function render() {
   const comp = state.comp;
   const me = login(ROLE);
-  const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: () => { forget(ROLE); render(); }},
+  const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: async () => { await logout(ROLE); render(); }},
     t("comp.logout", {name: me.name})) : null;
   header(comp ? `${comp.name}: ${t("comp.role.organiser")}` : t("comp.role.organiser"), me ? refreshButton(load) : null, out);
   const app = document.getElementById("app");
@@ -241,7 +279,7 @@ function render() {
   app.replaceChildren(error.element,
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name),
       h("p", {class: "muted", id: "summary", dataset: {status: comp.status}}, summary(comp) || compStatus(comp.status)), links())),
-    playersSection(), roundsSection(nameOf), auditSection());
+    playersSection(), accountsSection(), roundsSection(nameOf), auditSection());
 }
 
 render();

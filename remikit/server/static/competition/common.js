@@ -22,6 +22,16 @@ export function keepLogin(role, token, name, id = cid) {
 
 export function forget(role) { localStorage.removeItem(tokenKey(role)); }
 
+/** Log out: the server ends the token (POST …/logout), this browser forgets it. */
+export async function logout(role) {
+  try {
+    await call(base("/logout"), {role, post: true});
+  } catch {
+    // an expired or unknown token: already refused by the server
+  }
+  forget(role);
+}
+
 /** A JSON API call: GET without a body, POST with one (``post`` for a POST without);
  * with the token of ``role``. A refusal throws an ApiError whose ``fields`` are the error's.
  * @param {string} path

@@ -68,8 +68,9 @@ function draw() {
     choice("new-publish", t("comp.field.publish"), [["live", t("comp.publish.live")], ["round", t("comp.publish.round")]], "live"),
     h("fieldset", {},
       h("legend", {}, t("comp.field.passwords")),
-      field("new-organiser-password", t("comp.field.organiser_password"), h("input", {type: "password", required: true, minlength: 4, autocomplete: "new-password"})),
-      field("new-referee-password", t("comp.field.referee_password"), h("input", {type: "password", required: true, minlength: 4, autocomplete: "new-password"}))),
+      h("p", {class: "muted"}, t("comp.field.password_help")),
+      field("new-organiser-password", t("comp.field.organiser_password"), h("input", {type: "password", required: true, minlength: 10, autocomplete: "new-password"})),
+      field("new-referee-password", t("comp.field.referee_account"), h("input", {type: "password", minlength: 10, autocomplete: "new-password"}))),
     error.element,
     h("button", {type: "submit", class: "btn primary", id: "new-submit"}, t("comp.new.create")));
   document.getElementById("app").replaceChildren(form);
@@ -85,13 +86,13 @@ async function submit(event) {
     tie_breaks: order.filter((name) => chosen.has(name) && (duplicate || name !== "luck_adjusted")),
     fill: value("new-fill"), bot_level: value("new-bot-level"), bye_points: value("new-bye-points"),
     clubs_apart: document.getElementById("new-clubs-apart").checked, duplicate, publish: value("new-publish"),
-    organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password"),
+    organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password") || null,
   };
   const button = document.getElementById("new-submit");
   button.disabled = true;
   try {
     const made = await call("/api/competitions", {body});
-    keepLogin("organiser", made.token, t("comp.role.organiser"), made.competition.id);
+    keepLogin("organiser", made.token, "organiser", made.competition.id);
     location.assign(made.competition.links?.admin || url(`/competitions/${made.competition.id}/admin`));
   } catch (err) {
     error.show(err);

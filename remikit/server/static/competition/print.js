@@ -1,4 +1,5 @@
-// What the print views share: the competition, its players and the round asked for
+// What the print views share: the competition, its players (with the organiser's login:
+// their contacts and codes) and the round asked for
 // (?round=n, else the current one), a heading, and a "Print" button hidden on paper.
 
 import {t} from "../i18n.js";
@@ -11,7 +12,7 @@ export const wantedRound = (comp) => Number(new URLSearchParams(location.search)
 export async function loadPrint(numbers) {
   const error = errorLine();
   try {
-    const [{competition}, players] = await Promise.all([call(base()), call(base("/players"))]);
+    const [{competition}, players] = await Promise.all([call(base()), call(base("/players"), {role: "organiser"})]);
     const list = players.players;
     const rounds = await Promise.all(numbers(competition).map((n) => call(base(`/rounds/${n}`)).then((r) => r.round)));
     return {comp: competition, players: list, nameOf: namer(list), rounds};

@@ -1,5 +1,6 @@
 // Everyone's personal schedule, printed (/competitions/CID/print/schedule): per player, in
-// every round made so far, the table, its kind and the position; a small card each, to cut.
+// every round made so far, the table, its kind and the position, and the player's own
+// confirmation code; a small card each, to cut.
 
 import {onLangChange, t} from "../i18n.js";
 import {h} from "../util.js";
@@ -24,8 +25,9 @@ function draw() {
       }
       return null;
     });
+    const code = p.code ? h("p", {class: "code"}, t("comp.sched.code", {code: p.code}), h("br"), h("small", {}, t("comp.sched.code_help"))) : null;
     return h("li", {class: "schedule-card", dataset: {player: p.id}}, h("h3", {}, p.name, p.club ? h("small", {}, ` · ${p.club}`) : null),
-      h("ul", {}, lines));
+      h("ul", {}, lines), code);
   });
   printPage(comp, title, h("article", {class: "sheet", id: "schedule"}, sheetHead(comp, title),
     h("ul", {class: "schedule-cards"}, cards)));

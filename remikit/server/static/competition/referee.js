@@ -1,16 +1,16 @@
-// The referee's page (/competitions/CID/referee), made for a phone: log in with a name and
-// the referees' password, pick a table of the round, enter its seat draw (R13-2, with the
+// The referee's page (/competitions/CID/referee), made for a phone: log in with the
+// referee's own account, pick a table of the round, enter its seat draw (R13-2, with the
 // redraws of ties), then each game: the four hands tapped on the card grid (card_grid.js) and
 // the closer's closing card, or "the stock ran out" (R13-13), or four scores with a reason. The calculator's result,
 // every seat's arrangement and points, is shown before the entry is saved; another
-// referee, or a player of the table, confirms it; a confirmed game is corrected with a
+// account, or a player of the table with their own code, confirms it; a confirmed game is corrected with a
 // reason. The round's missing results head the page.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, errorLine, forget, gameSeats, gameStatus, header, login, namer, refreshButton, seatLabel,
+  base, call, errorLine, gameSeats, gameStatus, header, login, logout, namer, refreshButton, seatLabel,
 } from "./common.js";
 import {cardDraft, cardGrid, cardProblems} from "./card_grid.js";
 import {entryView} from "./entry_view.js";
@@ -195,11 +195,19 @@ function confirmControls(tb, game) {
   const entry = game.entry;
   const players = tb.seats.filter((s) => s.player);
   const pick = h("select", {id: `confirm-player-${game.number}`}, players.map((s) => h("option", {value: s.player}, s.name)));
+  const code = h("input", {id: `confirm-code-${game.number}`, class: "code-input", maxlength: 8, size: 8, autocomplete: "off",
+    autocapitalize: "characters", spellcheck: "false", placeholder: "K7M2QX"});
   const confirm = (body) => async () => { if (await send(`/entries/${entry.id}/confirm`, body)) await load(); };
-  return h("div", {class: "confirm row wrap"},
+  const byPlayer = (event) => {
+    event.preventDefault();
+    confirm({player: pick.value, code: code.value.trim()})();
+  };
+  return h("div", {class: "confirm"},
     h("button", {type: "button", class: "btn primary", id: `confirm-${game.number}`, onclick: confirm(undefined)}, t("comp.ref.confirm_me")),
-    h("label", {class: "inline", for: `confirm-player-${game.number}`}, t("comp.ref.or_player"), pick),
-    h("button", {type: "button", class: "btn", id: `confirm-as-${game.number}`, onclick: () => confirm({player: pick.value})()}, t("comp.ref.confirm_player")));
+    h("form", {class: "row wrap", onsubmit: byPlayer},
+      h("label", {class: "inline", for: `confirm-player-${game.number}`}, t("comp.ref.or_player"), pick),
+      h("label", {class: "inline", for: `confirm-code-${game.number}`}, t("comp.ref.player_code"), code),
+      h("button", {type: "submit", class: "btn", id: `confirm-as-${game.number}`}, t("comp.ref.confirm_player"))));
 }
 
 function gameBox(tb, game, seats) {
@@ -258,7 +266,7 @@ function picker() {
 
 function render() {
   const me = login(ROLE);
-  const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: () => { forget(ROLE); render(); }},
+  const out = me ? h("button", {type: "button", class: "btn ghost small", id: "logout", onclick: async () => { await logout(ROLE); render(); }},
     t("comp.logout", {name: me.name})) : null;
   header(state.comp ? `${state.comp.name}: ${t("comp.role.referee")}` : t("comp.role.referee"), me ? refreshButton(load) : null, out);
   const app = document.getElementById("app");

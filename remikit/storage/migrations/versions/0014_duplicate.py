@@ -1,7 +1,7 @@
 """Duplicate deals: a competition's ``duplicate`` option and each round's secret.
 
 Revision ID: 0014
-Revises: 0008
+Revises: 0010
 Create Date: 2026-12-10
 
 ``competitions.duplicate`` deals every online table of a round from one round secret
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0008"
+down_revision: str | None = "0010"
 branch_labels: str | None = None
 depends_on: str | None = None
 
