@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused, GameResult, points_result, score_cards
+from remikit.server.competition.absences import give
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_player, known_table, refused
 from remikit.server.competition.views import game_players
@@ -201,6 +202,7 @@ class Entries:
 
             await self.ledger.writer.run(write)
             entry.confirmed_by, entry.confirmed_at = who, moment
+            await give(self.ledger, snap, login, [entry])
             return entry
 
     async def correct(

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from remikit.competition import competition_variant
 from remikit.server.clock import Clock
+from remikit.server.competition.absences import give
 from remikit.server.competition.auth import audit
 from remikit.server.competition.entries import entry_state, new_entry
 from remikit.server.competition.ledger import Ledger
@@ -176,3 +177,4 @@ class OnlineTables:
                     session.add(audit(code, who, "entry.web", target, after=entry_state(entry)))
 
             await self.ledger.writer.run(write)
+            await give(self.ledger, snap, who, entries)
