@@ -45,7 +45,15 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield client
 
 
-def play(event: Event, number: int, scores: Scores, closer: int | None = None) -> None:
+class Games(Event):
+    """An event whose games per round are known to :func:`play`."""
+
+    def __init__(self, client: TestClient, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.games: int = options.get("games", 2)
+
+
+def play(event: Games, number: int, scores: Scores, closer: int | None = None) -> None:
     """Every table's seat draw (positions A–D in game seats 0–3), then each game's points
     entered and confirmed; ``closer``: the game seat that closed with Ah, if any."""
     for table in event.round(number)["tables"]:
@@ -60,16 +68,8 @@ def play(event: Event, number: int, scores: Scores, closer: int | None = None) -
             event.confirm(entry["id"])
 
 
-class Games(Event):
-    """An event whose games per round are known to :func:`play`."""
-
-    def __init__(self, client: TestClient, **options: Any) -> None:
-        super().__init__(client, **options)
-        self.games: int = options.get("games", 2)
-
-
-def rows_by_id(event: Event, **query: int) -> dict[str, Json]:
-    return {r["player"]: r for r in event.standings(**query)["rows"]}
+def rows_by_id(event: Event) -> dict[str, Json]:
+    return {r["player"]: r for r in event.standings()["rows"]}
 
 
 def stored(db_url: str) -> dict[tuple[int, str], tuple[str, str, int]]:
