@@ -177,6 +177,7 @@ const WHAT = {
   "round.make": N_("comp.what.round"), seat_draw: N_("comp.what.seat_draw"), "entry.enter": N_("comp.what.enter"),
   "entry.confirm": N_("comp.what.confirm"), "entry.correct": N_("comp.what.correct"), "entry.web": N_("comp.what.web"),
   "timer.start": N_("comp.what.timer_start"), "timer.pause": N_("comp.what.timer_pause"), "timer.reset": N_("comp.what.timer_reset"),
+  "absence.give": N_("comp.what.absence"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
