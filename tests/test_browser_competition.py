@@ -18,9 +18,11 @@ import csv
 import io
 import itertools
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
 import httpx
@@ -324,21 +326,33 @@ def physical_round(comp: Comp, number: int, first: Person, second: Person) -> No
 
 
 def expected_rows(comp: Comp) -> dict[str, tuple[int, int, int]]:
-    """Each player's total, games and games won, worked out here from the entries."""
+    """Each player's total, games and games won, worked out here from the entries; a
+    round a player missed (the late entry's first, the withdrawal's last) scores the
+    form's default rule: that round's mean of the non-closing scores × its games."""
     total: Counter[str] = Counter()
     games: Counter[str] = Counter()
     won: Counter[str] = Counter()
+    seated: dict[int, set[str]] = {}
+    missed: dict[int, int] = {}
     for number in range(1, 4):
+        open_scores = []
         for table in comp.round(number)["tables"]:
+            seated.setdefault(number, set()).update(s["player"] for s in table["seats"])
             for game in table["games"]:
                 entry = game["entry"]
                 assert game["status"] == "confirmed", (number, table["number"], game)
-                for pid, points in zip(entry["players"], entry["points"], strict=True):
+                for seat, (pid, points) in enumerate(
+                    zip(entry["players"], entry["points"], strict=True)
+                ):
                     if pid is None:
                         continue  # a bot seat: not in the standings
                     total[pid] += points
                     games[pid] += 1
                     won[pid] += points == max(entry["points"])
+                    open_scores += [points] if seat != entry["closer"] else []
+        missed[number] = math.floor(Fraction(sum(open_scores) * GAMES, len(open_scores)) + 0.5)
+    for pid in games:
+        total[pid] += sum(missed[n] for n in missed if pid not in seated[n])
     return {pid: (total[pid], games[pid], won[pid]) for pid in games}
 
 
@@ -490,6 +504,8 @@ def check_standings(browser: Browser, served: Served, comp: Comp, ids: dict[str,
     assert page.get_attribute("#qr", "src", timeout=5000)
     qr = httpx.get(f"{served.url}/api/competitions/{comp.cid}/qr.svg")
     assert qr.status_code == 200 and qr.text.startswith("<svg")
+    rule = page.inner_text("#absence-rule")
+    assert rule and "{" not in rule  # the declared absence rule, its fields filled in
     expected = expected_rows(comp)
     rows = shown_rows(page)
     assert {r["player"] for r in rows} == set(ids.values())

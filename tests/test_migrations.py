@@ -84,6 +84,7 @@ def test_an_empty_database_is_upgraded_to_head(database_url: str) -> None:
         "server_keys",
         "nodes",
         "table_owners",
+        "competition_absences",
     }
     Store(database_url).close()  # at head: nothing more to do
     assert revision_of(database_url) == head()

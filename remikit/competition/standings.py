@@ -6,7 +6,9 @@ and with a Joker, the best game and the dead points (the magnitude of the
 negative scores summed). Rows are ranked by total, then by the declared
 tie-breaks; rows equal on all of them share a rank. A disqualified player comes
 last, without a rank; a dropped player keeps their results. A bot's results
-never count.
+never count. Absences score by the competition's declared rules
+(:mod:`remikit.competition.absence`); ranked ``per_game``, the points per game played
+come first, and players with fewer than ``min_games`` games rank after the others.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from remikit.competition.absence import Award
 
 TieBreak = Literal[
     "games_won", "ace_closes", "joker_closes", "best_game", "fewest_dead", "luck_adjusted"
@@ -28,6 +34,7 @@ TIE_BREAKS: tuple[TieBreak, ...] = (
     "luck_adjusted",
 )
 NO_GAME = -(10**9)  # the best game of a player with none, below any score
+RankBy = Literal["total", "per_game"]
 
 
 @dataclass(frozen=True)
@@ -77,12 +84,22 @@ class Row:
     best_game: int | None = None
     dead: int = 0
     byes: int = 0
+    absent: int = 0
+    given: int = 0
     scores: list[int] = field(default_factory=list)
     rank: int | None = None
     luck: float | None = None  # with duplicate deals (remikit.competition.duplicate)
 
-    def key(self, tie_breaks: Sequence[TieBreak]) -> tuple[float, ...]:
-        """Larger is better: the total, then each tie-break."""
+    @property
+    def per_game(self) -> Fraction | None:
+        """The points per game played (None before any)."""
+        return Fraction(sum(self.scores), len(self.scores)) if self.scores else None
+
+    def key(
+        self, tie_breaks: Sequence[TieBreak], rank_by: RankBy = "total", min_games: int = 0
+    ) -> tuple[int | float | Fraction, ...]:
+        """Larger is better: the total (or, ranked ``per_game``, having ``min_games``
+        games, then the points per game), then each tie-break."""
         values = {
             "games_won": self.won,
             "ace_closes": self.ace_closes,
@@ -91,7 +108,12 @@ class Row:
             "fewest_dead": -self.dead,
             "luck_adjusted": self.luck or 0.0,
         }
-        return (self.total, *(values[name] for name in tie_breaks))
+        ties = tuple(values[name] for name in tie_breaks)
+        if rank_by == "per_game":
+            per_game = self.per_game
+            enough = per_game is not None and self.games >= min_games
+            return (int(enough), per_game if per_game is not None else NO_GAME, *ties)
+        return (self.total, *ties)
 
     def json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -107,6 +129,9 @@ class Row:
             "best_game": self.best_game,
             "dead": self.dead,
             "byes": self.byes,
+            "absent": self.absent,
+            "given": self.given,
+            "per_game": None if self.per_game is None else round(float(self.per_game), 2),
             "status": self.status,
         }
         if self.reason is not None:
@@ -138,9 +163,14 @@ def standings(
     bye_points: str = "zero",
     tie_breaks: Sequence[TieBreak] = (),
     luck: Mapping[str, float] | None = None,
+    awards: Iterable[Award] | None = None,
+    rank_by: RankBy = "total",
+    min_games: int = 0,
 ) -> list[Row]:
-    """Every player who has played, had a bye, or is checked in (or was), ranked;
-    ``luck``: each player's luck-adjusted score, with duplicate deals."""
+    """Every player who has played, had a bye or an absence scored, or is checked in (or
+    disqualified), ranked. Without ``awards`` a bye scores by ``bye_points`` (worked out
+    from every game given); with them, each absence scores its award. ``luck``: each
+    player's luck-adjusted score, with duplicate deals."""
     rows = {p.id: Row(p.id, p.name, p.club, p.status, p.reason) for p in players}
     if luck is not None:
         for each in rows.values():
@@ -165,15 +195,30 @@ def standings(
         if (row := rows.get(bye.player)) is not None:
             row.byes += 1
     for row in rows.values():
-        row.total += row.byes * bye_score(row.scores, games_per_round, bye_points)
-    shown = [r for r in rows.values() if r.games or r.byes or r.status != "registered"]
+        if awards is None:
+            row.given = row.byes * bye_score(row.scores, games_per_round, bye_points)
+    for award in awards or ():
+        if (row := rows.get(award.player)) is not None:
+            row.given += award.points
+            row.absent += award.kind != "bye"
+    for row in rows.values():
+        row.total += row.given
+    shown = [
+        r
+        for r in rows.values()
+        if r.games or r.byes or r.absent or r.status in ("checked_in", "disqualified")
+    ]
+
+    def key(row: Row) -> tuple[int | float | Fraction, ...]:
+        return row.key(tie_breaks, rank_by, min_games)
+
     ranked = sorted(
         (r for r in shown if r.status != "disqualified"),
-        key=lambda r: (tuple(-v for v in r.key(tie_breaks)), r.name.casefold(), r.player),
+        key=lambda r: (tuple(-v for v in key(r)), r.name.casefold(), r.player),
     )
     for index, row in enumerate(ranked):
         before = ranked[index - 1] if index else None
-        same = before is not None and before.key(tie_breaks) == row.key(tie_breaks)
+        same = before is not None and key(before) == key(row)
         row.rank = before.rank if same and before is not None else index + 1
     out = sorted(
         (r for r in shown if r.status == "disqualified"),

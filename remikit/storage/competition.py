@@ -4,13 +4,15 @@ tables, game entries, audit log, login accounts and login tokens.
 Each login account (the organiser's, each referee's) keeps its password as a
 ``hashlib.scrypt`` hash with a random salt; login tokens are kept as SHA-256 hashes.
 Every entry and every correction of a game is a row of its own; the one that counts is
-marked ``current``. The schema is made by migration ``0006`` (accounts, players' codes
-and logins that end: ``0010``); a change here needs a new revision there.
+marked ``current``. What an absence scores is a row of its own too, stored once its
+round is done. The schema is made by migration ``0006`` (absences: ``0009``; accounts,
+players' codes and logins that end: ``0010``; duplicate deals: ``0014``); a change here
+needs a new revision there.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -47,11 +49,16 @@ class CompetitionRow(Base):
     fill: Mapped[str] = mapped_column(String(8))
     bot_level: Mapped[str] = mapped_column(String(40))
     bye_points: Mapped[str] = mapped_column(String(8))
+    """``average`` or ``zero`` as the bye's rule; ``rule`` when it is another (``absences``)."""
     clubs_apart: Mapped[bool] = mapped_column(Boolean)
     publish: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     duplicate: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     login_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    absences: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The rule of each kind of absence (null: made before they were declared)."""
+    rank_by: Mapped[str] = mapped_column(String(8), default="total", server_default="total")
+    min_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class PlayerRow(Base):
@@ -169,6 +176,25 @@ class AuditRow(Base):
     reason: Mapped[str | None] = mapped_column(Text)
 
 
+class AbsenceRow(Base):
+    """What a player scores for a round they were absent from (``kind``: ``bye``,
+    ``late``, ``withdrawn``, ``missed``), by ``rule``: ``points`` for ``games`` games,
+    fixed when the round was done."""
+
+    __tablename__ = "competition_absences"
+
+    competition_id: Mapped[str] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(8), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    rule: Mapped[str] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class LoginRow(Base):
     """A login to one competition: the SHA-256 of its token, the account (``account``,
     its key) with its role and name, when it expires and when it logged out."""
@@ -222,14 +248,15 @@ class GuardRow(Base):
 @dataclass
 class Snapshot:
     """A competition as stored, loaded at once: its players (in registration order),
-    rounds, tables (by round and number) and the current entry of each game (by round,
-    table and game)."""
+    rounds, tables (by round and number), the current entry of each game (by round,
+    table and game) and the absences scored (by round and player)."""
 
     competition: CompetitionRow
     players: dict[str, PlayerRow]
     rounds: dict[int, RoundRow]
     tables: dict[tuple[int, int], CompTableRow]
     entries: dict[tuple[int, int, int], EntryRow]
+    absences: dict[tuple[int, str], AbsenceRow] = field(default_factory=dict)
 
     @property
     def current_round(self) -> int:
@@ -253,12 +280,16 @@ def load(session: Session, competition_id: str) -> Snapshot | None:
     entries = session.scalars(
         select(EntryRow).where(EntryRow.competition_id == competition_id, EntryRow.current)
     )
+    absences = session.scalars(
+        select(AbsenceRow).where(AbsenceRow.competition_id == competition_id)
+    )
     return Snapshot(
         row,
         {p.id: p for p in players},
         {r.number: r for r in rounds},
         {(t.round, t.number): t for t in tables},
         {(e.round, e.table, e.game): e for e in entries},
+        {(a.round, a.player): a for a in absences},
     )
 
 

@@ -36,6 +36,7 @@ from remikit.server.competition.bodies import (
     RoundRequest,
     SeatDrawRequest,
     TimerRequest,
+    absence_fields,
     clean,
     entry_body,
 )
@@ -79,6 +80,7 @@ async def create(request: Request, body: Annotated[CreateRequest, Body()]) -> di
     except ValueError as exc:
         raise Problem("bad_bot", "competition.bad_bot", level=level, why=exc) from None
     data["bot_level"] = level
+    data |= absence_fields(body)
     snap, token = await service(request).create(data)
     return {"competition": competition_json(snap, root_path(request)), "token": token}
 

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt, field_validator, model_validator
 
-from remikit.competition.standings import TieBreak
+from remikit.competition.absence import Rule, declare
+from remikit.competition.standings import RankBy, TieBreak
 from remikit.server.problems import Problem
 
 Card = Annotated[str, Field(max_length=8)]
@@ -26,6 +27,26 @@ def clean(text: str | None, most: int, *, required: bool = False) -> str | None:
     return folded
 
 
+class AbsenceRuleRequest(BaseModel):
+    """A rule for one kind of absence; ``points`` (per game) with ``fixed`` only."""
+
+    rule: Rule
+    points: int | None = Field(default=None, ge=-1000, le=1000, strict=True)
+
+    @model_validator(mode="after")
+    def points_when_fixed(self) -> AbsenceRuleRequest:
+        if (self.points is None) == (self.rule == "fixed"):
+            raise ValueError("points with the rule fixed, and only with it")
+        return self
+
+
+class AbsencesRequest(BaseModel):
+    bye: AbsenceRuleRequest | None = None
+    late: AbsenceRuleRequest | None = None
+    withdrawn: AbsenceRuleRequest | None = None
+    missed: AbsenceRuleRequest | None = None
+
+
 class CreateRequest(BaseModel):
     name: str = Field(max_length=200)
     date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
@@ -35,7 +56,7 @@ class CreateRequest(BaseModel):
     tie_breaks: list[TieBreak] = Field(default_factory=list, max_length=6)
     fill: Literal["bots", "byes"] = "byes"
     bot_level: str = Field(default="greedy", max_length=40)
-    bye_points: Literal["average", "zero"] = "average"
+    bye_points: Literal["average", "zero"] | None = None
     clubs_apart: bool = False
     publish: Literal["live", "round"] = "live"
     organiser_password: str = Field(max_length=200)
@@ -43,6 +64,9 @@ class CreateRequest(BaseModel):
     referee_password: str | None = Field(default=None, max_length=200)
     login_hours: int | None = Field(default=None, ge=1, le=720, strict=True)
     duplicate: bool = False
+    absences: AbsencesRequest = Field(default_factory=AbsencesRequest)
+    rank_by: RankBy = "total"
+    min_games: int = Field(default=0, ge=0, le=200, strict=True)
 
     @field_validator("tie_breaks")
     @classmethod
@@ -56,6 +80,15 @@ class CreateRequest(BaseModel):
         if "luck_adjusted" in self.tie_breaks and not self.duplicate:
             raise ValueError("the luck_adjusted tie-break needs duplicate deals")
         return self
+
+
+def absence_fields(body: CreateRequest) -> dict[str, Any]:
+    """The absence rules a new competition declares (docs/competition.md §1), and its
+    ``bye_points`` as stored: the bye's rule when it is ``average`` or ``zero``, else
+    ``rule``."""
+    rules = declare(body.absences.model_dump(), body.bye_points)
+    bye = rules.bye.rule
+    return {"absences": rules.json(), "bye_points": bye if bye in ("average", "zero") else "rule"}
 
 
 class LoginRequest(BaseModel):

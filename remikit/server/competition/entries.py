@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused, GameResult, points_result, score_cards
 from remikit.errors import Reason
+from remikit.server.competition.absences import give
 from remikit.server.competition.auth import Login, audit, code_matches
 from remikit.server.competition.guard import Guard
 from remikit.server.competition.ledger import Ledger, known_player, known_table, refused
@@ -254,6 +255,7 @@ class Entries:
 
             await self.ledger.writer.run(write)
             entry.confirmed_by, entry.confirmed_at = who, moment
+            await give(self.ledger, snap, login, [entry])
             return entry
 
     async def _player_code(

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from remikit.competition import competition_variant
 from remikit.fairness import SECRET_BYTES, round_commitment
 from remikit.server.clock import Clock
+from remikit.server.competition.absences import give
 from remikit.server.competition.auth import audit
 from remikit.server.competition.entries import entry_state, new_entry
 from remikit.server.competition.ledger import Ledger
@@ -211,6 +212,7 @@ class OnlineTables:
                     session.add(audit(code, who, "entry.web", target, after=entry_state(entry)))
 
             await self.ledger.writer.run(write)
+            await give(self.ledger, snap, who, entries)
             if snap.rounds[number].secret is not None:
                 after = await self.ledger.snapshot(competition_id)
                 if duplicate_done(after, number):  # the round's secrets may be shown

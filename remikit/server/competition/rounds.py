@@ -14,6 +14,7 @@ from remikit.competition.seat_draw import POSITIONS, Redraw, drawn_cards, seats
 from remikit.competition.seating import draw_first_round, seat_round
 from remikit.fairness import round_seed
 from remikit.server.clock import Clock
+from remikit.server.competition.absences import give
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_table, refused
 from remikit.server.competition.online import OnlineTables, round_secret
@@ -270,4 +271,5 @@ class Rounds:
                 session.add(audit(c.id, login, "round.make", f"round:{number}", after=after))
 
             await self.ledger.writer.run(write)
+            await give(self.ledger, await self.ledger.snapshot(c.id), login)  # late entries
             return number

@@ -9,12 +9,29 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC
 from typing import Any, cast
 
+from remikit.competition.absence import (
+    Absences,
+    Attendance,
+    Award,
+    Kind,
+    Rule,
+    due,
+    stored_rules,
+)
 from remikit.competition.duplicate import luck_adjusted
 from remikit.competition.exports import ScoreLine
 from remikit.competition.results import dealers
 from remikit.competition.seat_draw import POSITIONS
 from remikit.competition.seating import Entrant
-from remikit.competition.standings import Bye, Competitor, Played, Row, TieBreak, standings
+from remikit.competition.standings import (
+    Bye,
+    Competitor,
+    Played,
+    RankBy,
+    Row,
+    TieBreak,
+    standings,
+)
 from remikit.storage.competition import (
     AuditRow,
     CompTableRow,
@@ -92,6 +109,9 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
         "publish": c.publish,
         "duplicate": c.duplicate,
         "login_hours": c.login_hours,
+        "absences": rules(snap).json(),
+        "rank_by": c.rank_by,
+        "min_games": c.min_games,
         "status": status(snap),
         "current_round": snap.current_round,
         "links": links(c.id, root),
@@ -224,19 +244,63 @@ def byes(snap: Snapshot, upto: int) -> list[Bye]:
     ]
 
 
+def rules(snap: Snapshot) -> Absences:
+    return stored_rules(snap.competition.absences, snap.competition.bye_points)
+
+
+def competitors(snap: Snapshot) -> list[Competitor]:
+    return [Competitor(p.id, p.name, p.club, p.status, p.reason) for p in snap.players.values()]
+
+
+def attendance(snap: Snapshot) -> list[Attendance]:
+    """Each round made: done or not, the players seated and those with a bye."""
+    return [
+        Attendance(
+            number,
+            round_done(snap, number),
+            frozenset(s["player"] for t in round_tables(snap, number) for s in t.seats) - {None},
+            frozenset(row.seating.get("byes", [])),
+        )
+        for number, row in sorted(snap.rounds.items())
+    ]
+
+
+def due_awards(snap: Snapshot) -> list[Award]:
+    """What the absences of the rounds done score that is not stored yet."""
+    return due(
+        rules(snap),
+        attendance(snap),
+        competitors(snap),
+        played(snap, snap.current_round),
+        snap.competition.games,
+        given=snap.absences.keys(),
+    )
+
+
+def awards(snap: Snapshot, upto: int) -> list[Award]:
+    """What every absence of rounds 1 to ``upto`` scores: as stored once given, else as
+    it will be stored (a round done since, or a competition made before they were)."""
+    stored = [
+        Award(a.round, a.player, cast(Kind, a.kind), cast(Rule, a.rule), a.points, a.games)
+        for a in snap.absences.values()
+    ]
+    return [a for a in stored + due_awards(snap) if a.round <= upto]
+
+
 def standing_rows(snap: Snapshot, upto: int) -> list[Row]:
     c = snap.competition
-    players = [Competitor(p.id, p.name, p.club, p.status, p.reason) for p in snap.players.values()]
     games = played(snap, upto)
     online = {key for key, t in snap.tables.items() if t.kind == "online"}
     return standings(
-        players,
+        competitors(snap),
         games,
         byes(snap, upto),
         games_per_round=c.games,
-        bye_points=c.bye_points,
         tie_breaks=[cast(TieBreak, name) for name in c.tie_breaks],
         luck=luck_adjusted(games, online, c.games) if c.duplicate else None,
+        awards=awards(snap, upto),
+        rank_by=cast(RankBy, c.rank_by),
+        min_games=c.min_games,
     )
 
 
@@ -290,10 +354,14 @@ def player_games(snap: Snapshot, pid: str) -> list[dict[str, Any]]:
                     "confirmed_by": e.confirmed_by,
                 }
             )
+    given = {a.round: a for a in awards(snap, snap.current_round) if a.player == pid}
     for bye in byes(snap, snap.current_round):
-        if bye.player == pid:
-            out.append({"round": bye.round, "bye": True})
-    return out
+        if bye.player == pid and bye.round not in given:
+            out.append({"round": bye.round, "bye": True})  # its round not done yet
+    for a in given.values():
+        what = {"bye": True} if a.kind == "bye" else {"absent": a.kind}
+        out.append({"round": a.round, **what, "rule": a.rule, "points": a.points})
+    return sorted(out, key=lambda g: (g["round"], g.get("table", 0), g.get("game", 0)))
 
 
 def score_lines(snap: Snapshot, number: int) -> list[ScoreLine]:

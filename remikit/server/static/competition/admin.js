@@ -215,6 +215,7 @@ const WHAT = {
   "account.create": N_("comp.what.account_create"), "account.lock": N_("comp.what.account_lock"),
   "account.unlock": N_("comp.what.account_unlock"), "player.lock": N_("comp.what.player_lock"),
   "player.unlock": N_("comp.what.player_unlock"), logout: N_("comp.what.logout"),
+  "absence.give": N_("comp.what.absence"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 

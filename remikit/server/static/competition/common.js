@@ -161,3 +161,16 @@ export function gameSeats(table, nameOf) {
   return [...table.seat_draw].sort((a, b) => a.seat - b.seat)
     .map((s) => ({...s, name: seatLabel(byPosition.get(s.position) || {player: s.player}, nameOf)}));
 }
+
+const ABSENCE_RULES = {
+  round_mean: N_("comp.absence.round_mean"), round_lowest: N_("comp.absence.round_lowest"),
+  fixed: N_("comp.absence.fixed"), zero: N_("comp.absence.zero"), average: N_("comp.absence.average"),
+};
+
+/** The competition's declared absence rules (and its ranking by points per game) in one line. */
+export function absenceLine(comp) {
+  if (!comp.absences) return "";
+  const rule = (kind) => t(ABSENCE_RULES[comp.absences[kind].rule], {points: comp.absences[kind].points});
+  const line = t("comp.absence.line", {bye: rule("bye"), late: rule("late"), withdrawn: rule("withdrawn"), missed: rule("missed")});
+  return comp.rank_by === "per_game" ? `${line} ${t("comp.absence.per_game", {n: comp.min_games})}` : line;
+}

@@ -1,7 +1,7 @@
 // A new competition (/competitions/new): its name, date and venue, rounds and games, the
 // tie-breaks in the order they count, how a field that is not a multiple of four is
-// filled, whether online tables deal duplicate, when the standings are published, and the
-// organiser's and referees' passwords.
+// filled, how absences score and the ranking, whether online tables deal duplicate, when
+// the standings are published, and the organiser's and referees' passwords.
 // Made, it opens the organiser's page with the organiser's login kept.
 
 import {N_, onLangChange, t} from "../i18n.js";
@@ -15,6 +15,10 @@ const TIE_BREAKS = {
   luck_adjusted: N_("comp.tie.luck_adjusted"),
 };
 const LEVELS = ["random", "greedy", "strong", "expert"];
+const ABSENCE_RULES = {
+  round_mean: N_("comp.new.absence.round_mean"), round_lowest: N_("comp.new.absence.round_lowest"),
+  fixed: N_("comp.new.absence.fixed"), zero: N_("comp.new.absence.zero"),
+};
 const order = Object.keys(TIE_BREAKS); // the order the tie-breaks count in, changed with ↑
 const chosen = new Set(order.filter((name) => name !== "luck_adjusted")); // that one needs duplicate deals
 const error = errorLine();
@@ -62,7 +66,15 @@ function draw() {
       h("legend", {}, t("comp.field.fill")),
       choice("new-fill", t("comp.field.fill_how"), [["bots", t("comp.fill.bots")], ["byes", t("comp.fill.byes")]], "bots"),
       choice("new-bot-level", t("comp.field.bot_level"), LEVELS.map((l) => [l, levelName(l)]), "greedy"),
-      choice("new-bye-points", t("comp.field.bye_points"), [["average", t("comp.bye.average")], ["zero", t("comp.bye.zero")]], "average")),
+    ),
+    h("fieldset", {id: "new-absences"},
+      h("legend", {}, t("comp.field.absences")), h("p", {class: "muted"}, t("comp.new.absence_help")),
+      h("div", {class: "row wrap"},
+        choice("new-absence", t("comp.field.absence_rule"), Object.entries(ABSENCE_RULES).map(([r, key]) => [r, t(key)]), "round_mean"),
+        field("new-absence-points", t("comp.field.absence_points"), h("input", {type: "number", min: -1000, max: 1000, value: -60}))),
+      h("div", {class: "row wrap"},
+        choice("new-rank-by", t("comp.field.rank_by"), [["total", t("comp.rank.total")], ["per_game", t("comp.rank.per_game")]], "total"),
+        field("new-min-games", t("comp.field.min_games"), h("input", {type: "number", min: 0, max: 200, value: 0})))),
     h("label", {class: "check"}, h("input", {type: "checkbox", id: "new-clubs-apart", checked: true}), t("comp.field.clubs_apart")),
     h("label", {class: "check"}, h("input", {type: "checkbox", id: "new-duplicate"}), t("comp.field.duplicate")),
     choice("new-publish", t("comp.field.publish"), [["live", t("comp.publish.live")], ["round", t("comp.publish.round")]], "live"),
@@ -76,6 +88,12 @@ function draw() {
   document.getElementById("app").replaceChildren(form);
 }
 
+/** One rule for every kind of absence (late entries and withdrawals follow "missed"). */
+function absences(rule, points) {
+  const one = rule === "fixed" ? {rule, points: Number(points)} : {rule};
+  return {bye: one, missed: one};
+}
+
 async function submit(event) {
   event.preventDefault();
   const value = (id) => document.getElementById(id).value;
@@ -84,7 +102,8 @@ async function submit(event) {
     name: value("new-name").trim(), date: value("new-date"), venue: value("new-venue").trim(),
     rounds: Number(value("new-rounds")), games: Number(value("new-games")),
     tie_breaks: order.filter((name) => chosen.has(name) && (duplicate || name !== "luck_adjusted")),
-    fill: value("new-fill"), bot_level: value("new-bot-level"), bye_points: value("new-bye-points"),
+    fill: value("new-fill"), bot_level: value("new-bot-level"), absences: absences(value("new-absence"), value("new-absence-points")),
+    rank_by: value("new-rank-by"), min_games: Number(value("new-min-games")),
     clubs_apart: document.getElementById("new-clubs-apart").checked, duplicate, publish: value("new-publish"),
     organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password") || null,
   };

@@ -7,9 +7,10 @@
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
-import {base, call, errorLine, header, pageUrl, positions, standingsTable, summary} from "./common.js";
+import {absenceLine, base, call, errorLine, header, pageUrl, positions, standingsTable, summary} from "./common.js";
 
 const POLL_MS = 5000;
+const ABSENT = {late: N_("comp.absent.late"), withdrawn: N_("comp.absent.withdrawn"), missed: N_("comp.absent.missed")};
 const state = {comp: null, standings: null, players: [], rounds: [], picked: null, games: null};
 const error = errorLine();
 
@@ -43,8 +44,10 @@ async function pick(row) {
 
 function playerGames() {
   if (!state.picked || !state.games) return null;
-  const rows = state.games.map((g) => (g.bye
-    ? h("tr", {class: "bye"}, h("td", {}, g.round), h("td", {colspan: 6}, t("comp.sched.bye", {round: g.round})))
+  const rows = state.games.map((g) => (g.bye || g.absent
+    ? h("tr", {class: "bye"}, h("td", {}, g.round), h("td", {colspan: 2},
+      g.bye ? t("comp.sched.bye", {round: g.round}) : t(ABSENT[g.absent], {round: g.round})),
+    h("td", {class: "total"}, g.points ?? ""), h("td", {colspan: 3}))
     : h("tr", {dataset: {entry: g.entry}},
       h("td", {}, g.round), h("td", {}, g.table), h("td", {}, g.game), h("td", {class: "total"}, g.points),
       h("td", {class: "muted"}, g.entry), h("td", {}, g.entered_by || ""), h("td", {}, g.confirmed_by || ""))));
@@ -113,7 +116,7 @@ function render() {
   document.getElementById("app").replaceChildren(...[
     error.element,
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name), h("p", {class: "muted", id: "summary"}, summary(comp)),
-      h("p", {class: "muted"}, note)), qr),
+      h("p", {class: "muted"}, note), h("p", {class: "muted", id: "absence-rule"}, absenceLine(comp))), qr),
     h("section", {class: "card-box"}, h("h2", {}, t("comp.public.standings")),
       rows.length ? h("div", {class: "scroll"}, standingsTable(rows, {onPick: pick})) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
     playerGames(),

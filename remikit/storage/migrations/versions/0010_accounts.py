@@ -1,7 +1,7 @@
 """Competition accounts: a login per person, players' confirmation codes, logins that end.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 Create Date: 2026-12-06
 
 ``competition_accounts`` holds each competition's login accounts (the organiser's and
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | None = None
 depends_on: str | None = None
 
