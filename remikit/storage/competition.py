@@ -52,9 +52,7 @@ class CompetitionRow(Base):
     organiser_password: Mapped[str] = mapped_column(String(200))
     referee_password: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    clubs_every_round: Mapped[bool] = mapped_column(
-        Boolean, default=False, server_default=false()
-    )
+    clubs_every_round: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Club-mates kept apart in every round (migration ``0013``)."""
     avoid_pairs: Mapped[list[list[str]]] = mapped_column(JSON, default=list, server_default="[]")
     """The pairs of player ids never to seat at one table."""

@@ -37,6 +37,7 @@ class CreateRequest(BaseModel):
     bot_level: str = Field(default="greedy", max_length=40)
     bye_points: Literal["average", "zero"] = "average"
     clubs_apart: bool = False
+    clubs_every_round: bool = False
     publish: Literal["live", "round"] = "live"
     organiser_password: str = Field(min_length=4, max_length=200)
     referee_password: str = Field(min_length=4, max_length=200)
