@@ -142,7 +142,7 @@ def test_a_swap_shows_the_quality_before_and_after(client: TestClient) -> None:
     assert now["quality"] == done["after"]
     assert seats_of(now)[1][0] == b and a in seats_of(now)[2]
     assert done["after"]["repeat_meetings"] == repeats([first], now)
-    assert [t["seats"][0]["name"] for t in now["tables"]][0] == f"Pemain {ids.index(b) + 1}"
+    assert now["tables"][0]["seats"][0]["name"] == f"Pemain {ids.index(b) + 1}"
     log = audit_of(event, "round.swap")
     assert len(log) == 1 and log[0]["after"]["players"] == [a, b]
     assert log[0]["before"]["quality"] == second["quality"]
@@ -158,7 +158,7 @@ def test_a_swap_shows_the_quality_before_and_after(client: TestClient) -> None:
     error(event.post("/rounds/1/swap", body, event.org), 409, "round_started")
 
 
-# -- pairings to avoid ------------------------------------------------------------------------------
+# -- pairings to avoid -----------------------------------------------------------------------------
 
 
 def test_club_mates_and_named_pairs_are_kept_apart_in_a_later_round(client: TestClient) -> None:
@@ -229,7 +229,7 @@ def test_a_pair_that_cannot_be_kept_apart_is_reported() -> None:
     assert seat_round(both, fill="byes").quality.club_clashes == 0  # not asked: not counted
 
 
-# -- what the public sees ---------------------------------------------------------------------------
+# -- what the public sees --------------------------------------------------------------------------
 
 
 def test_a_withdrawal_is_shown_without_its_reason_to_the_public(client: TestClient) -> None:
