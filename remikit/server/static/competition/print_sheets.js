@@ -19,7 +19,7 @@ function sheet(comp, round, tb, nameOf) {
     h("td", {class: "box"}), h("td", {class: "box"}), h("td", {class: "box"})));
   const games = Array.from({length: comp.games}, (_, g) => h("tr", {},
     h("th", {scope: "row"}, g + 1), positions.map(() => h("td", {class: "box"})),
-    h("td", {class: "box"}), h("td", {class: "box"}), h("td", {class: "box closing"})));
+    h("td", {class: "box"}), h("td", {class: "box"}), h("td", {class: "box closing-card"})));
   const signatures = [
     h("p", {class: "sign referee"}, t("comp.print.sign_referee")),
     ...tb.seats.filter((seat) => seat.player).map((seat, i) => h("p", {class: "sign player", dataset: {player: seat.player}},
@@ -38,7 +38,7 @@ function sheet(comp, round, tb, nameOf) {
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("comp.col.game")),
         [1, 2, 3, 4].map((n) => h("th", {scope: "col"}, t("comp.seat_n", {n}))),
         h("th", {scope: "col"}, t("comp.print.dealer")), h("th", {scope: "col"}, t("comp.print.closer")),
-        h("th", {scope: "col", class: "closing"}, t("comp.print.closing_card")))),
+        h("th", {scope: "col", class: "closing-card"}, t("comp.print.closing_card")))),
       h("tbody", {}, games)),
     h("h2", {}, t("comp.print.signatures")),
     h("div", {class: "signatures"}, signatures));
