@@ -269,3 +269,7 @@ def test_the_round_timer_stops_when_the_round_is_done(tmp_path: Path) -> None:
         assert event.round(1)["timer"] == timer  # it stays where it stopped
         public = event.ok(event.get("/rounds/1"))["round"]["timer"]
         assert public == timer  # the projector (the public) sees the same
+        # set going again after the round (a break, say), it runs
+        again = event.post("/rounds/1/timer", {"action": "start", "minutes": 10}, event.org)
+        assert event.ok(again)["timer"] == {"minutes": 10, "running": True, "ends_in_ms": 600_000}
+        assert event.round(1)["timer"]["running"] is True

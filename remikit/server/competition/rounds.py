@@ -115,9 +115,11 @@ class Rounds:
     ) -> dict[str, Any]:
         """``{minutes, running, ends_in_ms}`` while it runs, else ``{minutes, running,
         left_ms}``. A round done (at ``done_at``, its last confirmation) has its timer
-        stopped at the time that was left then, ``done: true``."""
+        stopped at the time that was left then, ``done: true`` (unless the organiser
+        set it going again since)."""
         minutes = stored.get("minutes", DEFAULT_MINUTES)
-        if done_at is not None:
+        since = stored.get("at")
+        if done_at is not None and (since is None or datetime.fromisoformat(since) <= done_at):
             left = stored.get("left_ms", minutes * 60_000)
             if stored.get("running") and stored.get("ends_at"):
                 spare = datetime.fromisoformat(stored["ends_at"]) - done_at
@@ -154,6 +156,7 @@ class Rounds:
                 "left_ms": left,
                 "running": running,
                 "started": row.timer.get("started", False) or running,
+                "at": now().isoformat(),
                 # when it ends, on the wall clock: a restart resumes it from there
                 "ends_at": (now() + timedelta(milliseconds=left)).isoformat() if running else None,
             }
