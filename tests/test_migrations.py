@@ -229,6 +229,40 @@ def test_a_revision_1_database_keeps_the_decks_its_tables_were_dealt(database_ur
         store.close()
 
 
+COMPETITION_ROWS = {
+    "competitions": "INSERT INTO competitions (id, name, date, venue, rounds, games, tie_breaks,"
+    " fill, bot_level, bye_points, clubs_apart, publish, organiser_password, referee_password,"
+    " created_at) VALUES ('OLDCOMP1', 'Lama', '2026-12-01', '', 2, 1, '[]', 'byes', 'greedy',"
+    " 'average', 0, 'live', 'x$y', 'x$y', :at)",
+    "competition_players": "INSERT INTO competition_players (competition_id, id, number, name,"
+    " status, late, created_at) VALUES ('OLDCOMP1', 'P1', 1, 'Ani', 'checked_in', 0, :at)",
+    "competition_rounds": "INSERT INTO competition_rounds (competition_id, number, seating, timer,"
+    " created_at) VALUES ('OLDCOMP1', 1, '{}', '{}', :at)",
+    "competition_tables": "INSERT INTO competition_tables (competition_id, round, number, kind,"
+    " seats, draws) VALUES ('OLDCOMP1', 1, 1, 'physical', '[]', '[]')",
+}
+
+
+def test_a_competition_stored_at_revision_8_keeps_every_row(database_url: str) -> None:
+    """Columns added to ``competitions`` and ``competition_rounds`` later are added in place:
+    a copy of either table would delete, through the foreign keys the store turns on, every
+    row that refers to it."""
+    command.upgrade(config(url=database_url), "0008")
+    engine = sa.create_engine(database_url)
+    with engine.begin() as conn:
+        for insert in COMPETITION_ROWS.values():
+            conn.execute(sa.text(insert), {"at": datetime.now(UTC)})
+    engine.dispose()
+    Store(database_url).close()  # upgrades to head, foreign keys on
+    engine = sa.create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            for name in COMPETITION_ROWS:
+                assert conn.execute(sa.text(f"SELECT count(*) FROM {name}")).scalar() == 1, name
+    finally:
+        engine.dispose()
+
+
 def test_a_database_made_before_migrations_is_adopted(database_url: str) -> None:
     command.upgrade(config(url=database_url), "0001")
     old = write_old_tables(database_url)

@@ -168,6 +168,9 @@ def test_R13_2_the_seat_draw_is_stored_with_the_seats(store: Store) -> None:
 
 
 COMPETITION_TABLES = (
+    "competition_absences",
+    "competition_accounts",
+    "competition_guards",
     "competition_tables",
     "competition_rounds",
     "competition_players",
@@ -176,7 +179,7 @@ COMPETITION_TABLES = (
     "competition_logins",
     "competitions",
 )
-"""The tables of revision 0006, children first."""
+"""The competitions' tables (revisions 0006, 0009 and 0010), children first."""
 
 
 def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> None:

@@ -1,11 +1,13 @@
-"""Tables of four from a field in standings order: fewest repeat meetings, then closest totals.
+"""Tables of four from a field in standings order: fewest pairings to avoid (club-mates,
+named pairs), then fewest repeat meetings, then closest totals.
 
 The field is first grouped by two maximum-weight matchings (:func:`networkx.max_weight_matching`):
-players into pairs, then pairs into tables, each edge weighed by the repeat meetings and the
-spread of totals it brings; the matchings see only neighbours in the standings, and a large
-field is matched in blocks of neighbours, as a Swiss round seats neighbours anyway. Then
+players into pairs, then pairs into tables, each edge weighed by the pairings to avoid, the
+repeat meetings and the spread of totals it brings; the matchings see only neighbours in the
+standings, and a large field is matched in blocks of neighbours, as a Swiss round seats
+neighbours anyway. Then
 every table is improved by the best re-split of its players with another table's, until no
-re-split lowers the cost: repeats first, then spread.
+re-split lowers the cost: pairings to avoid first, then repeats, then spread.
 
 A table of bots (``bots`` seats, 1–3) holds the other players; its spread counts the lowest
 total of the field for the bots, so it gathers the lowest-ranked players.
@@ -26,7 +28,8 @@ MATCH_BLOCK = 32
 
 NEAR_TABLES = 3
 """In a field of more tables than :data:`ALL_PAIRS`, each table is re-split with its
-neighbours this far away in the standings (and a table with a repeat meeting with every table)."""
+neighbours this far away in the standings (and a table with a repeat meeting or a pairing to
+avoid with every table)."""
 
 ALL_PAIRS = 16
 """Up to this many tables, every two tables are tried for a re-split."""
@@ -40,25 +43,43 @@ WEIGHT_UNIT = 1000
 EPSILON = 1e-9
 """The least spread that counts as an improvement (totals are floats)."""
 
-Cost = tuple[int, float]
-"""A table's cost: repeat meetings at it, then the spread of its totals."""
+Cost = tuple[int, int, float]
+"""A table's cost: pairings to avoid at it, repeat meetings, then the spread of its totals."""
 
 
 class Field:
-    """The players to group, by their place in the standings (0 is the leader)."""
+    """The players to group, by their place in the standings (0 is the leader); ``avoid``
+    names, for each, the players never to seat with (both ways)."""
 
-    def __init__(self, totals: Sequence[float], met: Sequence[frozenset[int]], bots: int) -> None:
+    def __init__(
+        self,
+        totals: Sequence[float],
+        met: Sequence[frozenset[int]],
+        bots: int,
+        avoid: Sequence[frozenset[int]] = (),
+    ) -> None:
         self.totals = list(totals)
         self.met = list(met)
         self.bots = bots
+        self.avoid = list(avoid) or [frozenset()] * len(self.totals)
         self.floor = min(self.totals) if self.totals else 0.0
         span = max(self.totals) - self.floor if self.totals else 0.0
         self.repeat_weight = int(span * WEIGHT_UNIT) * len(self.totals) + 1
         """A repeat meeting's weight in the matchings: more than any spread of the field."""
+        self.avoid_weight = self.repeat_weight * (3 * len(self.totals) + 1)
+        """A pairing to avoid's weight: more than every repeat meeting the field can have."""
 
     def repeats(self, group: Sequence[int]) -> int:
         """The pairs at one table who met before."""
         return sum(1 for i, j in itertools.combinations(group, 2) if j in self.met[i])
+
+    def clashes(self, group: Sequence[int]) -> int:
+        """The pairs at one table who are to be kept apart."""
+        return sum(1 for i, j in itertools.combinations(group, 2) if j in self.avoid[i])
+
+    def bad(self, group: Sequence[int]) -> bool:
+        """A pairing to avoid or a repeat meeting at the table."""
+        return self.clashes(group) > 0 or self.repeats(group) > 0
 
     def spread(self, group: Sequence[int], bots: bool) -> float:
         """The range of totals at a table; bots count as the field's lowest total."""
@@ -68,7 +89,7 @@ class Field:
         return max(values) - min(values) if values else 0.0
 
     def cost(self, group: Sequence[int], bots: bool) -> Cost:
-        return (self.repeats(group), self.spread(group, bots))
+        return (self.clashes(group), self.repeats(group), self.spread(group, bots))
 
 
 def group(field: Field) -> list[list[int]]:
@@ -93,7 +114,8 @@ def group(field: Field) -> list[list[int]]:
 def _weight(field: Field, members: Sequence[int]) -> int:
     """The integer weight of seating ``members`` together, in the matchings."""
     spread = round(field.spread(members, False) * WEIGHT_UNIT)
-    return field.repeat_weight * field.repeats(members) + spread
+    clashes = field.avoid_weight * field.clashes(members)
+    return clashes + field.repeat_weight * field.repeats(members) + spread
 
 
 def _perfect(nodes: Sequence[Sequence[int]], field: Field) -> list[tuple[int, int]]:
@@ -146,14 +168,14 @@ def _candidates(field: Field, tables: list[list[int]]) -> list[tuple[int, ...]]:
     pairs: set[tuple[int, ...]] = set()
     triples: set[tuple[int, ...]] = set()
     for t in range(count):
-        repeats = field.repeats(tables[t]) > 0
+        repeats = field.bad(tables[t])
         others = range(count) if repeats or count <= ALL_PAIRS else near[t]
         pairs.update(_together(t, u) for u in others if u != t)
         if repeats or count <= ALL_TRIPLES:
             triples.update(_together(t, u, v) for u, v in itertools.combinations(near[t], 2))
     # who sits alone with three bots changes every other table: all four at once (75,075
     # splits of 13 players; with two or three players at the bot table it is too many)
-    stuck = field.bots == 3 and count == 4 and any(field.repeats(t) for t in tables)
+    stuck = field.bots == 3 and count == 4 and any(field.bad(t) for t in tables)
     every = [tuple(range(count))] if stuck else []
     return sorted(pairs) + sorted(triples) + every
 
@@ -163,11 +185,11 @@ def _together(*tables: int) -> tuple[int, ...]:
 
 
 def _add(a: Cost, b: Cost) -> Cost:
-    return (a[0] + b[0], a[1] + b[1])
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
 def _better(a: Cost, b: Cost) -> bool:
-    return a[0] < b[0] or (a[0] == b[0] and a[1] < b[1] - EPSILON)
+    return a[:2] < b[:2] or (a[:2] == b[:2] and a[2] < b[2] - EPSILON)
 
 
 def _resplit(field: Field, tables: list[list[int]], chosen: tuple[int, ...], bots: int) -> bool:
@@ -179,7 +201,7 @@ def _resplit(field: Field, tables: list[list[int]], chosen: tuple[int, ...], bot
     order = sorted(chosen, key=lambda t: t != bots)
     sizes = [len(tables[t]) for t in order]
     players = sorted(p for t in chosen for p in tables[t])
-    current = (0, 0.0)
+    current: Cost = (0, 0, 0.0)
     for t in order:
         current = _add(current, field.cost(tables[t], t == bots))
     best: list[Cost] = [current]
@@ -201,7 +223,7 @@ def _resplit(field: Field, tables: list[list[int]], chosen: tuple[int, ...], bot
             more = field.cost(members, order[k] == bots)
             fill(k + 1, remaining, _add(cost, more), [*groups, members])
 
-    fill(0, players, (0, 0.0), [])
+    fill(0, players, (0, 0, 0.0), [])
     if not found:
         return False
     for t, members in zip(order, found[0], strict=True):

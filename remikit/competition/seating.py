@@ -5,9 +5,12 @@ Round 1 is a random draw from the bytes of :func:`secrets.token_bytes`, recorded
 :attr:`Seating.seed`; later rounds are Swiss-like, neighbours in the standings sharing a
 table, with the fewest repeat meetings first, then the closest totals
 (:mod:`remikit.competition.grouping`); each table's positions then go to whoever sat there
-least. A field that is not a multiple of four gets 1–3 bot seats at its last table
-(``fill="bots"``) or 1–3 byes (``fill="byes"``: at random in round 1, later the
-lowest-ranked of those with the fewest byes).
+least. Pairings to avoid come before all that, where the field allows: club-mates (round 1
+with ``clubs_apart``, every round with ``clubs_every_round``) and named pairs
+(:attr:`Entrant.avoid`, every round); the quality counts those left. A field that is not a
+multiple of four gets 1–3 bot seats at its last table (``fill="bots"``) or 1–3 byes
+(``fill="byes"``: at random in round 1, later the lowest-ranked of those with the fewest
+byes).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ class Entrant:
     positions: tuple[int, int, int, int] = (0, 0, 0, 0)
     """How many times the player sat at A, B, C and D."""
     byes: int = 0
+    avoid: frozenset[str] = frozenset()
+    """The ids of the players never to seat this one with (a named pair, either way)."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +60,11 @@ class Quality:
     seat_imbalance: int
     """The sum over players of (most − fewest) of their position counts after this round."""
     club_clashes: int
-    """Pairs of one club at one table (counted in round 1 with ``clubs_apart``)."""
+    """Pairs of one club at one table (counted where club-mates are kept apart)."""
     spread: float
     """The sum over tables of (highest − lowest) of the totals of the players at it."""
+    avoid_clashes: int = 0
+    """Named pairs to keep apart at one table."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,7 @@ def draw_first_round(
     byes, bots = _shortfall(len(field), fill)
     out, field = field[:byes], field[byes:]
     groups = _by_clubs(field, bots, draw) if clubs_apart else _chunks(field)
+    _apart(groups, clubs_apart)
     tables = []
     for number, members in enumerate(groups, start=1):
         seats: list[Entrant | None] = [*members, *[None] * (4 - len(members))]
@@ -98,11 +106,16 @@ def draw_first_round(
 
 
 def seat_round(
-    entrants: Iterable[Entrant], *, fill: Fill, online_capacity: int | None = None
+    entrants: Iterable[Entrant],
+    *,
+    fill: Fill,
+    online_capacity: int | None = None,
+    clubs_apart: bool = False,
 ) -> Seating:
-    """A later round: tables of neighbours in the standings, fewest repeat meetings first,
-    then the closest totals; positions to balance each player's A–D counts. Table 1 is the
-    top table; bot seats are at the last."""
+    """A later round: tables of neighbours in the standings, fewest pairings to avoid first
+    (named pairs, and club-mates with ``clubs_apart``), then fewest repeat meetings, then the
+    closest totals; positions to balance each player's A–D counts. Table 1 is the top table;
+    bot seats are at the last."""
     field = sorted(_checked(entrants, fill, online_capacity), key=lambda e: (-e.total, e.id))
     byes, bots = _shortfall(len(field), fill)
     rank = {e.id: i for i, e in enumerate(field)}
@@ -112,11 +125,62 @@ def seat_round(
     index = {e.id: i for i, e in enumerate(players)}
     met = [frozenset(index[m] for m in e.met if m in index) for e in players]
     met = [m | {j for j in range(len(players)) if i in met[j]} for i, m in enumerate(met)]
-    groups = group(Field([e.total for e in players], met, bots))
+    avoid = [
+        frozenset(j for j, y in enumerate(players) if j != i and _clash(x, y, clubs_apart))
+        for i, x in enumerate(players)
+    ]
+    groups = group(Field([e.total for e in players], met, bots, avoid))
     tables = []
     for number, members in enumerate(groups, start=1):
         tables.append((number, _positions([players[i] for i in members], 4 - len(members))))
-    return _seating(tables, out, entrants=field, clubs=False, seed=None)
+    return _seating(tables, out, entrants=field, clubs=clubs_apart, seed=None)
+
+
+def assess(
+    tables: Sequence[Sequence[str | None]], entrants: Iterable[Entrant], *, clubs: bool
+) -> Quality:
+    """The quality of a round's tables (player ids at positions A–D, None a bot seat) for
+    ``entrants`` as the earlier rounds left them (every player of the round, byes too);
+    ``clubs``: club-mates are to be kept apart this round."""
+    by_id = {e.id: e for e in entrants}
+    seated = [
+        (n, [None if p is None else by_id[p] for p in seats]) for n, seats in enumerate(tables)
+    ]
+    return _quality(seated, list(by_id.values()), clubs)
+
+
+def _clash(x: Entrant, y: Entrant, clubs: bool) -> bool:
+    """Two players to keep apart: a named pair, or club-mates when ``clubs``."""
+    return y.id in x.avoid or x.id in y.avoid or (clubs and x.club is not None and x.club == y.club)
+
+
+def _apart(groups: list[list[Entrant]], clubs: bool) -> None:
+    """Swap players between tables while that seats fewer named pairs together, then fewer
+    club-mates (with ``clubs``): round 1's draw, its pairings to avoid undone where they can be."""
+
+    def clashes(members: Sequence[Entrant]) -> tuple[int, int]:
+        pairs = list(itertools.combinations(members, 2))
+        named = sum(_clash(x, y, False) for x, y in pairs)
+        return (named, sum(clubs and _clash(x, y, True) for x, y in pairs) - named)
+
+    def both(a: int, b: int) -> tuple[int, int]:
+        x, y = clashes(groups[a]), clashes(groups[b])
+        return (x[0] + y[0], x[1] + y[1])
+
+    changed = True
+    while changed:
+        changed = False
+        for a, b in itertools.combinations(range(len(groups)), 2):
+            now = both(a, b)
+            if now == (0, 0):
+                continue
+            for i, j in itertools.product(range(len(groups[a])), range(len(groups[b]))):
+                groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
+                after = both(a, b)
+                if after < now:
+                    now, changed = after, True
+                else:
+                    groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
 
 
 def _checked(entrants: Iterable[Entrant], fill: Fill, online: int | None) -> list[Entrant]:
@@ -196,7 +260,23 @@ def _seating(
     seed: str | None,
 ) -> Seating:
     """The seating and its quality."""
-    repeats = clashes = 0
+    return Seating(
+        tables=tuple(
+            Table(number, tuple(e.id if e else None for e in seats))  # type: ignore[arg-type]
+            for number, seats in tables
+        ),
+        byes=tuple(e.id for e in byes),
+        quality=_quality(tables, entrants, clubs),
+        seed=seed,
+    )
+
+
+def _quality(
+    tables: Sequence[tuple[int, Sequence[Entrant | None]]],
+    entrants: Sequence[Entrant],
+    clubs: bool,
+) -> Quality:
+    repeats = clashes = named = 0
     spread = 0.0
     after = {e.id: list(e.positions) for e in entrants}
     for _, seats in tables:
@@ -204,17 +284,11 @@ def _seating(
         for x, y in itertools.combinations(people, 2):
             repeats += y.id in x.met or x.id in y.met
             clashes += clubs and x.club is not None and x.club == y.club
-        spread += max(e.total for e in people) - min(e.total for e in people)
+            named += _clash(x, y, False)
+        if people:
+            spread += max(e.total for e in people) - min(e.total for e in people)
         for position, e in enumerate(seats):
             if e is not None:
                 after[e.id][position] += 1
     imbalance = sum(max(c) - min(c) for c in after.values())
-    return Seating(
-        tables=tuple(
-            Table(number, tuple(e.id if e else None for e in seats))  # type: ignore[arg-type]
-            for number, seats in tables
-        ),
-        byes=tuple(e.id for e in byes),
-        quality=Quality(repeats, imbalance, clashes, spread),
-        seed=seed,
-    )
+    return Quality(repeats, imbalance, clashes, spread, named)

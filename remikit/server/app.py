@@ -23,6 +23,7 @@ from remikit.server.bots.workers import Lane, Owner, Workers
 from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition.api import router as competition_router
 from remikit.server.competition.api_accounts import router as competition_accounts_router
+from remikit.server.competition.api_seating import router as competition_seating_router
 from remikit.server.competition.pages import router as competition_pages_router
 from remikit.server.competition.service import Competitions
 from remikit.server.guard import install_guard
@@ -56,6 +57,7 @@ ROUTERS = (
     competition_pages_router,
     competition_router,
     competition_accounts_router,
+    competition_seating_router,
     reviews_router,
     meta.router,
     tables.router,

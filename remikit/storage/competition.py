@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
     func,
     select,
 )
@@ -59,6 +60,10 @@ class CompetitionRow(Base):
     """The rule of each kind of absence (null: made before they were declared)."""
     rank_by: Mapped[str] = mapped_column(String(8), default="total", server_default="total")
     min_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    clubs_every_round: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Club-mates kept apart in every round (migration ``0013``)."""
+    avoid_pairs: Mapped[list[list[str]]] = mapped_column(JSON, default=list, server_default="[]")
+    """The pairs of player ids never to seat at one table."""
 
 
 class PlayerRow(Base):

@@ -16,6 +16,7 @@ from remikit.server.competition.ledger import known_player
 from remikit.server.competition.online import duplicate_done, duplicate_json
 from remikit.server.competition.service import Competitions
 from remikit.server.competition.views import (
+    done_at,
     player_json,
     published_round,
     round_status,
@@ -116,7 +117,9 @@ def round_answer(request: Request, snap: Snapshot, number: int, *, public: bool)
         "byes": list(row.seating.get("byes", [])),
         "quality": dict(row.seating.get("quality", {})),
         "online_tables": list(row.seating.get("online_tables", [])),
-        "timer": service(request).rounds.timer_json(snap.competition.id, number, row.timer),
+        "timer": service(request).rounds.timer_json(
+            snap.competition.id, number, row.timer, done_at(snap, number)
+        ),
         "duplicate": duplicate_json(snap, number),
     }
 

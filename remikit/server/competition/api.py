@@ -47,6 +47,7 @@ from remikit.server.competition.views import (
     history_json,
     missing,
     player_games,
+    public_row,
     published_round,
     score_lines,
     standing_rows,
@@ -316,6 +317,8 @@ async def standings(
     snap = await service(request).snapshot(cid)
     upto = await visible_round(request, snap, round, authorization)
     rows = standing_rows(snap, upto)
+    if await logged_in(request, cid, authorization) is None:
+        rows = [public_row(r) for r in rows]
     return {
         "rows": [r.json() for r in rows],
         "round": upto,
@@ -332,9 +335,10 @@ async def standings_export(
 ) -> Response:
     snap = await service(request).snapshot(cid)
     upto = await visible_round(request, snap, round, authorization)
-    return csv_response(
-        standings_csv(standing_rows(snap, upto)), f"standings-{snap.competition.id}"
-    )
+    rows = standing_rows(snap, upto)
+    if await logged_in(request, cid, authorization) is None:
+        rows = [public_row(r) for r in rows]
+    return csv_response(standings_csv(rows), f"standings-{snap.competition.id}")
 
 
 @router.get("/{cid}/rounds/{number}/scores.csv")

@@ -58,6 +58,7 @@ class CreateRequest(BaseModel):
     bot_level: str = Field(default="greedy", max_length=40)
     bye_points: Literal["average", "zero"] | None = None
     clubs_apart: bool = False
+    clubs_every_round: bool = False
     publish: Literal["live", "round"] = "live"
     organiser_password: str = Field(max_length=200)
     organiser_name: str = Field(default="organiser", max_length=200)

@@ -22,7 +22,7 @@ from remikit.server.share import qr_svg, root_path, share_base
 router = APIRouter()
 
 CompetitionId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
-PRINT_VIEWS = ("pairings", "schedule", "sheets")
+PRINT_VIEWS = ("pairings", "schedule", "sheets", "cards")
 
 
 def shell(request: Request, module: str, cid: str = "") -> HTMLResponse:
@@ -68,7 +68,8 @@ async def role_page(request: Request, cid: CompetitionId, view: str) -> HTMLResp
 
 @router.get("/competitions/{cid}/print/{view}", include_in_schema=False)
 async def print_page(request: Request, cid: CompetitionId, view: str) -> HTMLResponse:
-    """The pairings of a round, everyone's schedule, a round's table sheets."""
+    """The pairings of a round, everyone's schedule, a round's table sheets, everyone's
+    score card."""
     if view not in PRINT_VIEWS:
         raise http_problem(404)
     return shell(request, f"print_{view}", cid)

@@ -11,16 +11,16 @@ from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused
 from remikit.competition.seat_draw import POSITIONS, Redraw, drawn_cards, seats
-from remikit.competition.seating import draw_first_round, seat_round
+from remikit.competition.seating import Quality, Seating, draw_first_round, seat_round
 from remikit.fairness import round_seed
 from remikit.server.clock import Clock
 from remikit.server.competition.absences import give
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_table, refused
 from remikit.server.competition.online import OnlineTables, round_secret
-from remikit.server.competition.views import entrants, round_done
+from remikit.server.competition.views import done_at, entrants, round_done
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, RoundRow, running_timers
+from remikit.storage.competition import CompTableRow, RoundRow, Snapshot, running_timers
 from remikit.storage.store import now
 
 DEFAULT_MINUTES = 90
@@ -39,6 +39,16 @@ def bots_online(
     for bot_table, online_table in zip(offline_bots, free, strict=False):
         numbers[bot_table], numbers[online_table] = numbers[online_table], numbers[bot_table]
     return sorted(numbers.items())
+
+
+def quality_json(q: Quality) -> dict[str, Any]:
+    return {
+        "repeat_meetings": q.repeat_meetings,
+        "seat_imbalance": q.seat_imbalance,
+        "club_clashes": q.club_clashes,
+        "spread": q.spread,
+        "avoid_clashes": q.avoid_clashes,
+    }
 
 
 class Rounds:
@@ -99,11 +109,24 @@ class Rounds:
     # -- the round timer --------------------------------------------------------------------
 
     def timer_json(
-        self, competition_id: str, number: int, stored: Mapping[str, Any]
+        self,
+        competition_id: str,
+        number: int,
+        stored: Mapping[str, Any],
+        done_at: datetime | None = None,
     ) -> dict[str, Any]:
         """``{minutes, running, ends_in_ms}`` while it runs, else ``{minutes, running,
-        left_ms}``."""
+        left_ms}``. A round done (at ``done_at``, its last confirmation) has its timer
+        stopped at the time that was left then, ``done: true`` (unless the organiser
+        set it going again since)."""
         minutes = stored.get("minutes", DEFAULT_MINUTES)
+        since = stored.get("at")
+        if done_at is not None and (since is None or datetime.fromisoformat(since) <= done_at):
+            left = stored.get("left_ms", minutes * 60_000)
+            if stored.get("running") and stored.get("ends_at"):
+                spare = datetime.fromisoformat(stored["ends_at"]) - done_at
+                left = max(0, round(spare.total_seconds() * 1000))
+            return {"minutes": minutes, "running": False, "left_ms": left, "done": True}
         ends = self.timers.get((competition_id, number))
         if ends is None:
             left = stored.get("left_ms", minutes * 60_000)
@@ -135,6 +158,7 @@ class Rounds:
                 "left_ms": left,
                 "running": running,
                 "started": row.timer.get("started", False) or running,
+                "at": now().isoformat(),
                 # when it ends, on the wall clock: a restart resumes it from there
                 "ends_at": (now() + timedelta(milliseconds=left)).isoformat() if running else None,
             }
@@ -152,7 +176,7 @@ class Rounds:
             else:
                 self.timers.pop(key, None)
             row.timer = timer
-            return self.timer_json(code, number, timer)
+            return self.timer_json(code, number, timer, done_at(snap, number))
 
     async def resume_timers(self) -> None:
         """Resume the round timers that were running when the server stopped."""
@@ -179,90 +203,7 @@ class Rounds:
                 raise Problem(
                     "round_not_done", "competition.round_not_done", status=409, round=number - 1
                 )
-            ids = [p.id for p in snap.players.values() if p.status == "checked_in"]
-            fill: Literal["bots", "byes"] = "bots" if c.fill == "bots" else "byes"
-            if fill == "bots" and len(ids) % 4 and not online:
-                raise Problem("need_online", "competition.need_online", status=409)
-            field = entrants(snap, ids)
-            try:
-                if number == 1:
-                    seating = draw_first_round(
-                        field, fill=fill, clubs_apart=c.clubs_apart, online_capacity=len(online)
-                    )
-                else:
-                    seating = seat_round(field, fill=fill, online_capacity=len(online))
-            except ValueError:
-                raise Problem(
-                    "too_few_players", "competition.too_few_players", status=409, count=len(ids)
-                ) from None
-            beyond = [n for n in online if n > len(seating.tables)]
-            if beyond:
-                raise Problem(
-                    "bad_online_tables",
-                    "competition.bad_online_tables",
-                    table=beyond[0],
-                    tables=len(seating.tables),
-                )
-            tables = bots_online([(t.number, list(t.seats)) for t in seating.tables], online)
-            names = {p.id: p.name for p in snap.players.values()}
-            secret = round_secret() if c.duplicate else None  # docs/fairness.md §11
-            rows = []
-            for table_number, players in tables:
-                web = None
-                if table_number in online:
-                    web = await self.online.create(
-                        title=f"Kompetisi {c.name} R{number} M{table_number}",
-                        games=c.games,
-                        bot_level=c.bot_level,
-                        players=players,
-                        seed=None if secret is None else round_seed(secret),
-                    )
-                rows.append(
-                    CompTableRow(
-                        competition_id=c.id,
-                        round=number,
-                        number=table_number,
-                        kind="online" if web else "physical",
-                        seats=[
-                            {
-                                "position": position,
-                                "player": pid,
-                                "bot": None if pid else c.bot_level,
-                                "name": names[pid] if pid else "Bot",
-                            }
-                            for position, pid in zip(POSITIONS, players, strict=True)
-                        ],
-                        draws=[],
-                        seat_draw=None,
-                        web_table=web,
-                    )
-                )
-            q = seating.quality
-            plan = {
-                "byes": list(seating.byes),
-                "quality": {
-                    "repeat_meetings": q.repeat_meetings,
-                    "seat_imbalance": q.seat_imbalance,
-                    "club_clashes": q.club_clashes,
-                    "spread": q.spread,
-                },
-                "seed": seating.seed,
-                "online_tables": sorted(online),
-            }
-            timer = {
-                "minutes": DEFAULT_MINUTES,
-                "left_ms": DEFAULT_MINUTES * 60_000,
-                "running": False,
-            }
-            made = RoundRow(
-                competition_id=c.id,
-                number=number,
-                seating=plan,
-                timer=timer,
-                created_at=now(),
-                secret=None if secret is None else secret.hex(),
-            )
-            after = plan | {"tables": [[t.number, [s["player"] for s in t.seats]] for t in rows]}
+            made, rows, after = await self.build(snap, number, online)
 
             def write(session: Session) -> None:
                 session.add(made)
@@ -273,3 +214,99 @@ class Rounds:
             await self.ledger.writer.run(write)
             await give(self.ledger, await self.ledger.snapshot(c.id), login)  # late entries
             return number
+
+    def seating(self, snap: Snapshot, number: int, online: Sequence[int]) -> Seating:
+        """Round ``number``'s seating from the checked-in players of ``snap`` (the rounds
+        before it): round 1 drawn, later rounds Swiss, the pairings to avoid honoured."""
+        c = snap.competition
+        ids = [p.id for p in snap.players.values() if p.status == "checked_in"]
+        fill: Literal["bots", "byes"] = "bots" if c.fill == "bots" else "byes"
+        if fill == "bots" and len(ids) % 4 and not online:
+            raise Problem("need_online", "competition.need_online", status=409)
+        field = entrants(snap, ids)
+        try:
+            if number == 1:
+                return draw_first_round(
+                    field,
+                    fill=fill,
+                    clubs_apart=c.clubs_apart or c.clubs_every_round,
+                    online_capacity=len(online),
+                )
+            return seat_round(
+                field, fill=fill, online_capacity=len(online), clubs_apart=c.clubs_every_round
+            )
+        except ValueError:
+            raise Problem(
+                "too_few_players", "competition.too_few_players", status=409, count=len(ids)
+            ) from None
+
+    async def build(
+        self, snap: Snapshot, number: int, online: Sequence[int]
+    ) -> tuple[RoundRow, list[CompTableRow], dict[str, Any]]:
+        """Round ``number`` seated after the rounds of ``snap``: its row, its tables (the
+        web tables of those ``online`` made) and what the audit log keeps of it."""
+        c = snap.competition
+        seating = self.seating(snap, number, online)
+        beyond = [n for n in online if n > len(seating.tables)]
+        if beyond:
+            raise Problem(
+                "bad_online_tables",
+                "competition.bad_online_tables",
+                table=beyond[0],
+                tables=len(seating.tables),
+            )
+        tables = bots_online([(t.number, list(t.seats)) for t in seating.tables], online)
+        names = {p.id: p.name for p in snap.players.values()}
+        secret = round_secret() if c.duplicate else None  # docs/fairness.md §11
+        rows = []
+        for table_number, players in tables:
+            web = None
+            if table_number in online:
+                web = await self.online.create(
+                    title=f"Kompetisi {c.name} R{number} M{table_number}",
+                    games=c.games,
+                    bot_level=c.bot_level,
+                    players=players,
+                    seed=None if secret is None else round_seed(secret),
+                )
+            rows.append(
+                CompTableRow(
+                    competition_id=c.id,
+                    round=number,
+                    number=table_number,
+                    kind="online" if web else "physical",
+                    seats=[
+                        {
+                            "position": position,
+                            "player": pid,
+                            "bot": None if pid else c.bot_level,
+                            "name": names[pid] if pid else "Bot",
+                        }
+                        for position, pid in zip(POSITIONS, players, strict=True)
+                    ],
+                    draws=[],
+                    seat_draw=None,
+                    web_table=web,
+                )
+            )
+        plan = {
+            "byes": list(seating.byes),
+            "quality": quality_json(seating.quality),
+            "seed": seating.seed,
+            "online_tables": sorted(online),
+        }
+        timer = {
+            "minutes": DEFAULT_MINUTES,
+            "left_ms": DEFAULT_MINUTES * 60_000,
+            "running": False,
+        }
+        made = RoundRow(
+            competition_id=c.id,
+            number=number,
+            seating=plan,
+            timer=timer,
+            created_at=now(),
+            secret=None if secret is None else secret.hex(),
+        )
+        after = plan | {"tables": [[t.number, [s["player"] for s in t.seats]] for t in rows]}
+        return made, rows, after

@@ -31,6 +31,7 @@ from remikit.server.competition.auth import (
 from remikit.server.competition.entries import Entries
 from remikit.server.competition.ledger import Ledger, known_player
 from remikit.server.competition.online import OnlineTables, TableHub, new_table_code
+from remikit.server.competition.reseat import Reseating
 from remikit.server.competition.rounds import Rounds
 from remikit.server.problems import Problem
 from remikit.server.tables.seats import hash_token
@@ -56,6 +57,7 @@ class Competitions(Ledger):
         self.accounts = Accounts(self, self.logins)
         self.entries = Entries(self, self.logins.guard)
         self.rounds = Rounds(self, hub.clock, self.online)
+        self.reseating = Reseating(self, self.rounds)
 
     def watch(self) -> None:
         """Take the games of every online table as each of them ends."""

@@ -4,9 +4,10 @@ and exports worked out from a stored :class:`~remikit.storage.competition.Snapsh
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from remikit.competition.absence import (
@@ -63,6 +64,15 @@ def round_done(snap: Snapshot, number: int) -> bool:
     )
 
 
+def done_at(snap: Snapshot, number: int) -> datetime | None:
+    """When a round was done: its last game's confirmation (None while it is not done)."""
+    if not round_done(snap, number):
+        return None
+    times = [e.confirmed_at for (r, _, _), e in snap.entries.items() if r == number]
+    known = [t if t.tzinfo else t.replace(tzinfo=UTC) for t in times if t is not None]
+    return max(known, default=None) or datetime.now(UTC)
+
+
 def round_status(snap: Snapshot, number: int) -> str:
     if round_done(snap, number):
         return "done"
@@ -106,6 +116,7 @@ def competition_json(snap: Snapshot, root: str) -> dict[str, Any]:
         "bot_level": c.bot_level,
         "bye_points": c.bye_points,
         "clubs_apart": c.clubs_apart,
+        "clubs_every_round": c.clubs_every_round,
         "publish": c.publish,
         "duplicate": c.duplicate,
         "login_hours": c.login_hours,
@@ -138,6 +149,8 @@ def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
 def player_json(
     player: PlayerRow, history: Iterable[AuditRow], *, contact: bool, code: bool = False
 ) -> dict[str, Any]:
+    """A player; without ``contact`` (the public) without the reason of a withdrawal;
+    with ``code`` (the organiser) with their confirmation code."""
     out: dict[str, Any] = {
         "id": player.id,
         "name": player.name,
@@ -147,11 +160,29 @@ def player_json(
         "late": player.late,
         "history": history_json(history),
     }
-    if contact:
-        out["contact"] = player.contact
     if code:
         out["code"] = player.code
+    if contact:
+        out["contact"] = player.contact
+    else:
+        out["reason"] = public_reason(player.status, player.reason)
+        for row in out["history"]:
+            for side in ("before", "after"):
+                if isinstance(row[side], dict) and row[side].get("status") == "dropped":
+                    row[side] = row[side] | {"reason": None}
+            if row["what"] == "player.drop":
+                row["reason"] = None
     return out
+
+
+def public_reason(status: str, reason: str | None) -> str | None:
+    """A reason as the public sees it: a withdrawal's is the player's own business."""
+    return None if status == "dropped" else reason
+
+
+def public_row(row: Row) -> Row:
+    """A standings row as the public sees it (without a withdrawal's reason)."""
+    return dataclasses.replace(row, reason=public_reason(row.status, row.reason))
 
 
 def entry_json(entry: EntryRow) -> dict[str, Any]:
@@ -328,6 +359,13 @@ def entrants(snap: Snapshot, ids: Sequence[str]) -> list[Entrant]:
                 met=frozenset(met[pid]),
                 positions=(count["A"], count["B"], count["C"], count["D"]),
                 byes=had[pid],
+                avoid=frozenset(
+                    other
+                    for pair in snap.competition.avoid_pairs
+                    if pid in pair
+                    for other in pair
+                    if other != pid
+                ),
             )
         )
     return out

@@ -2,7 +2,8 @@
 // check-in, drop, disqualify with a reason, their confirmation codes, a code unlocked), the
 // referees' accounts (made here, unlocked after failed logins), making the next round with the tables chosen
 // to be online, each round's tables and seating quality, the round timer, the audit log,
-// the CSV exports and the print views.
+// the CSV exports and the print views; before a round starts, re-pairing it or swapping two
+// players (seating_tools.js), and the pairings to avoid.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -12,6 +13,7 @@ import {
 } from "./common.js";
 import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
+import {avoidSection, roundTools} from "./seating_tools.js";
 
 const ROLE = "organiser";
 const state = {comp: null, players: [], accounts: [], round: null, current: null, shown: null, audit: [], allAudit: false, timerAt: 0, acting: null};
@@ -31,6 +33,7 @@ async function load() {
     state.timerAt = performance.now();
     state.audit = await call(base("/audit"), as);
     state.accounts = (await call(base("/accounts"), as)).accounts;
+    state.avoid = (await call(base("/avoid"), as)).avoid;
     error.show(null);
   } catch (err) {
     error.show(err);
@@ -110,6 +113,7 @@ function playersSection() {
     h("h2", {}, t("comp.admin.players"), " ", h("span", {class: "muted"},
       t("comp.admin.counts", {all: state.players.length, checked: counts.checked_in || 0}))),
     addPlayer(),
+    avoidSection(state.players, state.avoid, {act}),
     h("table", {class: "plain", id: "player-list"},
       h("thead", {}, h("tr", {}, [N_("comp.col.name"), N_("comp.col.club"), N_("comp.col.contact"), N_("comp.col.code"), N_("comp.col.status"), N_("comp.col.actions")].map((k) => h("th", {scope: "col"}, t(k))))),
       h("tbody", {}, state.players.map(playerRow))));
@@ -196,10 +200,11 @@ function roundsSection(nameOf) {
     h("a", {href: pageUrl(`/print/pairings?round=${round.number}`), id: "print-pairings", class: "btn small ghost"}, t("comp.print.pairings")),
     h("a", {href: pageUrl(`/print/sheets?round=${round.number}`), id: "print-sheets", class: "btn small ghost"}, t("comp.print.sheets")),
   ] : [];
+  const tools = round && round.number === comp.current_round ? roundTools(round, nameOf, {reload: load, render, error}) : null;
   return h("section", {class: "card-box", id: "rounds"},
     h("div", {class: "row wrap"}, h("h2", {}, t("comp.admin.rounds")), picker),
     makeRound(),
-    round ? h("div", {}, h("h3", {}, t("comp.round_n", {n: round.number})), timerBox(), roundView(round, nameOf),
+    round ? h("div", {}, h("h3", {}, t("comp.round_n", {n: round.number})), timerBox(), roundView(round, nameOf), tools,
       h("div", {class: "row wrap"}, exports)) : null);
 }
 
@@ -216,6 +221,7 @@ const WHAT = {
   "account.unlock": N_("comp.what.account_unlock"), "player.lock": N_("comp.what.player_lock"),
   "player.unlock": N_("comp.what.player_unlock"), logout: N_("comp.what.logout"),
   "absence.give": N_("comp.what.absence"),
+  "round.repair": N_("comp.what.repair"), "round.swap": N_("comp.what.swap"), "avoid.set": N_("comp.what.avoid"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -264,6 +270,7 @@ function links() {
     h("a", {href: pageUrl("/referee"), id: "link-referee"}, t("comp.link.referee")),
     h("a", {href: pageUrl("/projector"), id: "link-projector"}, t("comp.link.projector")),
     h("a", {href: pageUrl("/print/schedule"), id: "print-schedule"}, t("comp.print.schedule")),
+    h("a", {href: pageUrl("/print/cards"), id: "print-cards"}, t("comp.print.cards")),
     h("a", {href: url(base("/standings.csv")), id: "standings-csv"}, t("comp.admin.standings_csv")));
 }
 

@@ -118,25 +118,38 @@ export function namer(players) {
   return (id) => names.get(id) || id || "";
 }
 
+/** A row's details under its name, for a phone that shows only the key columns: club,
+ * games won, closes, best game, dead points, byes (and the luck-adjusted score). */
+function rowDetails(row) {
+  const items = [[N_("comp.col.club"), row.club || "–"], [N_("comp.col.won"), row.won], [N_("comp.col.ace"), row.ace_closes],
+    [N_("comp.col.joker"), row.joker_closes], [N_("comp.col.best"), row.best_game ?? "–"], [N_("comp.col.dead"), row.dead],
+    [N_("comp.col.byes"), row.byes ?? 0], ...(row.luck != null ? [[N_("comp.col.luck"), row.luck]] : [])];
+  return h("dl", {class: "row-details"}, items.map(([key, value]) => h("div", {}, h("dt", {}, t(key)), h("dd", {}, value))));
+}
+
 /** The standings table (rank, name, club, points, games, won, closes, best, dead, and the
- * luck-adjusted score with duplicate deals); a phone shows the first columns only (class
- * "extra" on the others). */
-export function standingsTable(rows, /** @type {{onPick?: (row: any) => void}} */ {onPick} = {}) {
+ * luck-adjusted score with duplicate deals); a phone shows the key columns only (rank, name,
+ * points, games; class "extra" on the others), and with ``opened`` (a Set of player ids) the
+ * details of those rows under their names.
+ * @param {any[]} rows
+ * @param {{onPick?: (row: any) => void, opened?: Set<string>}} [options] */
+export function standingsTable(rows, {onPick, opened} = {}) {
   const luck = rows.some((row) => row.luck != null);
   const heads = [[N_("comp.col.rank")], [N_("comp.col.name")], [N_("comp.col.club"), "club extra"], [N_("comp.col.total")],
-    [N_("comp.col.games")], [N_("comp.col.won")], [N_("comp.col.ace"), "extra"], [N_("comp.col.joker"), "extra"],
+    [N_("comp.col.games")], [N_("comp.col.won"), "extra"], [N_("comp.col.ace"), "extra"], [N_("comp.col.joker"), "extra"],
     [N_("comp.col.best"), "extra"], [N_("comp.col.dead"), "extra"], ...(luck ? [[N_("comp.col.luck"), "extra"]] : [])];
   const body = rows.map((row) => {
     const mark = row.status === "disqualified" || row.status === "dropped"
       ? h("span", {class: `tag ${row.status}`, title: row.reason || ""}, playerStatus(row.status), row.reason ? `: ${row.reason}` : "")
       : null;
+    const open = Boolean(opened?.has(row.player));
     const name = onPick
-      ? h("button", {type: "button", class: "link-button", onclick: () => onPick(row)}, row.name)
+      ? h("button", {type: "button", class: "link-button", "aria-expanded": String(open), onclick: () => onPick(row)}, row.name)
       : row.name;
     return h("tr", {dataset: {player: row.player}, class: row.status},
-      h("td", {class: "rank"}, row.rank ?? ""), h("th", {scope: "row"}, name, mark ? " " : null, mark),
+      h("td", {class: "rank"}, row.rank ?? ""), h("th", {scope: "row", class: "name"}, name, mark ? " " : null, mark, open ? rowDetails(row) : null),
       h("td", {class: "club extra"}, row.club || ""), h("td", {class: "total"}, row.total),
-      h("td", {}, row.games), h("td", {}, row.won), h("td", {class: "extra"}, row.ace_closes), h("td", {class: "extra"}, row.joker_closes),
+      h("td", {class: "games"}, row.games), h("td", {class: "extra"}, row.won), h("td", {class: "extra"}, row.ace_closes), h("td", {class: "extra"}, row.joker_closes),
       h("td", {class: "extra"}, row.best_game ?? ""), h("td", {class: "extra"}, row.dead),
       luck ? h("td", {class: "extra luck"}, row.luck ?? "") : null);
   });

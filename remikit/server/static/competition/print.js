@@ -4,18 +4,22 @@
 
 import {t} from "../i18n.js";
 import {h} from "../util.js";
-import {base, call, errorLine, header, namer, pageUrl} from "./common.js";
+import {base, call, errorLine, header, login, namer, pageUrl} from "./common.js";
 
 export const wantedRound = (comp) => Number(new URLSearchParams(location.search).get("round")) || comp.current_round || 0;
 
-/** {comp, players, nameOf, rounds: [ROUND]} of rounds ``numbers(comp)``; null on an error (shown). */
-export async function loadPrint(numbers) {
+/** {comp, players, nameOf, rounds: [ROUND], standings} of rounds ``numbers(comp)`` (the
+ * standings with ``standings``), asked with the organiser's login when the browser keeps one
+ * (a round not published yet shows its games); null on an error (shown). */
+export async function loadPrint(numbers, {standings = false} = {}) {
   const error = errorLine();
+  const as = login("organiser") ? {role: "organiser"} : {};
   try {
-    const [{competition}, players] = await Promise.all([call(base()), call(base("/players"), {role: "organiser"})]);
+    const [{competition}, players, table] = await Promise.all([call(base(), as), call(base("/players"), as),
+      standings ? call(base("/standings"), as) : null]);
     const list = players.players;
-    const rounds = await Promise.all(numbers(competition).map((n) => call(base(`/rounds/${n}`)).then((r) => r.round)));
-    return {comp: competition, players: list, nameOf: namer(list), rounds};
+    const rounds = await Promise.all(numbers(competition).map((n) => call(base(`/rounds/${n}`), as).then((r) => r.round)));
+    return {comp: competition, players: list, nameOf: namer(list), rounds, standings: table};
   } catch (err) {
     header("");
     error.show(err);

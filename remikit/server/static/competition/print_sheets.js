@@ -1,7 +1,8 @@
 // A round's table sheets, printed one table to a page (/competitions/CID/print/sheets?round=n):
 // the players at positions A–D with boxes for the card each draws (R13-2, with room for a
 // redraw) and the game seat it gives, then a blank row per game for each seat's score,
-// who dealt and who closed, and the signatures of the referee and a player.
+// who dealt, who closed and the closing card (an Ace or a Joker, R13-7), and a signature
+// line for the referee and for each player of the table.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {h} from "../util.js";
@@ -17,7 +18,13 @@ function sheet(comp, round, tb, nameOf) {
     h("th", {scope: "row"}, seat.position || positions[i]), h("td", {class: "name"}, seatLabel(seat, nameOf)),
     h("td", {class: "box"}), h("td", {class: "box"}), h("td", {class: "box"})));
   const games = Array.from({length: comp.games}, (_, g) => h("tr", {},
-    h("th", {scope: "row"}, g + 1), positions.map(() => h("td", {class: "box"})), h("td", {class: "box"}), h("td", {class: "box"})));
+    h("th", {scope: "row"}, g + 1), positions.map(() => h("td", {class: "box"})),
+    h("td", {class: "box"}), h("td", {class: "box"}), h("td", {class: "box closing-card"})));
+  const signatures = [
+    h("p", {class: "sign referee"}, t("comp.print.sign_referee")),
+    ...tb.seats.filter((seat) => seat.player).map((seat, i) => h("p", {class: "sign player", dataset: {player: seat.player}},
+      `${seat.position || positions[i]} · `, seatLabel(seat, nameOf))),
+  ];
   return h("article", {class: "sheet table-sheet", dataset: {table: tb.number}},
     sheetHead(comp, title),
     h("p", {}, kindName(tb.kind), tb.web_table ? ` · ${tb.web_table}` : ""),
@@ -30,9 +37,11 @@ function sheet(comp, round, tb, nameOf) {
     h("table", {class: "plain print-table score-table"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("comp.col.game")),
         [1, 2, 3, 4].map((n) => h("th", {scope: "col"}, t("comp.seat_n", {n}))),
-        h("th", {scope: "col"}, t("comp.print.dealer")), h("th", {scope: "col"}, t("comp.print.closer")))),
+        h("th", {scope: "col"}, t("comp.print.dealer")), h("th", {scope: "col"}, t("comp.print.closer")),
+        h("th", {scope: "col", class: "closing-card"}, t("comp.print.closing_card")))),
       h("tbody", {}, games)),
-    h("div", {class: "signatures"}, h("p", {}, t("comp.print.sign_referee")), h("p", {}, t("comp.print.sign_player"))));
+    h("h2", {}, t("comp.print.signatures")),
+    h("div", {class: "signatures"}, signatures));
 }
 
 function draw() {

@@ -1,7 +1,7 @@
 // The venue's screen (/competitions/CID/projector): the standings in large type and the
 // current round's timer, readable across a hall; asked again every 5 seconds, the timer
-// counted down here between answers. A field longer than a screen turns its pages, one
-// every other answer.
+// counted down here between answers; a round done has its timer stopped (data-done). A
+// field longer than a screen turns its pages, one every other answer.
 
 import {onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -44,7 +44,8 @@ function render() {
   const round = state.round;
   const clock = round ? h("div", {class: "projector-clock"},
     h("div", {class: "round-name"}, t("comp.round_n", {n: round.number}), " · ", roundStatus(round.status)),
-    h("div", {class: "timer", id: "timer-left", dataset: {running: String(Boolean(round.timer?.running))}}, timerText(round.timer, state.readAt)))
+    h("div", {class: "timer", id: "timer-left", dataset: {running: String(Boolean(round.timer?.running)), done: String(Boolean(round.timer?.done))}},
+      timerText(round.timer, state.readAt)))
     : null;
   document.getElementById("app").replaceChildren(error.element,
     h("div", {class: "projector-head"},

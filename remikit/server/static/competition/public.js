@@ -1,8 +1,9 @@
 // The public page of a competition (/competitions/CID): the standings, asked again every
 // 5 seconds, the QR code of this page, and each player's schedule: in every round made,
 // their table, their position and, at an online table, its link. A player's name opens
-// the games behind their numbers (GET …/players/PID/games). With duplicate deals, each
-// round's commitment, and its secret once its online tables have played.
+// the games behind their numbers (GET …/players/PID/games) and, on a phone that shows the
+// key columns only, the rest of the row under the name; a second tap closes them. With
+// duplicate deals, each round's commitment, and its secret once its online tables have played.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -11,7 +12,7 @@ import {absenceLine, base, call, errorLine, header, pageUrl, positions, standing
 
 const POLL_MS = 5000;
 const ABSENT = {late: N_("comp.absent.late"), withdrawn: N_("comp.absent.withdrawn"), missed: N_("comp.absent.missed")};
-const state = {comp: null, standings: null, players: [], rounds: [], picked: null, games: null};
+const state = {comp: null, standings: null, players: [], rounds: [], picked: null, games: null, opened: new Set()};
 const error = errorLine();
 
 async function load() {
@@ -32,6 +33,12 @@ async function load() {
 }
 
 async function pick(row) {
+  if (state.opened.has(row.player)) {
+    state.opened.delete(row.player);
+    if (state.picked?.player === row.player) state.picked = null;
+    return render();
+  }
+  state.opened = new Set([row.player]);
   state.picked = row;
   try {
     const data = await call(base(`/players/${encodeURIComponent(row.player)}/games`));
@@ -53,7 +60,7 @@ function playerGames() {
       h("td", {class: "muted"}, g.entry), h("td", {}, g.entered_by || ""), h("td", {}, g.confirmed_by || ""))));
   return h("section", {class: "card-box", id: "player-games"},
     h("div", {class: "row"}, h("h2", {}, t("comp.public.games_of", {name: state.picked.name})),
-      h("button", {type: "button", class: "btn ghost small", onclick: () => { state.picked = null; render(); }}, t("comp.close"))),
+      h("button", {type: "button", class: "btn ghost small", onclick: () => { state.picked = null; state.opened.clear(); render(); }}, t("comp.close"))),
     h("div", {class: "scroll"}, h("table", {class: "plain"},
       h("thead", {}, h("tr", {}, [N_("comp.col.round"), N_("comp.col.table"), N_("comp.col.game"), N_("comp.col.points"),
         N_("comp.col.entry"), N_("comp.col.entered_by"), N_("comp.col.confirmed_by")].map((k) => h("th", {scope: "col"}, t(k))))),
@@ -118,7 +125,7 @@ function render() {
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name), h("p", {class: "muted", id: "summary"}, summary(comp)),
       h("p", {class: "muted"}, note), h("p", {class: "muted", id: "absence-rule"}, absenceLine(comp))), qr),
     h("section", {class: "card-box"}, h("h2", {}, t("comp.public.standings")),
-      rows.length ? h("div", {class: "scroll"}, standingsTable(rows, {onPick: pick})) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
+      rows.length ? h("div", {class: "scroll"}, standingsTable(rows, {onPick: pick, opened: state.opened})) : h("p", {class: "muted"}, t("comp.public.no_standings"))),
     playerGames(),
     schedule(),
     duplicateRounds()].filter(Boolean));

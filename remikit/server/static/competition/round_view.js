@@ -30,14 +30,19 @@ function tableBox(table, nameOf) {
     h("div", {class: "row wrap games"}, games));
 }
 
+/** A seating's quality in words (the named pairs seated together once there are any). */
+export function qualityText(q = {}) {
+  const text = t("comp.quality", {repeats: q.repeat_meetings ?? 0, imbalance: q.seat_imbalance ?? 0, clashes: q.club_clashes ?? 0});
+  return q.avoid_clashes ? `${text}, ${t("comp.quality_avoid", {n: q.avoid_clashes})}` : text;
+}
+
 /** The whole round: its status, tables, byes and quality. */
 export function roundView(round, nameOf) {
   const q = round.quality || {};
   const byes = (round.byes || []).map(nameOf).join(", ");
   return h("div", {class: "round-view", id: `round-${round.number}`, dataset: {status: round.status}},
     h("p", {class: "quality", id: "round-quality"},
-      roundStatus(round.status), " · ",
-      t("comp.quality", {repeats: q.repeat_meetings ?? 0, imbalance: q.seat_imbalance ?? 0, clashes: q.club_clashes ?? 0})),
+      roundStatus(round.status), " · ", qualityText(q)),
     byes ? h("p", {}, t("comp.byes", {names: byes})) : null,
     h("ul", {class: "round-tables"}, round.tables.map((table) => tableBox(table, nameOf))));
 }

@@ -22,12 +22,16 @@ depends_on: str | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("competitions") as batch:
-        batch.add_column(sa.Column("absences", sa.JSON(), nullable=True))
-        batch.add_column(
-            sa.Column("rank_by", sa.String(length=8), nullable=False, server_default="total")
-        )
-        batch.add_column(sa.Column("min_games", sa.Integer(), nullable=False, server_default="0"))
+    # columns added in place: a copy of ``competitions`` (a batch on SQLite) would delete,
+    # through the foreign keys, every row that refers to it
+    op.add_column("competitions", sa.Column("absences", sa.JSON(), nullable=True))
+    op.add_column(
+        "competitions",
+        sa.Column("rank_by", sa.String(length=8), nullable=False, server_default="total"),
+    )
+    op.add_column(
+        "competitions", sa.Column("min_games", sa.Integer(), nullable=False, server_default="0")
+    )
     op.create_table(
         "competition_absences",
         sa.Column("competition_id", sa.String(length=16), nullable=False),

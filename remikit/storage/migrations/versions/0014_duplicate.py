@@ -1,7 +1,7 @@
 """Duplicate deals: a competition's ``duplicate`` option and each round's secret.
 
 Revision ID: 0014
-Revises: 0010
+Revises: 0013
 Create Date: 2026-12-10
 
 ``competitions.duplicate`` deals every online table of a round from one round secret
@@ -15,20 +15,20 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0010"
+down_revision: str | None = "0013"
 branch_labels: str | None = None
 depends_on: str | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("competitions") as batch:
-        batch.add_column(sa.Column("duplicate", sa.Boolean(), nullable=False, server_default="0"))
-    with op.batch_alter_table("competition_rounds") as batch:
-        batch.add_column(sa.Column("secret", sa.String(length=64), nullable=True))
+    # in place: a copy of either table (a batch on SQLite) would delete, through the
+    # foreign keys, every row that refers to it
+    op.add_column(
+        "competitions", sa.Column("duplicate", sa.Boolean(), nullable=False, server_default="0")
+    )
+    op.add_column("competition_rounds", sa.Column("secret", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("competition_rounds") as batch:
-        batch.drop_column("secret")
-    with op.batch_alter_table("competitions") as batch:
-        batch.drop_column("duplicate")
+    op.drop_column("competition_rounds", "secret")
+    op.drop_column("competitions", "duplicate")
