@@ -101,8 +101,12 @@ async def leaderboard(
 ) -> dict[str, Any]:
     """A variant's rated profiles and bot levels on one scale, best first."""
     profiles = _profiles(conn)
-    entries = await profiles.leaderboard(variant)
-    return {"variant": variant, "entries": entries}
+    name, entries = await profiles.leaderboard(variant)
+    return {
+        "variant": name,
+        "provisional_games": profiles.settings.provisional_games,
+        "entries": entries,
+    }
 
 
 @router.get("/profile/{profile_id}", include_in_schema=False)

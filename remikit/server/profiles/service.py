@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
-from remikit.i18n import LANGUAGES, t
+from remikit.i18n import LANGUAGES, N_, t
 from remikit.server.limits import RateLimit
 from remikit.server.problems import Problem
 from remikit.server.profiles import views
@@ -109,7 +109,7 @@ class Profiles:
         self.writer = hub.writer
         self.settings = settings
         self.now = clock
-        self.making = RateLimit(hub.clock, rate=settings.create_rate, key="profile.rate")
+        self.making = RateLimit(hub.clock, rate=settings.create_rate, key=N_("profile.rate"))
         self.signing = asyncio.Lock()
         self.tasks: set[asyncio.Task[bool]] = set()
         self.deleted_name = {lang: t("profile.deleted_player", lang) for lang in LANGUAGES}
@@ -220,10 +220,12 @@ class Profiles:
         moment = self.now()
         if row.retry_at is not None and moment < _aware(row.retry_at):
             seconds = max(1, math.ceil((_aware(row.retry_at) - moment).total_seconds()))
-            locked = row.failures >= LOCK_AFTER
+            problem, key = ("sign_in_wait", N_("profile.sign_in_wait"))
+            if row.failures >= LOCK_AFTER:
+                problem, key = ("sign_in_locked", N_("profile.sign_in_locked"))
             raise Problem(
-                "sign_in_locked" if locked else "sign_in_wait",
-                "profile.sign_in_locked" if locked else "profile.sign_in_wait",
+                problem,
+                key,
                 status=429,
                 headers={"Retry-After": str(seconds)},
                 seconds=seconds,
@@ -308,10 +310,12 @@ class Profiles:
 
         return await self._read(read)
 
-    async def leaderboard(self, variant: str) -> list[dict[str, Any]]:
+    async def leaderboard(self, variant: str) -> tuple[str, list[dict[str, Any]]]:
+        """A variant's name (``variant`` may be an alias) and its leaderboard's entries."""
         info = playable_variant(variant)
         people = await self._read(lambda s: stored.leaderboard(s, info.name))
-        return leaderboard_json(people, bot_ratings(info), self.settings.provisional_games)
+        entries = leaderboard_json(people, bot_ratings(info), self.settings.provisional_games)
+        return info.name, entries
 
     # -- finished games -------------------------------------------------------------
 
