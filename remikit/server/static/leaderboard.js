@@ -31,8 +31,8 @@ function entryRow(entry) {
   const name = entry.bot
     ? [levelName(entry.name), " ", h("span", {class: "tag"}, t("leaderboard.bot"))]
     : [h("a", {href: url(`/profile/${entry.id}`)}, entry.name),
-      entry.provisional ? [" ", h("span", {class: "tag"}, t("profile.provisional"))] : null];
-  return h("tr", {class: [entry.bot ? "bot" : "person", entry.id && entry.id === me ? "me" : ""].join(" ").trim(),
+      ...(entry.provisional ? [" ", h("span", {class: "tag"}, t("profile.provisional"))] : [])];
+  return h("tr", {class: [entry.bot ? "bot" : "person", entry.id && entry.id === me ? "mine" : ""].join(" ").trim(),
     dataset: {bot: String(entry.bot), name: entry.name}},
   h("td", {class: "num"}, entry.rank ?? "—"),
   h("td", {}, name),
@@ -50,7 +50,7 @@ function render() {
   }}, page.variants.map((v) => h("option", {value: v.name, selected: v.name === page.variant}, title(v))));
   const board = page.board;
   const people = board ? board.entries.filter((e) => !e.bot) : [];
-  $("#leaderboard").replaceChildren(
+  $("#leaderboard").replaceChildren(h("div", {},
     h("h1", {}, t("leaderboard.title")),
     h("label", {for: "board-variant"}, h("span", {}, t("lobby.variant")), " ", select),
     board ? h("table", {class: "listing", id: "board"},
@@ -59,7 +59,7 @@ function render() {
         h("th", {class: "num"}, t("leaderboard.games")))),
       h("tbody", {}, board.entries.map(entryRow))) : null,
     board && !people.length ? h("p", {class: "muted"}, t("leaderboard.empty")) : null,
-    board ? h("p", {class: "muted help"}, t("leaderboard.help", {n: board.provisional_games})) : null);
+    board ? h("p", {class: "muted help"}, t("leaderboard.help", {n: board.provisional_games})) : null));
 }
 
 async function load() {

@@ -168,13 +168,13 @@ function render() {
   header();
   const profile = page.profile;
   if (!profile) return;
-  $("#profile").replaceChildren(
+  $("#profile").replaceChildren(h("div", {},
     h("h1", {id: "profile-name"}, profile.name),
     mine() && page.own ? ownSection() : blockButton(),
     h("h2", {}, t("profile.stats")),
     profile.variants.length ? h("div", {class: "profile-forms", id: "stats"}, profile.variants.map(variantBox))
       : h("p", {class: "muted", id: "no-games"}, t("profile.no_games")),
-    profile.games.length ? [h("h2", {}, t("profile.history")), history(profile.games)] : null);
+    profile.games.length ? [h("h2", {}, t("profile.history")), history(profile.games)] : null));
 }
 
 async function load() {
