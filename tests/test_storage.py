@@ -180,6 +180,15 @@ COMPETITION_TABLES = (
     "competitions",
 )
 """The competitions' tables (revisions 0006, 0009 and 0010), children first."""
+PROFILE_TABLES = (
+    "profile_tables",
+    "profile_ratings",
+    "profile_games",
+    "profile_blocks",
+    "profile_tokens",
+    "profiles",
+)
+"""The tables of revision 0015, children first."""
 
 
 def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> None:
@@ -188,7 +197,7 @@ def test_a_database_without_the_newer_columns_still_loads(database_url: str) -> 
     older.append_action("ABCDEFGH", 0, 0, "p0 draw stock")
     with older.engine.begin() as conn:  # as a database made before the seat draw was stored
         conn.execute(sql("DROP TABLE alembic_version"))  # and before migrations
-        for name in COMPETITION_TABLES:
+        for name in (*PROFILE_TABLES, *COMPETITION_TABLES):
             conn.execute(sql(f"DROP TABLE {name}"))
         conn.execute(sql("DROP TABLE calls"))
         conn.execute(sql("DROP TABLE deals"))

@@ -29,9 +29,11 @@ from remikit.server.competition.service import Competitions
 from remikit.server.guard import install_guard
 from remikit.server.hosts import HostGuard, trusted_hosts
 from remikit.server.http import games, meta, pages, tables
+from remikit.server.http import profiles as profile_routes
 from remikit.server.http.deps import bounded_numbers, request_lang
 from remikit.server.http.reviews import router as reviews_router
 from remikit.server.problems import Problem
+from remikit.server.profiles.service import Profiles
 from remikit.server.reviews import Reviews
 from remikit.server.rules_page import router as rules_router
 from remikit.server.settings import Settings
@@ -62,6 +64,7 @@ ROUTERS = (
     meta.router,
     tables.router,
     games.router,
+    profile_routes.router,
     socket_router,
 )
 
@@ -91,6 +94,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         app.state.hub = hub
         app.state.transport = transport = Transport(hub, settings, think)
         app.state.competitions = competitions = Competitions(hub)
+        app.state.profiles = profiles = Profiles(hub, settings)
         in_workers = partial(think.run, Owner("reviews", None), Lane.DEEP)
         app.state.reviews = reviews = Reviews(
             settings, run=in_workers if isinstance(think, Workers) else None
@@ -110,6 +114,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             if site is not None:
                 await site.stop()
             await competitions.close()
+            await profiles.close()
             reviews.close()
             transport.rooms.close()
             await hub.close()

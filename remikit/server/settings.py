@@ -58,6 +58,9 @@ class Settings:
     reviews_per_client: int = 2  # of those, asked by one client (docs/protocol.md §3.12)
     reviews_per_table: int = 2  # of those, of the seats of one game
     manual_clock: bool = False  # tests: timers wait until POST /api/clock moves time on
+    # Profiles and ratings (docs/ratings.md).
+    stand_in_share: float = 0.5  # a game whose stand-in played more of one's turns: not one's
+    provisional_games: int = 5  # rated games before a rating is ranked
     # Where people reach the server (remikit/server/share.py).
     public_url: str | None = None  # base of shared links, e.g. "https://example.org/remi"
     lan_hosts: tuple[str, ...] = ()  # this machine's network addresses, when it listens on all

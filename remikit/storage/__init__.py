@@ -20,6 +20,7 @@ Where the data lives:
 from __future__ import annotations
 
 from remikit.storage import competition as competition  # its tables, for the migrations
+from remikit.storage import profiles as profiles  # its tables, for the migrations
 from remikit.storage.keys import server_key
 from remikit.storage.migrations import NewerDatabase
 from remikit.storage.models import ActionRow, Base, CallRow, DealRow, KeyRow, TableRow

@@ -40,16 +40,17 @@ if TYPE_CHECKING:
     from remikit.engine import DealPhase, Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
-Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice", "openspiel"]
+Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice", "openspiel", "stats"]
 """The front-end parts a playable variant names by import string (``lay_down``: the next
 step of a seat's best laying down, from its view, where the variant has one; ``advice``:
 the web table's hints, an :class:`~remikit.server.advice.Advisor`; ``openspiel``: a class
 whose ``play_hand`` plays a hand in OpenSpiel's own engine, which ``remi openspiel``
-runs, where OpenSpiel has the game)."""
+runs, where OpenSpiel has the game; ``stats``: a function of a deal's summary and a seat
+that names what a player's statistics count of the deal beyond how it ended)."""
 
 PARTS: tuple[Part, ...] = ("greedy", "tactics", "tui", "review")
 """The parts every playable variant has."""
-OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "advice", "openspiel")
+OPTIONAL_PARTS: tuple[Part, ...] = ("lay_down", "advice", "openspiel", "stats")
 
 
 class ScoreInputError(ValueError):

@@ -89,7 +89,13 @@ async def get_replay(
 
 def public_seats(stored: StoredTable) -> list[dict[str, Any]]:
     return [
-        {"seat": i, "kind": s.get("kind"), "name": s.get("name"), "level": s.get("level")}
+        {
+            "seat": i,
+            "kind": s.get("kind"),
+            "name": s.get("name"),
+            "level": s.get("level"),
+            "profile": s.get("profile"),
+        }
         for i, s in enumerate(stored.seats)
     ]
 

@@ -42,6 +42,8 @@ class JoinRequest(BaseModel):
     the same seat); the server makes one when it is absent."""
     entropy: str | None = Field(default=None, pattern=ENTROPY)
     """The person's contribution to the next deal (docs/fairness.md)."""
+    profile_token: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{16,100}$")
+    """The token of the profile the person is signed in to: the seat is the profile's."""
 
 
 TOKEN = r"^[A-Za-z0-9_-]{16,100}$"
@@ -68,3 +70,20 @@ class ReplaceRequest(BaseModel):
 
 class ClockRequest(BaseModel):
     seconds: float = Field(ge=0, le=86_400, allow_inf_nan=False)
+
+
+class NewProfileRequest(BaseModel):
+    name: str | None = Field(default=None, max_length=200)
+
+
+class NameRequest(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class PasswordRequest(BaseModel):
+    password: str = Field(max_length=1000)
+
+
+class SignInRequest(BaseModel):
+    id: str = Field(pattern=r"^[A-Za-z0-9]{1,16}$")
+    password: str = Field(max_length=1000)

@@ -24,7 +24,7 @@ from remikit.server.http.requests import (
     ReplaceRequest,
     TokenRequest,
 )
-from remikit.server.problems import pick_lang
+from remikit.server.problems import Problem, pick_lang
 from remikit.server.share import qr_svg, table_links
 from remikit.server.tables import seat_changes
 from remikit.server.tables.build import playable_variant
@@ -106,6 +106,13 @@ async def join_table(
     table_id: str,
     body: Annotated[JoinRequest, Body()],
 ) -> dict[str, Any]:
+    """A seat for a person; with a profile's token, the profile's seat (``bad_profile``,
+    401, for a token of no profile)."""
+    profile = None
+    if body.profile_token is not None:
+        profile = await request.app.state.profiles.resolve(body.profile_token)
+        if profile is None:
+            raise Problem("bad_profile", "profile.need_profile", status=401)
     table, seat, token = await hub.join(
         table_id,
         name=body.name,
@@ -114,6 +121,7 @@ async def join_table(
         token=body.token,
         client=client,
         entropy=bytes.fromhex(body.entropy) if body.entropy else None,
+        profile=profile,
     )
     links = table_links(request, settings, table.id)
     return {"table": table_info(table), "seat": seat, "token": token, **links}

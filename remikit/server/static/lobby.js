@@ -8,7 +8,7 @@ import {ownerKey} from "./absence.js";
 import {DEFAULT_SETTINGS, settingsFieldset} from "./table_settings.js";
 import {N_, has, langButton, onLangChange, t} from "./i18n.js";
 import {url} from "./urls.js";
-import {$, api, h, joinTable, levelName, levelStrength, NAME_KEY, tokenKey} from "./util.js";
+import {$, api, ensureProfile, h, joinTable, levelName, levelStrength, NAME_KEY, storedProfile, tokenKey} from "./util.js";
 
 const form = {
   variants: [],
@@ -33,6 +33,8 @@ function header() {
     h("a", {href: url("/"), class: "brand home"}, "remikit"),
     h("span", {class: "table-title"}, t("lobby.title").split(": ")[1]),
     h("a", {href: url("/competitions/new"), id: "competition-link"}, t("lobby.competition")),
+    h("a", {href: url("/leaderboard"), id: "leaderboard-link"}, t("profile.leaderboard_link")),
+    storedProfile() ? h("a", {href: url(`/profile/${storedProfile().id}`), id: "profile-link"}, t("profile.mine")) : null,
     langButton());
   $("#tagline").textContent = form.variants.length
     ? t("app.tagline", {variants: form.variants.map((v) => variantTitle(v, document.documentElement.lang)).join(", ")}) : "";
@@ -379,6 +381,7 @@ onLangChange(renderAll);
 
 async function start() {
   header();
+  ensureProfile().then(header, () => {}); // a first visit gets its profile, silently
   renderTables();
   renderGames();
   renderJoin();

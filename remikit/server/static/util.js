@@ -45,10 +45,10 @@ export class ApiError extends Error {
 }
 
 /** GET (no body) or POST (a body) a JSON API path; errors come in the chosen language. */
-export async function api(path, body) {
+export async function api(path, body, {method = undefined, headers = {}} = {}) {
   const url = serverUrl(path) + (path.includes("?") ? "&" : "?") + `lang=${lang()}`;
-  const init = body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+  const init = body === undefined ? {method: method || "GET", headers} : {
+    method: method || "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body),
   };
   const response = await fetch(url, init);
   let data = null;
@@ -96,13 +96,66 @@ export async function joinTable(code, body) {
   localStorage.setItem(key, token);
   sessionStorage.setItem(joinEntropyKey(code), entropy);
   await seeNextCommitment(code);
+  let profile = await ensureProfile().catch(() => null); // the seat is the profile's
   for (let attempt = 1; ; attempt++) {
     try {
-      return await api(`/api/tables/${encodeURIComponent(code)}/join`, {...body, token, entropy});
+      const joined = await api(`/api/tables/${encodeURIComponent(code)}/join`,
+        {...body, token, entropy, ...(profile ? {profile_token: profile.token} : {})});
+      if (body.name) await nameProfile(body.name);
+      return joined;
     } catch (error) {
+      if (error instanceof ApiError && error.code === "bad_profile" && attempt < 3) {
+        localStorage.removeItem(PROFILE_KEY); // deleted elsewhere: a new one
+        profile = await ensureProfile().catch(() => null);
+        continue;
+      }
       if (error instanceof ApiError) localStorage.removeItem(key);  // refused: no seat
       if (error instanceof ApiError || attempt >= 3) throw error;
     }
+  }
+}
+
+export const PROFILE_KEY = "remikit.profile";
+
+/** This browser's profile ({id, token, named}), or null. */
+export function storedProfile() {
+  try {
+    const found = JSON.parse(localStorage.getItem(PROFILE_KEY) || "null");
+    return found && found.id && found.token ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep a profile as the server described it ({id, named}) with its token. */
+export function keepProfile(profile, token) {
+  localStorage.setItem(PROFILE_KEY, JSON.stringify({id: profile.id, token, named: profile.named}));
+}
+
+/** This browser's profile, made silently on the first visit (POST /api/profiles). */
+export async function ensureProfile() {
+  const known = storedProfile();
+  if (known) return known;
+  const made = await api("/api/profiles", {});
+  keepProfile(made.profile, made.token);
+  return storedProfile();
+}
+
+/** A request of this browser's profile (its token in the X-Profile-Token header). */
+export function profileApi(method, path, body = undefined) {
+  const profile = storedProfile();
+  return api(path, body, {method, headers: profile ? {"X-Profile-Token": profile.token} : {}});
+}
+
+/** The name a person typed to sit down becomes their profile's, unless they chose one. */
+async function nameProfile(name) {
+  const profile = storedProfile();
+  if (!profile || profile.named) return;
+  try {
+    const named = await profileApi("PUT", "/api/profiles/me/name", {name});
+    keepProfile(named.profile, profile.token);
+  } catch {
+    // the seat is taken all the same; the profile keeps the name it has
   }
 }
 export const NAME_KEY = "remikit.name";

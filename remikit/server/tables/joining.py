@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,9 @@ log = logging.getLogger("remikit.server")
 NAME_MAX = 24
 TITLE_MAX = 60
 
+Blocked = Callable[[Sequence[str], str], Awaitable[bool]]
+"""Whether any of the profiles (first) blocks the profile (second)."""
+
 
 class Joining:
     """The joining part of :class:`remikit.server.tables.registry.Tables`."""
@@ -41,6 +45,8 @@ class Joining:
     writer: Writer
     store: Store
     ownership: Ownership
+    blocked: list[Blocked]
+    """Asked before a profile sits down with other profiles (the profiles' blocks)."""
 
     if TYPE_CHECKING:
 
@@ -60,12 +66,15 @@ class Joining:
         token: str | None = None,
         client: str | None = None,
         entropy: bytes | None = None,
+        profile: str | None = None,
     ) -> tuple[Table, int, str]:
         """Give a person a free seat: returns the table, the seat and its token (``token``
         when the client made it; a token already seated gets its seat again, so a join
         whose answer was lost is asked again safely). ``client`` (who asks) may take only
         so many seats a minute (:mod:`.limits`).
 
+        ``profile`` is the id of the profile the person is signed in to: the seat is
+        theirs, refused where a profile seated there blocks it or has a seat already.
         ``entropy`` is the person's contribution to the next deal (docs/fairness.md).
         When that takes the last seat of a variant with a seat draw (R13-2), the
         draw moves everyone to the seat it gives them; the seat returned is the new one.
@@ -97,9 +106,13 @@ class Joining:
                     else N_("server.seat_taken")
                 )
                 raise Problem("seat_taken", key, status=409, seat=seat + 1)
+            if profile is not None:
+                await self._admit(table, profile)
             token = token or secrets.token_urlsafe(32)
             seats = list(table.seats)
-            seats[seat] = SeatConfig("person", name=clean, lang=lang, token_hash=hash_token(token))
+            seats[seat] = SeatConfig(
+                "person", name=clean, lang=lang, token_hash=hash_token(token), profile=profile
+            )
             contribution = None  # a contribution the table does not take is left out
             if entropy is not None and table.takes_contribution(seat, seats[seat]):
                 contribution = table.contribution(seat, entropy, seats[seat])
@@ -138,6 +151,16 @@ class Joining:
             table.settle()
         return table, seat, token
 
+    async def _admit(self, table: Table, profile: str) -> None:
+        """Refuse ``profile`` a seat where it has one already or someone seated blocks it
+        (the message does not say who)."""
+        seated = [s.profile for s in table.seats if s.profile is not None]
+        if profile in seated:
+            raise Problem("profile_seated", "server.profile_seated", status=409)
+        for blocked in self.blocked:
+            if await blocked(seated, profile):
+                raise Problem("blocked", "server.blocked_join", status=403)
+
     async def rematch(self, table_id: str, token: str, entropy: bytes | None = None) -> Table:
         """A finished table's rematch for the person of ``token``: the same variant,
         options, settings and seats (each person's token works there too; the seat draw
@@ -151,12 +174,20 @@ class Joining:
                 raise Problem("not_finished", "server.not_finished", status=409, table=old.id)
             if old.rematch is not None:
                 return await self.get(old.rematch)
+            profiles = [s.profile for s in old.seats if s.profile is not None]
+            for blocked in self.blocked:
+                for one in profiles:
+                    if await blocked([p for p in profiles if p != one], one):
+                        raise Problem("blocked", "server.blocked_rematch", status=403)
             seat = old.seat_for_token(token)
             seed = str(secrets.randbits(256))
             code = new_table_code()
             while code in self.tables or await asyncio.to_thread(self.store.exists, code):
                 code = new_table_code()
-            seats = [replace(s, away=False, then=None) for s in old.seats]
+            seats = [
+                replace(s, away=False, then=None, away_from=None, stand_in_turns=0)
+                for s in old.seats
+            ]
             stored = StoredTable(
                 id=code,
                 variant=old.variant.name,

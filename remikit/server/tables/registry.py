@@ -42,7 +42,7 @@ from remikit.server.tables.events import (
 )
 from remikit.server.tables.expiry import Expiry, expired
 from remikit.server.tables.fair_deals import FairDeal
-from remikit.server.tables.joining import TITLE_MAX, Joining
+from remikit.server.tables.joining import TITLE_MAX, Blocked, Joining
 from remikit.server.tables.lobby import Lobby
 from remikit.server.tables.ownership import Alone, Ownership, table_moved
 from remikit.server.tables.seats import SeatConfig, seat_by_draw
@@ -81,6 +81,8 @@ class Tables(Joining):
         self.held: set[str] = set()
         """The tables whose deals' secrets, record and replay are held back after they
         end (a duplicate round's online tables until the round's last one has played)."""
+        self.blocked: list[Blocked] = []
+        """Asked before a profile sits down with others (:meth:`Joining.join`)."""
         self.ownership: Ownership = Alone()
         """Which tables this process may hold (several processes: remikit.server.cluster)."""
         self.ready = False

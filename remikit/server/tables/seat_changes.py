@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from remikit.server.problems import Problem
@@ -50,9 +51,8 @@ async def claim_move(table: Table, code: str) -> tuple[int, str]:
             raise Problem("bad_move_code", "server.bad_move_code", status=403, table=table.id)
         token = secrets.token_urlsafe(32)
         seats = list(table.seats)
-        seats[seat] = SeatConfig(
-            "person", name=seats[seat].name, lang=seats[seat].lang, token_hash=hash_token(token)
-        )
+        back = seats[seat].back(table.actions, seat)  # the profile and its count stay
+        seats[seat] = replace(back, token_hash=hash_token(token), then=None)
         await _store_seats(table, seats)
         table.emit(SeatMoved(seat))  # the old device's sockets are let go
         table.seats = seats
@@ -76,13 +76,8 @@ async def replace_seat(
         if table.status == "finished":
             raise Problem("not_away", "server.not_away", status=409, seat=seat + 1)
         seats = list(table.seats)
-        seats[seat] = SeatConfig(
-            "person",
-            name=config.name,
-            lang=config.lang,
-            token_hash=config.token_hash,
-            away=True,
-            then={"kind": kind, "level": level if kind == "bot" else None},
+        seats[seat] = replace(
+            config, then={"kind": kind, "level": level if kind == "bot" else None}
         )
         await _store_seats(table, seats)
         table.seats = seats

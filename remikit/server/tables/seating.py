@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from remikit.i18n import N_
@@ -39,6 +38,7 @@ class Seating:
     spectators: int
     stopped: bool
     lock: asyncio.Lock
+    actions: list[str]
 
     if TYPE_CHECKING:
 
@@ -54,6 +54,9 @@ class Seating:
 
         @property
         def watched(self) -> bool: ...
+
+        @property
+        def state_id(self) -> int: ...
 
     def bot_for(self, seat: int, level: str | None = None) -> BotPlayer:
         """The bot of ``seat`` at ``level``; without a level, the table's stand-in for a
@@ -110,7 +113,8 @@ class Seating:
     async def _set_away(self, seat: int, away: bool, why: str = N_("server.back")) -> None:
         """Mark ``seat`` away (its stand-in bot plays) or back, store it, tell everyone
         (the lock is held)."""
-        self.seats[seat] = replace(self.seats[seat], away=away)
+        config = self.seats[seat]
+        self.seats[seat] = config.gone(self.state_id) if away else config.back(self.actions, seat)
         stored, table_id = [c.stored() for c in self.seats], self.id
         try:
             await self.writer.run(lambda s: Store.set_seats(s, table_id, stored), table=table_id)

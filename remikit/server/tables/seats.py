@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from remikit.variants import VariantSpec
@@ -31,6 +31,12 @@ class SeatConfig:
     then: dict[str, Any] | None = None
     """Who plays the seat from the next deal on, as its creator asked: ``{"kind": "bot",
     "level": ...}`` or ``{"kind": "person"}`` (open for someone new)."""
+    profile: str | None = None
+    """The profile whose seat it is (its public id), when its person joined signed in."""
+    away_from: int | None = None
+    """While the person is away: the state id from which the stand-in plays for them."""
+    stand_in_turns: int = 0
+    """The seat's actions the stand-in made in the person's earlier absences."""
 
     @property
     def taken(self) -> bool:
@@ -45,6 +51,9 @@ class SeatConfig:
             "token_hash": self.token_hash,
             "away": self.away,
             "then": self.then,
+            "profile": self.profile,
+            "away_from": self.away_from,
+            "stand_in_turns": self.stand_in_turns,
         }
 
     @classmethod
@@ -58,7 +67,36 @@ class SeatConfig:
             token_hash=data.get("token_hash"),
             away=data.get("away") is True,
             then=data.get("then"),
+            profile=data.get("profile"),
+            away_from=data.get("away_from"),
+            stand_in_turns=int(data.get("stand_in_turns") or 0),
         )
+
+    def gone(self, state_id: int) -> SeatConfig:
+        """The seat once its person is away from ``state_id`` on (the stand-in plays)."""
+        return replace(self, away=True, away_from=state_id)
+
+    def back(self, actions: Sequence[str], seat: int) -> SeatConfig:
+        """The seat once its person is back, the stand-in's actions of ``actions`` (the
+        table's, in record text) since they went away counted."""
+        return replace(
+            self,
+            away=False,
+            away_from=None,
+            stand_in_turns=self.stand_in_turns + self.absent_turns(actions, seat),
+        )
+
+    def absent_turns(self, actions: Sequence[str], seat: int) -> int:
+        """The seat's actions the stand-in has made in the absence going on now."""
+        if not self.away or self.away_from is None:
+            return 0
+        return seat_actions(actions[self.away_from :], seat)
+
+
+def seat_actions(actions: Sequence[str], seat: int) -> int:
+    """How many of ``actions`` (record text, ``p0 discard Kc``) ``seat`` made."""
+    mark = f"p{seat} "
+    return sum(1 for text in actions if text.startswith(mark))
 
 
 @dataclass(frozen=True)

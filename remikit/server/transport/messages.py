@@ -28,6 +28,7 @@ def seats_json(table: Table) -> list[dict[str, Any]]:
             "away": s.away,
             "then": s.then,
             "thinking": i == table.thinking,
+            "profile": s.profile,
         }
         for i, s in enumerate(table.seats)
     ]

@@ -20,6 +20,7 @@ SPEC = VariantSpec(
         "tui": "remikit.variants.remi13d.tui:Remi13DUI",
         "review": "remikit.variants.remi13d.review:Remi13DReview",
         "advice": "remikit.variants.remi13d.advice:Remi13DAdvice",
+        "stats": "remikit.variants.remi13d.stats:deal_marks",
     },
     rules_section="1",
     rule_prefix="R13-",
