@@ -18,6 +18,8 @@ import httpx
 import pytest
 
 from tests.browser import (
+    DESKTOP,
+    PHONE,
     Browser,
     Page,
     Person,
@@ -29,6 +31,7 @@ from tests.browser import (
     take_simple_turn,
     wait,
 )
+from tests.proxy import PREFIX, ProxiedServed, needs_nginx
 
 pytestmark = [needs_chromium, pytest.mark.slow]
 __all__ = ["browser"]  # the fixture
@@ -80,25 +83,27 @@ def no_errors_but_offline(person: Person) -> None:
 MANIFEST = """async () => {
   const link = document.querySelector('link[rel="manifest"]');
   const response = await fetch(link.href);
-  return {url: response.url, type: response.headers.get('content-type'), body: await response.json()};
+  const type = response.headers.get('content-type');
+  return {url: response.url, type, body: await response.json()};
 }"""
 
 
-def test_the_app_installs_and_opens_without_network(served: Served, browser: Browser) -> None:
-    person = open_person(browser)
+def installs_and_opens_without_network(person: Person, root: str, name: str) -> None:
+    """The lobby at ``root`` (the site's address, under its root path) registers its
+    worker for the whole site, links the manifest, and opens again without network."""
     page = person.page
-    page.goto(f"{served.url}/")
+    page.goto(f"{root}/")
     page.wait_for_selector("#create-form #variant")
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
-    assert scope == f"{served.url}/"
+    assert scope == f"{root}/"
     manifest: dict[str, Any] = page.evaluate(MANIFEST)
     body = manifest["body"]
     assert manifest["type"].startswith("application/manifest+json")
     assert body["name"] == body["short_name"] == "remikit"
     assert body["display"] == "standalone"
-    assert urljoin(manifest["url"], body["start_url"]) == f"{served.url}/"
-    assert urljoin(manifest["url"], body["scope"]) == f"{served.url}/"
-    sizes = {}
+    assert urljoin(manifest["url"], body["start_url"]) == f"{root}/"
+    assert urljoin(manifest["url"], body["scope"]) == f"{root}/"
+    sizes: dict[str, set[int]] = {}
     for icon in body["icons"]:
         response = httpx.get(urljoin(manifest["url"], icon["src"]))
         assert response.status_code == 200 and response.headers["content-type"] == "image/png"
@@ -106,9 +111,6 @@ def test_the_app_installs_and_opens_without_network(served: Served, browser: Bro
         assert icon["sizes"] == f"{width}x{height}"
         sizes[icon["purpose"]] = sizes.get(icon["purpose"], set()) | {width}
     assert sizes == {"any": {192, 512}, "maskable": {512}}
-    for path in ("/", "/verify", "/table/ABCDEFGH", "/static/replay.html", "/rules/remi13d"):
-        page_html = httpx.get(f"{served.url}{path}").text
-        assert '<link rel="manifest"' in page_html, path
     controlled(page)
     assert page.is_hidden("#offline")
 
@@ -119,12 +121,32 @@ def test_the_app_installs_and_opens_without_network(served: Served, browser: Bro
     assert page.inner_text("#new-table h2") == "New table"
     assert page.is_visible("#offline")
     assert page.inner_text("#offline").startswith("Offline:")
-    shot(page, "pwa-lobby-offline")
-    page.goto(f"{served.url}/verify")  # another page of the shell, never opened online
+    page.wait_for_selector("#error:has-text('no network')")  # the lists could not be fetched
+    shot(page, name)
+    page.goto(f"{root}/verify")  # another page of the shell, never opened online
     page.wait_for_selector("#verify-file")
     page.context.set_offline(False)
     page.wait_for_selector("#offline", state="hidden")
     no_errors_but_offline(person)
+
+
+def test_the_app_installs_and_opens_without_network(served: Served, browser: Browser) -> None:
+    for path in ("/", "/verify", "/table/ABCDEFGH", "/static/replay.html", "/rules/remi13d"):
+        page_html = httpx.get(f"{served.url}{path}").text
+        assert '<link rel="manifest"' in page_html, path
+    installs_and_opens_without_network(open_person(browser), served.url, "pwa-lobby-offline")
+
+
+@needs_nginx
+def test_the_app_under_a_path_prefix(
+    tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> None:
+    proxied = ProxiedServed(tmp_path_factory.mktemp("browser-pwa-proxy"))
+    try:
+        assert proxied.url.endswith(PREFIX)
+        installs_and_opens_without_network(open_person(browser), proxied.url, "pwa-proxy-offline")
+    finally:
+        proxied.stop()
 
 
 def new_table(served: Served) -> str:
@@ -177,6 +199,9 @@ def test_a_dropped_network_at_the_table(served: Served, browser: Browser) -> Non
     assert page.is_visible("#offline")
     assert person.board()["busy"] == "true"
     shot(page, "pwa-table-offline-reload")
+    page.set_viewport_size(PHONE)
+    shot(page, "pwa-table-offline-phone")
+    page.set_viewport_size(DESKTOP)
 
     sockets_before = len([f for f in person.frames if f.get("type") == "welcome"])
     page.context.set_offline(False)

@@ -1,4 +1,4 @@
-// How the table page lives through a dropped network (docs/protocol.md §4.5): the last state
+// How the table page lives through a dropped network (docs/protocol.md §4.4): the last state
 // it showed, kept for a reload without network; the wait before each new try to connect; and
 // the browser's signs that the network went or came back.
 

@@ -2,7 +2,7 @@
 // (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
 // comes back to the same seat and hand. When the network drops, the page shows the last state
 // (kept for a reload without network too), reconnects by itself and resends nothing: an action
-// carries the state id it was made against, and on reconnect the server's state decides (§4.5).
+// carries the state id it was made against, and on reconnect the server's state decides (§4.4).
 
 import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
 import {adviceReply, advicePanel, announce, announcement, discardWarning, guardDiscard, initAdvice} from "./advice.js";
