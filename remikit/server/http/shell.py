@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ def shell_files() -> list[Path]:
     )
 
 
-@cache
+@lru_cache(maxsize=4)
 def _shell(signature: tuple[tuple[str, int, int], ...]) -> dict[str, Any]:
     digest = hashlib.sha256()
     for name, _, _ in signature:
