@@ -5,9 +5,9 @@
 const lastKey = (code) => `remikit.last.${code}`;
 
 /** The wait before the try `retry` (from 0) to connect again, in ms: doubling from 0.3 s up to
- * 10 s, a quarter more or less at random so that a table's players do not all come at once. */
+ * 5 s, a quarter more or less at random so that a table's players do not all come at once. */
 export function retryDelay(retry, random = Math.random) {
-  const base = Math.min(10_000, 300 * 2 ** Math.min(retry, 10));
+  const base = Math.min(5000, 300 * 2 ** Math.min(retry, 10));
   return Math.round(base * (0.75 + 0.5 * random()));
 }
 
