@@ -28,7 +28,7 @@ from remikit.server.competition.pages import router as competition_pages_router
 from remikit.server.competition.service import Competitions
 from remikit.server.guard import install_guard
 from remikit.server.hosts import HostGuard, trusted_hosts
-from remikit.server.http import games, meta, pages, tables
+from remikit.server.http import games, meta, pages, shell, tables
 from remikit.server.http import profiles as profile_routes
 from remikit.server.http.deps import bounded_numbers, request_lang
 from remikit.server.http.reviews import router as reviews_router
@@ -55,6 +55,7 @@ CONTENT_SECURITY_POLICY = (
 
 ROUTERS = (
     pages.router,
+    shell.router,
     rules_router,
     competition_pages_router,
     competition_router,

@@ -186,6 +186,7 @@ def page(variant: VariantSpec, lang: str, table: dict[str, Any] | None) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="manifest" href="../manifest.webmanifest">
 <link rel="stylesheet" href="/static/style.css">
 <link rel="stylesheet" href="/static/rules.css">
 </head>

@@ -1,6 +1,8 @@
 // The table page (/table/CODE): take a seat or watch, then play over the WebSocket
 // (docs/protocol.md §4). The seat token lives in localStorage, so a reload or a new tab
-// comes back to the same seat and hand.
+// comes back to the same seat and hand. When the network drops, the page shows the last state
+// (kept for a reload without network too), reconnects by itself and resends nothing: an action
+// carries the state id it was made against, and on reconnect the server's state decides (§4.4).
 
 import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
 import {adviceReply, advicePanel, announce, announcement, discardWarning, guardDiscard, initAdvice} from "./advice.js";
@@ -13,6 +15,7 @@ import {HandOrder, HandView} from "./hand.js";
 import {lang, langButton, onLangChange, t, tn} from "./i18n.js";
 import {focusKey, keysHelp, listenForKeys, restoreFocus} from "./keys.js";
 import {onPrefChange, prefsControl, togglePanel} from "./prefs.js";
+import {forgetState, keepState, keptState, retryDelay, watchNetwork} from "./reconnect.js";
 import {scoreSection} from "./scores.js";
 import {SeatDrawShow} from "./seatdraw.js";
 import {settingsLine} from "./table_settings.js";
@@ -35,6 +38,9 @@ const page = {
   busyTimer: null,
   callDepth: 1,
   retry: 0,
+  retryTimer: 0,
+  live: false, // the socket is open and welcomed: actions can go
+  ended: false, // the table is gone: no reconnecting
   closedOnPurpose: false,
   dealsSeen: null,
   shownDeal: 0, // the last deal the server was told this page shows (tellShown)
@@ -104,6 +110,16 @@ function showError(text) {
 
 async function start() {
   frame();
+  if (!navigator.onLine) { // opened without network: the last state this tab saw, until it is back
+    const kept = keptState(code);
+    if (kept && !page.message) {
+      page.me = kept.me;
+      page.myName = kept.myName;
+      onState(kept.message);
+    }
+    window.addEventListener("online", start, {once: true});
+    return;
+  }
   try {
     page.token = (await claimMove(code)) || page.token;
   } catch (error) {
@@ -162,6 +178,7 @@ function showJoin(table) {
 // -- the socket ----------------------------------------------------------------------------
 
 function connect() {
+  if (!navigator.onLine) return; // the `online` event connects
   const socket = new WebSocket(socketUrl(`/ws/tables/${encodeURIComponent(code)}?lang=${lang()}`));
   page.socket = socket;
   page.closedOnPurpose = false;
@@ -176,28 +193,56 @@ function connect() {
     receive(message);
   });
   socket.addEventListener("close", (event) => {
-    if (socket !== page.socket || page.closedOnPurpose) return;
+    if (socket !== page.socket) return;
+    page.live = false;
+    page.autoLay = false;
+    if (page.closedOnPurpose) return;
     if (event.code === 4401) { // the token holds no seat here: forget it, watch instead
       localStorage.removeItem(tokenKey(code));
+      forgetState(code);
       page.token = null;
       page.me = null;
       notice(t("table.bad_token"), "error");
       setTimeout(connect, 200);
       return;
     }
-    if (event.code === 4404) {
-      notice(t("table.no_table", {code}), "error");
+    if (event.code === 4404 || event.code === 4410) { // no such table, or it waited too long and closed
+      page.ended = true;
+      notice(t(event.code === 4404 ? "table.no_table" : "table.expired", {code}), "error");
       return;
     }
-    if (event.code === 4410) { // the table waited too long for its players and closed
-      notice(t("table.expired", {code}), "error");
-      return;
-    }
+    render(); // the last state stays, its controls off until the server answers again
+    if (!navigator.onLine) return; // the offline banner says so; the `online` event reconnects
     notice(t("table.reconnecting"), "warn");
     page.noticeKey = "reconnecting";
-    const wait = Math.min(5000, 300 * 2 ** page.retry++);
-    setTimeout(connect, wait);
+    clearTimeout(page.retryTimer);
+    page.retryTimer = setTimeout(connect, retryDelay(page.retry++));
   });
+}
+
+/** Offline: a socket would hang on the dead network, so it is closed; the last state stays. */
+function dropped() {
+  clearTimeout(page.retryTimer);
+  if (page.noticeKey === "reconnecting") {
+    notice("");
+    page.noticeKey = null;
+  }
+  if (page.socket && page.socket.readyState <= WebSocket.OPEN) {
+    page.closedOnPurpose = true;
+    page.socket.close(1000);
+  }
+  page.live = false;
+  page.autoLay = false;
+  render();
+}
+
+/** Online again, or the page shown again: connect now if the socket is gone. */
+function back() {
+  const socket = page.socket;
+  if (page.ended || !socket || socket.readyState <= WebSocket.OPEN || !navigator.onLine) return;
+  clearTimeout(page.retryTimer);
+  page.retry = 0;
+  connect();
 }
 
 function reconnect() {
@@ -225,6 +270,9 @@ function setBusy(on) {
 function receive(message) {
   switch (message.type) {
     case "welcome":
+      page.live = true;
+      page.busy = false; // an action sent before a drop: the state that follows decides
+      clearTimeout(page.busyTimer);
       page.me = message.seat;
       page.kept = null; // a (new) seat's states start with a full one
       page.shownDeal = 0; // and the server is told again what this page shows
@@ -262,6 +310,7 @@ function receive(message) {
       if (answersContribution(message)) break;
       if (message.code === "moved") { // the seat went to another device: watch from here
         localStorage.removeItem(tokenKey(code));
+        forgetState(code);
         page.token = null;
         page.me = null;
         notice(message.message, "warn");
@@ -289,6 +338,7 @@ function receive(message) {
 function onState(message) {
   const previous = page.message;
   page.message = message;
+  keepState(code, {me: page.me, myName: page.myName, message});
   fair.observe(message, page.me, page.socket);
   announce(announcement(previous, message, nameOf));
   const view = message.view;
@@ -481,7 +531,7 @@ function render() {
     stateId: message.state_id,
     callWindow: message.call_window,
     callDepth: page.callDepth,
-    busy: page.busy,
+    busy: page.busy || !page.live,
     selected: page.selected,
     handElement: page.me !== null ? hand.element : null,
     selectedCards: selectedCards(),
@@ -601,4 +651,5 @@ function sendMessage(message) {
 }
 
 initAdvice({send: sendMessage, rerender: render});
+watchNetwork({gone: dropped, back});
 start();

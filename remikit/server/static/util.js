@@ -50,7 +50,13 @@ export async function api(path, body, {method = undefined, headers = {}} = {}) {
   const init = body === undefined ? {method: method || "GET", headers} : {
     method: method || "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body),
   };
-  const response = await fetch(url, init);
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (error) { // no answer at all: without network, say so in the page's language
+    if (navigator.onLine) throw error;
+    throw new ApiError(0, {code: "offline", message: t("app.no_network")});
+  }
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) throw new ApiError(response.status, data && data.error);
