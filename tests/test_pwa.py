@@ -99,6 +99,8 @@ def test_the_manifest_names_the_app_under_its_own_address(client: TestClient) ->
         ("/table/ABCDEFGH", "../manifest.webmanifest"),
         ("/static/replay.html", "../manifest.webmanifest"),
         ("/rules/remi13d", "../manifest.webmanifest"),
+        ("/leaderboard", "../manifest.webmanifest"),
+        ("/profile/ABCDEFGH", "../manifest.webmanifest"),
     ],
 )
 def test_every_page_links_the_manifest(client: TestClient, path: str, href: str) -> None:
