@@ -4,7 +4,8 @@ tables, game entries, audit log and login tokens.
 Passwords are kept as ``hashlib.scrypt`` hashes with a random salt, login tokens
 as SHA-256 hashes. Every entry and every correction of a game is a row of its
 own; the one that counts is marked ``current``. The schema is made by migration
-``0006``; a change here needs a new revision there.
+``0006`` (the archive and the audit log's lookups: ``0012``); a change here needs a new
+revision there.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Text,
@@ -51,6 +53,8 @@ class CompetitionRow(Base):
     organiser_password: Mapped[str] = mapped_column(String(200))
     referee_password: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    """When it was put in the archive (read-only from then on); null: not archived."""
 
 
 class PlayerRow(Base):
@@ -149,6 +153,10 @@ class AuditRow(Base):
     on what (``player:P3``, ``entry:12``), the values before and after, why."""
 
     __tablename__ = "competition_audit"
+    __table_args__ = (
+        Index("ix_competition_audit_target", "competition_id", "target"),
+        Index("ix_competition_audit_since", "competition_id", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     competition_id: Mapped[str] = mapped_column(

@@ -22,7 +22,7 @@ from remikit.server.competition.views import (
     table_json,
 )
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, Snapshot, audit
+from remikit.storage.competition import CompTableRow, Snapshot
 
 
 def service(request: Request) -> Competitions:
@@ -56,19 +56,15 @@ def limited(request: Request, kind: Literal["create", "join"]) -> None:
 
 
 async def players_answer(request: Request, snap: Snapshot, *, contact: bool) -> list[Any]:
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, "player:"))
-    history: dict[str, list[Any]] = {}
-    for row in rows:
-        history.setdefault(row.target.removeprefix("player:"), []).append(row)
+    history = await service(request).histories(snap.competition.id)
     return [player_json(p, history.get(p.id, []), contact=contact) for p in snap.players.values()]
 
 
 async def one_player(request: Request, cid: str, pid: str) -> dict[str, Any]:
     snap = await service(request).snapshot(cid)
     player = known_player(snap, pid)
-    target = f"player:{player.id}"
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, target))
-    return player_json(player, rows, contact=True)
+    history = await service(request).histories(snap.competition.id)
+    return player_json(player, history.get(player.id, []), contact=True)
 
 
 def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bool) -> Any:
@@ -79,7 +75,12 @@ def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bo
         except Redraw as again:
             redraw = again.positions
     elif table.web_table is not None and table.seat_draw is None:
-        table.seat_draw = service(request).online.live_seat_draw(table)
+        live = service(request).online.live_seat_draw(table)
+        if live is not None:  # the kept snapshot's row stays as stored
+            table = CompTableRow(
+                **{c.key: getattr(table, c.key) for c in CompTableRow.__table__.columns}
+            )
+            table.seat_draw = live
     out = table_json(snap, table, redraw)
     if hide:
         for game in out["games"]:

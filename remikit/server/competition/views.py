@@ -24,7 +24,10 @@ from remikit.storage.competition import (
 
 
 def status(snap: Snapshot) -> str:
-    """``registration`` before round 1, ``finished`` once the last round is done."""
+    """``registration`` before round 1, ``finished`` once the last round is done;
+    ``archived`` once put in the archive."""
+    if snap.competition.archived_at is not None:
+        return "archived"
     if not snap.rounds:
         return "registration"
     last = snap.competition.rounds
