@@ -22,6 +22,7 @@ from remikit.server.bots.driver import BotDriver, InProcess
 from remikit.server.bots.workers import Lane, Owner, Workers
 from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition.api import router as competition_router
+from remikit.server.competition.api_tools import router as competition_tools_router
 from remikit.server.competition.pages import router as competition_pages_router
 from remikit.server.competition.service import Competitions
 from remikit.server.guard import install_guard
@@ -54,6 +55,7 @@ ROUTERS = (
     rules_router,
     competition_pages_router,
     competition_router,
+    competition_tools_router,
     reviews_router,
     meta.router,
     tables.router,

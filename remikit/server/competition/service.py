@@ -22,6 +22,7 @@ from remikit.server.competition.entries import Entries
 from remikit.server.competition.ledger import Ledger, known_player
 from remikit.server.competition.online import OnlineTables, TableHub, new_table_code
 from remikit.server.competition.rounds import Rounds
+from remikit.server.competition.tools import Tools
 from remikit.server.problems import Problem
 from remikit.server.tables.seats import hash_token
 from remikit.storage.competition import CompetitionRow, PlayerRow, Snapshot
@@ -45,6 +46,7 @@ class Competitions(Ledger):
         self.logins = Logins(self)
         self.entries = Entries(self)
         self.rounds = Rounds(self, hub.clock, self.online)
+        self.tools = Tools(self, self._new_code)
 
     def watch(self) -> None:
         """Take the games of every online table as each of them ends."""

@@ -1,7 +1,7 @@
 // The organiser's page (/competitions/CID/admin): the players (register, late entries,
 // check-in, drop, disqualify with a reason), making the next round with the tables chosen
 // to be online, each round's tables and seating quality, the round timer, the audit log,
-// the CSV exports and the print views.
+// the CSV exports and the print views; the tools of admin_tools.js.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -9,6 +9,7 @@ import {h} from "../util.js";
 import {
   base, call, compStatus, errorLine, forget, header, login, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
 } from "./common.js";
+import {toolsSection} from "./admin_tools.js";
 import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
 
@@ -177,6 +178,7 @@ const WHAT = {
   "round.make": N_("comp.what.round"), seat_draw: N_("comp.what.seat_draw"), "entry.enter": N_("comp.what.enter"),
   "entry.confirm": N_("comp.what.confirm"), "entry.correct": N_("comp.what.correct"), "entry.web": N_("comp.what.web"),
   "timer.start": N_("comp.what.timer_start"), "timer.pause": N_("comp.what.timer_pause"), "timer.reset": N_("comp.what.timer_reset"),
+  "competition.archive": N_("comp.what.archive"), "competition.unarchive": N_("comp.what.unarchive"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -241,7 +243,7 @@ function render() {
   app.replaceChildren(error.element,
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name),
       h("p", {class: "muted", id: "summary", dataset: {status: comp.status}}, summary(comp) || compStatus(comp.status)), links())),
-    playersSection(), roundsSection(nameOf), auditSection());
+    playersSection(), toolsSection({comp, players: state.players, act, reload: load, error}), roundsSection(nameOf), auditSection());
 }
 
 render();
