@@ -152,7 +152,9 @@ def measure(url: str, folder: str, players: int, samples: int) -> Timings:
     tables = min(samples, players // 4)
     hands = {"points": [30, 10, -15, -25], "reason": "score sheet"}
     for table in range(1, tables + 1):
-        client.call("seat_draw", "POST", f"/rounds/1/tables/{table}/seat-draw", {"cards": DRAW}, ref)
+        client.call(
+            "seat_draw", "POST", f"/rounds/1/tables/{table}/seat-draw", {"cards": DRAW}, ref
+        )
         game = f"/rounds/1/tables/{table}/games/1"
         client.call("preview", "POST", f"{game}/preview", hands, ref)
         entry = client.call("enter", "POST", game, hands, ref)["entry"]

@@ -62,7 +62,9 @@ def _header(first: list[str], line: int = 1) -> tuple[list[str | None], list[Lin
     faults = []
     unknown = [folded(cell) for cell, name in zip(first, names, strict=True) if name is None]
     if unknown:
-        faults.append(LineFault(line, "bad_header", N_("csv.unknown_column"), {"column": unknown[0]}))
+        faults.append(
+            LineFault(line, "bad_header", N_("csv.unknown_column"), {"column": unknown[0]})
+        )
     if "name" not in names:
         faults.append(LineFault(line, "bad_header", N_("csv.no_name_column")))
     twice = sorted({n for n in names if n is not None and names.count(n) > 1})
@@ -117,10 +119,13 @@ def read_players(text: str, registered: Iterable[tuple[str, str | None]] = ()) -
         raise CsvRefused([LineFault(1, "bad_header", N_("csv.empty"))])
     header_line, header = rows[0]
     names, faults = _header(header, header_line)
+    header_faults = bool(faults)
     seen = {(n.casefold(), (c or "").casefold()) for n, c in registered}
     players: list[NewPlayer] = []
     for number, cells in rows[1:]:
-        player, wrong = _player(number, cells, names) if not faults else (None, [])
+        if header_faults:
+            break
+        player, wrong = _player(number, cells, names)
         faults += wrong
         if player is None:
             continue

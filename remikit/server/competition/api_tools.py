@@ -52,9 +52,7 @@ def lang_of(request: Request) -> str:
 
 
 @router.get("")
-async def listing(
-    request: Request, archived: Annotated[bool, Query()] = False
-) -> dict[str, Any]:
+async def listing(request: Request, archived: Annotated[bool, Query()] = False) -> dict[str, Any]:
     """The competitions of this server, newest first: those in the archive, or the
     others."""
 

@@ -61,8 +61,8 @@ class Tools:
                 session.add_all(rows)
                 for row in rows:
                     target = f"player:{row.id}"
-                    state = {"name": row.name, "club": row.club, "status": "registered"}
-                    state["late"] = late
+                    state: dict[str, Any] = {"name": row.name, "club": row.club}
+                    state |= {"status": "registered", "late": late}
                     session.add(audit(code, login, "player.register", target, after=state))
                     if check_in:
                         before = {"status": "registered", "reason": None}
@@ -83,7 +83,9 @@ class Tools:
             if pids is None:
                 chosen = [p for p in snap.players.values() if p.status == "registered"]
             else:
-                chosen = list({known_player(snap, pid).id: known_player(snap, pid) for pid in pids}.values())
+                chosen = list(
+                    {known_player(snap, pid).id: known_player(snap, pid) for pid in pids}.values()
+                )
             for player in chosen:
                 if player.status != "registered":
                     raise Problem(
@@ -127,7 +129,9 @@ class Tools:
                 row.archived_at = moment
                 before = {"archived": was is not None}
                 after = {"archived": archived}
-                session.add(audit(code, login, what, f"competition:{code}", before=before, after=after))
+                session.add(
+                    audit(code, login, what, f"competition:{code}", before=before, after=after)
+                )
 
             await self.ledger.writer.run(write)
             return await self.ledger.snapshot(code)

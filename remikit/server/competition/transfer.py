@@ -20,9 +20,9 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import DateTime, Integer, Table, delete, insert, select
+from sqlalchemy import CursorResult, DateTime, Integer, Table, delete, insert, select
 from sqlalchemy.orm import Session
 
 from remikit.storage.competition import AuditRow, CompetitionRow
@@ -30,8 +30,8 @@ from remikit.storage.models import Base
 
 FORMAT = "remikit-competition"
 VERSION = 1
-COMPETITIONS = CompetitionRow.__table__.name
-AUDIT = AuditRow.__table__.name
+COMPETITIONS = cast(Table, CompetitionRow.__table__)
+AUDIT = cast(Table, AuditRow.__table__).name
 ENTRY_KEYS = ("entry", "replaces")
 """The keys of an audit row's values before and after that name an entry."""
 
@@ -66,13 +66,13 @@ def _out(value: Any) -> Any:
     return value
 
 
-def _row(table: Table, row: Mapping[str, Any], *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+def _row(table: Table, row: Any, *, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     return {c.name: _out(row[c.name]) for c in table.columns if c.name not in skip}
 
 
 def export(session: Session, code: str) -> dict[str, Any]:
     """The competition ``code`` as a file (its ``hash`` included)."""
-    competitions = CompetitionRow.__table__
+    competitions = COMPETITIONS
     head = session.execute(select(competitions).where(competitions.c.id == code)).mappings()
     rows: dict[str, list[dict[str, Any]]] = {}
     for table in competition_tables():
@@ -159,8 +159,8 @@ def check(doc: Any) -> None:
         for row in table_rows:
             if not isinstance(row, dict) or set(row) - set(table.c.keys()):
                 raise BadFile(name)
-    if set(doc["competition"]) - set(CompetitionRow.__table__.c.keys()):
-        raise BadFile(COMPETITIONS)
+    if set(doc["competition"]) - set(COMPETITIONS.c.keys()):
+        raise BadFile(COMPETITIONS.name)
     if doc.get("hash") != content_hash(doc):
         raise BadFile("hash")
 
@@ -177,8 +177,10 @@ def _into(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
 
 def import_rows(session: Session, doc: Mapping[str, Any], code: str) -> None:
     """Store the checked file ``doc`` as the competition ``code``."""
-    competitions = CompetitionRow.__table__
-    session.execute(insert(competitions).values(_into(competitions, doc["competition"] | {"id": code})))
+    competitions = COMPETITIONS
+    session.execute(
+        insert(competitions).values(_into(competitions, doc["competition"] | {"id": code}))
+    )
     ids: dict[int, int] = {}
     for table in competition_tables():
         table_rows = doc["rows"].get(table.name, [])
@@ -190,8 +192,9 @@ def import_rows(session: Session, doc: Mapping[str, Any], code: str) -> None:
                 values["replaces"] = ids[values["replaces"]]
             if renumbered(table):
                 old = values.pop("id", None)
-                made = session.execute(insert(table).values(values)).inserted_primary_key
-                if old is not None and table.name == "competition_entries":
+                done = cast(CursorResult[Any], session.execute(insert(table).values(values)))
+                made = done.inserted_primary_key
+                if old is not None and made is not None and table.name == "competition_entries":
                     ids[int(old)] = int(made[0])
             else:
                 session.execute(insert(table).values(values))
@@ -202,5 +205,5 @@ def delete_rows(session: Session, code: str) -> None:
     tables = [t for t in Base.metadata.sorted_tables if "competition_id" in t.c]
     for table in reversed(tables):
         session.execute(delete(table).where(table.c.competition_id == code))
-    competitions = CompetitionRow.__table__
+    competitions = COMPETITIONS
     session.execute(delete(competitions).where(competitions.c.id == code))
