@@ -56,15 +56,18 @@ def limited(request: Request, kind: Literal["create", "join"]) -> None:
 
 
 async def players_answer(request: Request, snap: Snapshot, *, contact: bool) -> list[Any]:
-    history = await service(request).histories(snap.competition.id)
-    return [player_json(p, history.get(p.id, []), contact=contact) for p in snap.players.values()]
+    history = (await service(request).logged(snap.competition.id)).histories or {}
+    return [
+        player_json(p, (), contact=contact) | {"history": history.get(p.id, [])}
+        for p in snap.players.values()
+    ]
 
 
 async def one_player(request: Request, cid: str, pid: str) -> dict[str, Any]:
-    snap = await service(request).snapshot(cid)
-    player = known_player(snap, pid)
-    history = await service(request).histories(snap.competition.id)
-    return player_json(player, history.get(player.id, []), contact=True)
+    kept = await service(request).logged(cid)
+    player = known_player(kept.snap, pid)
+    history = (kept.histories or {}).get(player.id, [])
+    return player_json(player, (), contact=True) | {"history": history}
 
 
 def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bool) -> Any:

@@ -29,6 +29,7 @@ from typing import Any, cast
 from sqlalchemy.orm import Session
 
 from remikit.competition.results import EntryRefused
+from remikit.server.competition.views import history_json
 from remikit.server.problems import Problem
 from remikit.storage.competition import AuditRow, CompTableRow, PlayerRow, Snapshot, audit, load
 from remikit.storage.competition_changes import changes, refreshed, stamp
@@ -39,25 +40,31 @@ KEPT = 32
 """Competitions whose snapshots are kept, the most recently read."""
 
 
+Json = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Kept:
-    """A competition's snapshot at ``stamp`` (its highest audit id), and its players'
-    histories (the audit rows about each, up to ``stamp``) once asked for."""
+    """A competition's snapshot at ``stamp`` (its highest audit id), and once asked for
+    its audit log up to ``stamp`` as answered (``log``), with each player's part of it
+    (``histories``)."""
 
     stamp: int
     snap: Snapshot
-    histories: dict[str, list[AuditRow]] | None = None
+    log: list[Json] | None = None
+    histories: dict[str, list[Json]] | None = None
 
     def after(self, rows: list[AuditRow], snap: Snapshot) -> Kept:
-        """Moved on by ``rows`` to ``snap``: the players' histories grown by them."""
-        histories = None
-        if self.histories is not None:
-            histories = dict(self.histories)
-            for row in rows:
-                if row.target.startswith("player:"):
-                    pid = row.target.removeprefix("player:")
-                    histories[pid] = [*histories.get(pid, []), row]
-        return Kept(rows[-1].id, snap, histories)
+        """Moved on by ``rows`` to ``snap``: the audit log grown by them."""
+        if self.log is None or self.histories is None:
+            return Kept(rows[-1].id, snap)
+        log, histories = [*self.log], dict(self.histories)
+        for row, shown in zip(rows, history_json(rows), strict=True):
+            log.append(shown)
+            if row.target.startswith("player:"):
+                pid = row.target.removeprefix("player:")
+                histories[pid] = [*histories.get(pid, []), shown]
+        return Kept(rows[-1].id, snap, log, histories)
 
 
 class Ledger:
@@ -114,24 +121,26 @@ class Ledger:
             return None
         return self._keep(code, Kept(now, loaded))
 
-    async def histories(self, competition_id: str) -> dict[str, list[AuditRow]]:
-        """Each player's history: the audit rows about them, oldest first."""
+    async def logged(self, competition_id: str) -> Kept:
+        """The competition with its audit log as answered (``log``, ``histories``)."""
         code = competition_id.upper()
 
-        def work(session: Session) -> dict[str, list[AuditRow]]:
+        def work(session: Session) -> Kept | None:
             kept = self.current(session, code)
-            if kept is None:
-                return {}
-            if kept.histories is None:
-                grouped: dict[str, list[AuditRow]] = {}
-                for row in audit(session, code, "player:"):
-                    if row.id <= kept.stamp:
-                        grouped.setdefault(row.target.removeprefix("player:"), []).append(row)
-                kept = self._keep(code, Kept(kept.stamp, kept.snap, grouped))
-            assert kept.histories is not None
-            return kept.histories
+            if kept is None or kept.log is not None:
+                return kept
+            log: list[Json] = []
+            histories: dict[str, list[Json]] = {}
+            rows = [row for row in audit(session, code) if row.id <= kept.stamp]
+            for row, shown in zip(rows, history_json(rows), strict=True):
+                log.append(shown)
+                if row.target.startswith("player:"):
+                    histories.setdefault(row.target.removeprefix("player:"), []).append(shown)
+            return self._keep(code, Kept(kept.stamp, kept.snap, log, histories))
 
-        found: dict[str, list[AuditRow]] = await self.read(work)
+        found: Kept | None = await self.read(work)
+        if found is None:
+            raise unknown(competition_id)
         return found
 
     async def read(self, work: Callable[[Session], Any]) -> Any:
@@ -145,13 +154,14 @@ class Ledger:
         """The competition, else the problem ``unknown_competition``."""
         kept: Kept | None = await self.read(lambda s: self.current(s, competition_id.upper()))
         if kept is None:
-            raise Problem(
-                "unknown_competition",
-                "competition.unknown",
-                status=404,
-                competition=competition_id[:16],
-            )
+            raise unknown(competition_id)
         return kept.snap
+
+
+def unknown(competition_id: str) -> Problem:
+    return Problem(
+        "unknown_competition", "competition.unknown", status=404, competition=competition_id[:16]
+    )
 
 
 def refused(exc: EntryRefused) -> Problem:
