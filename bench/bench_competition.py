@@ -173,7 +173,7 @@ def measure(url: str, folder: str, players: int, samples: int) -> Timings:
     for _ in range(5):
         client.call("standings", "GET", "/standings")
         client.call("audit", "GET", "/audit", None, org)
-    lines = "".join(f"Pemain {i};Klub {i % 50};08{i:09d}\n" for i in range(1, players + 1))
+    lines = "".join(f"Baru {i};Klub {i % 50};08{i:09d}\n" for i in range(1, players + 1))
     client.call("csv_import", "POST", "/players/import", {"csv": "nama;klub;kontak\n" + lines}, org)
     client.call("check_in_all", "POST", "/players/check-in", {"all": True}, org)
     client.http.close()

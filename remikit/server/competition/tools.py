@@ -9,7 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -18,10 +18,18 @@ from remikit.server.competition.auth import Login, audit, login_row
 from remikit.server.competition.ledger import Ledger, known_player
 from remikit.server.competition.transfer import BadFile, check, delete_rows, export, import_rows
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompetitionRow, PlayerRow, Snapshot
+from remikit.storage.competition import AuditRow, CompetitionRow, PlayerRow, Snapshot
 from remikit.storage.store import now
 
 log = logging.getLogger("remikit.server")
+AUDIT_COLUMNS = [c.key for c in AuditRow.__table__.columns if c.key != "id"]
+
+
+def add_audit(session: Session, rows: Sequence[AuditRow]) -> None:
+    """Many audit rows in one insert, in their order."""
+    if rows:
+        values = [{key: getattr(row, key) for key in AUDIT_COLUMNS} for row in rows]
+        session.execute(insert(AuditRow), values)
 
 
 class Tools:
@@ -59,16 +67,19 @@ class Tools:
 
             def write(session: Session) -> None:
                 session.add_all(rows)
+                session.flush()
+                logged: list[AuditRow] = []
                 for row in rows:
                     target = f"player:{row.id}"
                     state: dict[str, Any] = {"name": row.name, "club": row.club}
                     state |= {"status": "registered", "late": late}
-                    session.add(audit(code, login, "player.register", target, after=state))
+                    logged.append(audit(code, login, "player.register", target, after=state))
                     if check_in:
                         before = {"status": "registered", "reason": None}
                         after = {"status": "checked_in", "reason": None}
                         what = "player.check_in"
-                        session.add(audit(code, login, what, target, before=before, after=after))
+                        logged.append(audit(code, login, what, target, before=before, after=after))
+                add_audit(session, logged)
 
             await self.ledger.writer.run(write)
             return rows
@@ -100,14 +111,19 @@ class Tools:
             def write(session: Session) -> None:
                 before = {"status": "registered", "reason": None}
                 after = {"status": "checked_in", "reason": None}
-                for pid in ids:
-                    row = session.get(PlayerRow, (code, pid))
-                    assert row is not None
-                    row.status = "checked_in"
-                    target = f"player:{pid}"
-                    session.add(
-                        audit(code, login, "player.check_in", target, before=before, after=after)
-                    )
+                session.execute(
+                    update(PlayerRow)
+                    .where(PlayerRow.competition_id == code, PlayerRow.id.in_(ids))
+                    .values(status="checked_in")
+                )
+                what = "player.check_in"
+                add_audit(
+                    session,
+                    [
+                        audit(code, login, what, f"player:{pid}", before=before, after=after)
+                        for pid in ids
+                    ],
+                )
 
             await self.ledger.writer.run(write)
             return ids

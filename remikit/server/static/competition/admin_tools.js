@@ -48,11 +48,12 @@ function csvForm(done) {
           h("li", {dataset: {line: line.line, code: line.code}}, t("comp.tools.line", {line: line.line, message: line.message})))));
     }
   };
-  return h("form", {id: "csv-form", class: "row wrap", onsubmit: submit},
-    h("label", {for: "csv-file"}, t("comp.tools.csv"), file),
-    h("label", {class: "check"}, checkIn, t("comp.tools.csv_check_in")),
-    h("button", {type: "submit", class: "btn", id: "csv-import"}, t("comp.tools.import")),
-    h("small", {class: "muted"}, t("comp.tools.csv_help")), result);
+  return h("div", {},
+    h("form", {id: "csv-form", class: "row wrap", onsubmit: submit},
+      h("label", {for: "csv-file"}, t("comp.tools.csv"), file),
+      h("label", {class: "check"}, checkIn, t("comp.tools.csv_check_in")),
+      h("button", {type: "submit", class: "btn", id: "csv-import"}, t("comp.tools.import"))),
+    h("p", {}, h("small", {class: "muted"}, t("comp.tools.csv_help"))), result);
 }
 
 async function download() {
@@ -93,9 +94,9 @@ export function toolsSection({comp, players, act, reload, error}) {
     h("h2", {}, t("comp.tools.title")),
     archived ? h("p", {class: "notice", id: "archived-note"}, t("comp.tools.archived_note")) : null,
     archived ? null : csvForm(reload),
-    archived ? null : h("button", {type: "button", class: "btn", id: "check-in-all", disabled: waiting === 0,
-      onclick: () => act("/players/check-in", {all: true})}, t("comp.tools.check_in_all", {n: waiting})),
     h("div", {class: "row wrap"},
+      archived ? null : h("button", {type: "button", class: "btn small", id: "check-in-all", disabled: waiting === 0,
+        onclick: () => act("/players/check-in", {all: true})}, t("comp.tools.check_in_all", {n: waiting})),
       h("button", {type: "button", class: "btn small ghost", id: "export", onclick: run(download)}, t("comp.tools.export")),
       h("button", {type: "button", class: "btn small ghost", id: archived ? "unarchive" : "archive",
         onclick: () => act("/archive", {archived: !archived})}, t(ARCHIVE_WORD[archived]))),
