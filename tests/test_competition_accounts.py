@@ -386,7 +386,7 @@ def test_a_competition_stored_before_accounts_gets_them(db_url: str) -> None:
     with running(db_url) as client:
         base = "/api/competitions/OLDCOMP2"
         org = client.post(f"{base}/login", json={"role": "organiser", "password": "panitia"})
-        assert org.status_code == 200 and org.json()["name"] == "organiser"
+        assert org.status_code == 200 and org.json()["name"] == "organiser", org.text
         referee = client.post(f"{base}/login", json={"role": "referee", "password": "wasit"})
         assert referee.status_code == 200 and referee.json()["name"] == "referee"
         who = bearer(org.json()["token"])

@@ -24,6 +24,7 @@ from remikit.server.clock import Clock, ManualClock
 from remikit.server.competition.api import router as competition_router
 from remikit.server.competition.api_accounts import router as competition_accounts_router
 from remikit.server.competition.api_seating import router as competition_seating_router
+from remikit.server.competition.api_tools import router as competition_tools_router
 from remikit.server.competition.pages import router as competition_pages_router
 from remikit.server.competition.service import Competitions
 from remikit.server.guard import install_guard
@@ -61,6 +62,7 @@ ROUTERS = (
     competition_router,
     competition_accounts_router,
     competition_seating_router,
+    competition_tools_router,
     reviews_router,
     meta.router,
     tables.router,

@@ -128,18 +128,24 @@ class BodyGuard:
     """Reads every HTTP request body within ``limit`` bytes and ``timeout`` seconds before
     the application sees it, and checks the JSON of those under ``/api/`` (module doc)."""
 
-    def __init__(self, app: ASGIApp, *, limit: int, timeout: float) -> None:
+    def __init__(
+        self, app: ASGIApp, *, limit: int, timeout: float, upload_limit: int | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
         self.timeout = timeout
+        self.upload_limit = limit if upload_limit is None else upload_limit
+        """The limit of a body sent to an API path ending in ``/import`` (a file)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path = str(scope["path"])
+        limit = self.upload_limit if path.endswith("/import") else self.limit
         try:
-            self._check_length(scope)
-            body = await self._read(receive)
+            self._check_length(scope, limit)
+            body = await self._read(receive, limit)
         except Problem as exc:
             await self._refuse(scope, receive, send, exc)
             return
@@ -164,18 +170,18 @@ class BodyGuard:
 
         await self.app(scope, replay, send)
 
-    def _too_large(self) -> Problem:
-        return Problem("too_large", "server.too_large", status=413, max=self.limit)
+    def _too_large(self, limit: int) -> Problem:
+        return Problem("too_large", "server.too_large", status=413, max=limit)
 
-    def _check_length(self, scope: Scope) -> None:
+    def _check_length(self, scope: Scope, limit: int) -> None:
         for key, value in scope.get("headers", ()):
             if key == b"content-length":
                 if not value.isdigit():
                     raise Problem("bad_request", "server.bad_length", status=400)
-                if len(value) > 12 or int(value) > self.limit:
-                    raise self._too_large()
+                if len(value) > 12 or int(value) > limit:
+                    raise self._too_large(limit)
 
-    async def _read(self, receive: Receive) -> bytes:
+    async def _read(self, receive: Receive, limit: int) -> bytes:
         chunks: list[bytes] = []
         size = 0
         try:
@@ -186,8 +192,8 @@ class BodyGuard:
                         raise _Gone
                     chunk: bytes = message.get("body", b"")
                     size += len(chunk)
-                    if size > self.limit:
-                        raise self._too_large()
+                    if size > limit:
+                        raise self._too_large(limit)
                     chunks.append(chunk)
                     if not message.get("more_body", False):
                         return b"".join(chunks)
@@ -270,7 +276,12 @@ def install_guard(app: FastAPI, settings: Settings) -> None:
     """Limit and check every request body (:class:`BodyGuard`), and answer every error
     that is not a :class:`Problem` in the documented shape: Starlette's refusals, a
     database that fails (503 ``storage``) and anything unforeseen (500 ``internal``)."""
-    app.add_middleware(BodyGuard, limit=settings.body_limit, timeout=settings.body_timeout)
+    app.add_middleware(
+        BodyGuard,
+        limit=settings.body_limit,
+        timeout=settings.body_timeout,
+        upload_limit=settings.upload_limit,
+    )
 
     def answer(request: Request, problem: Problem) -> JSONResponse:
         lang = scope_lang(request.scope)

@@ -51,6 +51,7 @@ class Settings:
     key drawn once and kept in the database (server_keys), so a restart still knows who
     made which table."""
     body_limit: int = 64 * 1024  # bytes of an HTTP request body
+    upload_limit: int = 16 * 1024 * 1024  # bytes of a body sent to a path ending in /import
     body_timeout: float = 10.0  # seconds an HTTP request body may take to arrive
     review_budget: float = 0.3  # seconds of search per decision of a game review
     reviews_kept: int = 100  # finished game reviews kept in memory (the oldest dropped)

@@ -6,8 +6,9 @@ Each login account (the organiser's, each referee's) keeps its password as a
 Every entry and every correction of a game is a row of its own; the one that counts is
 marked ``current``. What an absence scores is a row of its own too, stored once its
 round is done. The schema is made by migration ``0006`` (absences: ``0009``; accounts,
-players' codes and logins that end: ``0010``; duplicate deals: ``0014``); a change here
-needs a new revision there.
+players' codes and logins that end: ``0010``; the archive and the audit log's lookups:
+``0012``; pairings to avoid: ``0013``; duplicate deals: ``0014``); a change here needs a
+new revision there.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Text,
@@ -64,6 +66,8 @@ class CompetitionRow(Base):
     """Club-mates kept apart in every round (migration ``0013``)."""
     avoid_pairs: Mapped[list[list[str]]] = mapped_column(JSON, default=list, server_default="[]")
     """The pairs of player ids never to seat at one table."""
+    archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    """When it was put in the archive (read-only from then on); null: not archived."""
 
 
 class PlayerRow(Base):
@@ -166,6 +170,10 @@ class AuditRow(Base):
     on what (``player:P3``, ``entry:12``), the values before and after, why."""
 
     __tablename__ = "competition_audit"
+    __table_args__ = (
+        Index("ix_competition_audit_target", "competition_id", "target"),
+        Index("ix_competition_audit_since", "competition_id", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     competition_id: Mapped[str] = mapped_column(

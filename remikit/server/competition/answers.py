@@ -24,7 +24,7 @@ from remikit.server.competition.views import (
     table_json,
 )
 from remikit.server.problems import Problem
-from remikit.storage.competition import CompTableRow, Snapshot, audit, locked_subjects
+from remikit.storage.competition import CompTableRow, Snapshot, locked_subjects
 
 
 def service(request: Request) -> Competitions:
@@ -61,10 +61,7 @@ async def players_answer(
     request: Request, snap: Snapshot, *, contact: bool, code: bool = False
 ) -> list[Any]:
     """The players; their contact for a login, their confirmation code for the organiser."""
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, "player:"))
-    history: dict[str, list[Any]] = {}
-    for row in rows:
-        history.setdefault(row.target.removeprefix("player:"), []).append(row)
+    history = (await service(request).logged(snap.competition.id)).histories or {}
     out = [
         player_json(p, history.get(p.id, []), contact=contact, code=code)
         for p in snap.players.values()
@@ -77,11 +74,10 @@ async def players_answer(
 
 
 async def one_player(request: Request, cid: str, pid: str, *, code: bool = False) -> dict[str, Any]:
-    snap = await service(request).snapshot(cid)
-    player = known_player(snap, pid)
-    target = f"player:{player.id}"
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id, target))
-    return player_json(player, rows, contact=True, code=code)
+    kept = await service(request).logged(cid)
+    player = known_player(kept.snap, pid)
+    history = (kept.histories or {}).get(player.id, [])
+    return player_json(player, history, contact=True, code=code)
 
 
 def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bool) -> Any:
@@ -92,7 +88,12 @@ def table_answer(request: Request, snap: Snapshot, table: CompTableRow, hide: bo
         except Redraw as again:
             redraw = again.positions
     elif table.web_table is not None and table.seat_draw is None:
-        table.seat_draw = service(request).online.live_seat_draw(table)
+        live = service(request).online.live_seat_draw(table)
+        if live is not None:  # the kept snapshot's row stays as stored
+            table = CompTableRow(
+                **{c.key: getattr(table, c.key) for c in CompTableRow.__table__.columns}
+            )
+            table.seat_draw = live
     out = table_json(snap, table, redraw)
     if hide:
         for game in out["games"]:

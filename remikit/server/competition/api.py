@@ -44,7 +44,6 @@ from remikit.server.competition.ledger import known_player
 from remikit.server.competition.views import (
     competition_json,
     entry_json,
-    history_json,
     missing,
     player_games,
     public_row,
@@ -54,7 +53,6 @@ from remikit.server.competition.views import (
 )
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.share import root_path
-from remikit.storage.competition import audit
 
 router = APIRouter(prefix="/api/competitions")
 
@@ -357,6 +355,4 @@ async def scores_export(
 @router.get("/{cid}/audit")
 async def audit_log(request: Request, cid: str, authorization: Auth = None) -> Any:
     await need(request, cid, authorization)
-    snap = await service(request).snapshot(cid)
-    rows = await service(request).read(lambda s: audit(s, snap.competition.id))
-    return history_json(rows)
+    return (await service(request).logged(cid)).log

@@ -33,6 +33,7 @@ from remikit.server.competition.ledger import Ledger, known_player
 from remikit.server.competition.online import OnlineTables, TableHub, new_table_code
 from remikit.server.competition.reseat import Reseating
 from remikit.server.competition.rounds import Rounds
+from remikit.server.competition.tools import Tools
 from remikit.server.problems import Problem
 from remikit.server.tables.seats import hash_token
 from remikit.storage.competition import CompetitionRow, PlayerRow, Snapshot
@@ -58,6 +59,7 @@ class Competitions(Ledger):
         self.entries = Entries(self, self.logins.guard)
         self.rounds = Rounds(self, hub.clock, self.online)
         self.reseating = Reseating(self, self.rounds)
+        self.tools = Tools(self, self._new_code, self.logins)
 
     def watch(self) -> None:
         """Take the games of every online table as each of them ends."""

@@ -43,7 +43,10 @@ from remikit.storage.competition import (
 
 
 def status(snap: Snapshot) -> str:
-    """``registration`` before round 1, ``finished`` once the last round is done."""
+    """``registration`` before round 1, ``finished`` once the last round is done;
+    ``archived`` once put in the archive."""
+    if snap.competition.archived_at is not None:
+        return "archived"
     if not snap.rounds:
         return "registration"
     last = snap.competition.rounds
@@ -147,10 +150,11 @@ def history_json(rows: Iterable[AuditRow]) -> list[dict[str, Any]]:
 
 
 def player_json(
-    player: PlayerRow, history: Iterable[AuditRow], *, contact: bool, code: bool = False
+    player: PlayerRow, history: Sequence[dict[str, Any]], *, contact: bool, code: bool = False
 ) -> dict[str, Any]:
-    """A player; without ``contact`` (the public) without the reason of a withdrawal;
-    with ``code`` (the organiser) with their confirmation code."""
+    """A player with ``history`` (their rows of the audit log, as :func:`history_json` gives
+    them); without ``contact`` (the public) without the reason of a withdrawal; with
+    ``code`` (the organiser) with their confirmation code."""
     out: dict[str, Any] = {
         "id": player.id,
         "name": player.name,
@@ -158,7 +162,7 @@ def player_json(
         "status": player.status,
         "reason": player.reason,
         "late": player.late,
-        "history": history_json(history),
+        "history": [dict(row) for row in history],  # copies: the public's lose reasons
     }
     if code:
         out["code"] = player.code

@@ -3,7 +3,7 @@
 // referees' accounts (made here, unlocked after failed logins), making the next round with the tables chosen
 // to be online, each round's tables and seating quality, the round timer, the audit log,
 // the CSV exports and the print views; before a round starts, re-pairing it or swapping two
-// players (seating_tools.js), and the pairings to avoid.
+// players (seating_tools.js), and the pairings to avoid; the tools of admin_tools.js.
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
@@ -11,6 +11,7 @@ import {h} from "../util.js";
 import {
   base, call, compStatus, errorLine, header, login, logout, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
 } from "./common.js";
+import {toolsSection} from "./admin_tools.js";
 import {loginForm} from "./login.js";
 import {roundView} from "./round_view.js";
 import {avoidSection, roundTools} from "./seating_tools.js";
@@ -222,6 +223,7 @@ const WHAT = {
   "player.unlock": N_("comp.what.player_unlock"), logout: N_("comp.what.logout"),
   "absence.give": N_("comp.what.absence"),
   "round.repair": N_("comp.what.repair"), "round.swap": N_("comp.what.swap"), "avoid.set": N_("comp.what.avoid"),
+  "competition.archive": N_("comp.what.archive"), "competition.unarchive": N_("comp.what.unarchive"),
 };
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -287,7 +289,8 @@ function render() {
   app.replaceChildren(error.element,
     h("section", {class: "comp-head"}, h("div", {}, h("h1", {}, comp.name),
       h("p", {class: "muted", id: "summary", dataset: {status: comp.status}}, summary(comp) || compStatus(comp.status)), links())),
-    playersSection(), accountsSection(), roundsSection(nameOf), auditSection());
+    playersSection(), accountsSection(), toolsSection({comp, players: state.players, act, reload: load, error}),
+    roundsSection(nameOf), auditSection());
 }
 
 render();

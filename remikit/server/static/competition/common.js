@@ -85,6 +85,7 @@ const PLAYER_STATUS = {
 };
 const COMP_STATUS = {
   registration: N_("comp.state.registration"), running: N_("comp.state.running"), finished: N_("comp.state.finished"),
+  archived: N_("comp.state.archived"),
 };
 const ROUND_STATUS = {seated: N_("comp.round.seated"), playing: N_("comp.round.playing"), done: N_("comp.round.done")};
 const GAME_STATUS = {missing: N_("comp.game.missing"), entered: N_("comp.game.entered"), confirmed: N_("comp.game.confirmed")};

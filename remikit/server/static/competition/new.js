@@ -2,11 +2,13 @@
 // tie-breaks in the order they count, how a field that is not a multiple of four is
 // filled, how absences score and the ranking, whether online tables deal duplicate, when
 // the standings are published, and the organiser's and referees' passwords.
-// Made, it opens the organiser's page with the organiser's login kept.
+// Made, it opens the organiser's page with the organiser's login kept. Or a competition
+// made from a file exported by a server (admin_tools.js).
 
 import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h, levelName} from "../util.js";
+import {importEventForm} from "./admin_tools.js";
 import {call, errorLine, header, keepLogin} from "./common.js";
 
 const TIE_BREAKS = {
@@ -85,7 +87,7 @@ function draw() {
       field("new-referee-password", t("comp.field.referee_account"), h("input", {type: "password", minlength: 10, autocomplete: "new-password"}))),
     error.element,
     h("button", {type: "submit", class: "btn primary", id: "new-submit"}, t("comp.new.create")));
-  document.getElementById("app").replaceChildren(form);
+  document.getElementById("app").replaceChildren(form, importEventForm(error));
 }
 
 /** One rule for every kind of absence (late entries and withdrawals follow "missed"). */

@@ -1,7 +1,7 @@
 """Competitions: pairings to avoid.
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 Create Date: 2026-12-06
 
 ``clubs_every_round`` keeps club-mates apart in every round (``clubs_apart`` does it in
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0010"
+down_revision: str | None = "0012"
 branch_labels: str | None = None
 depends_on: str | None = None
 
