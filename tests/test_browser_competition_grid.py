@@ -16,9 +16,11 @@ from tests.browser import Browser, Page, Served, browser, needs_chromium, open_p
 from tests.test_browser_competition import (
     DRAW,
     HANDS,
+    REFEREES,
     Comp,
     check_in,
     create,
+    make_account,
     pick,
     referee,
     register,
@@ -67,6 +69,8 @@ def event(page: Page, served: Served) -> Comp:
     for name, club in PLAYERS:
         register(page, name, club)
         check_in(page, name)
+    for name in REFEREES:  # each referee their own account
+        make_account(page, name)
     made = httpx.post(
         f"{served.url}/api/competitions/{comp.cid}/rounds",
         json={"online_tables": []},

@@ -52,6 +52,10 @@ class Event:
         }
         made = self.call("post", "/api/competitions", body, status=201)
         self.cid, self.org = made["competition"]["id"], made["token"]
+        for name in ("Rina", "Tono"):  # each referee their own account
+            self.post(
+                "/accounts", {"name": name, "password": f"wasit-{name.lower()}-01"}, status=201
+            )
         self.ref = self.login("Rina")
         self.ref2 = self.login("Tono")
 
@@ -72,7 +76,7 @@ class Event:
         return self.call("get", f"/api/competitions/{self.cid}{path}", None, token)
 
     def login(self, name: str) -> str:
-        body = {"role": "referee", "password": "rahasia-wasit", "name": name}
+        body = {"name": name, "password": f"wasit-{name.lower()}-01"}
         token: str = self.post("/login", body, token="-")["token"]
         return token
 
