@@ -37,6 +37,7 @@ lint: $(INSTALLED_DEV) $(NODE_MODULES)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	node_modules/.bin/eslint remikit/server/static tests/js
+	node_modules/.bin/tsc -p tsconfig.json
 
 # The message catalogue (docs/translating.md): `make messages` extracts every message id the
 # code uses (babel.cfg) into the template and merges it into each language's .po file;

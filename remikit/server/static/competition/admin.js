@@ -9,7 +9,7 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, compStatus, errorLine, header, login, logout, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
+  base, call, compStatus, errorLine, formField, header, login, logout, namer, pageUrl, playerStatus, refreshButton, summary, timerText,
 } from "./common.js";
 import {toolsSection} from "./admin_tools.js";
 import {loginForm} from "./login.js";
@@ -60,7 +60,7 @@ function addPlayer() {
   const input = (id, attrs = {}) => h("input", {id, maxlength: 40, ...attrs});
   const submit = (event) => {
     event.preventDefault();
-    const value = (id) => document.getElementById(id).value.trim();
+    const value = (id) => formField(id).value.trim();
     act("/players", {name: value("player-name"), club: value("player-club") || null, contact: value("player-contact") || null});
   };
   return h("form", {id: "player-form", class: "row wrap", onsubmit: submit},
@@ -76,7 +76,7 @@ function reasonForm(player, action) {
   const id = `reason-${player.id}`;
   const submit = (event) => {
     event.preventDefault();
-    act(`/players/${player.id}/${action}`, {reason: document.getElementById(id).value.trim()});
+    act(`/players/${player.id}/${action}`, {reason: formField(id).value.trim()});
   };
   return h("form", {class: "row reason-form", onsubmit: submit},
     h("label", {class: "inline", for: id}, t("comp.reason"), h("input", {id, required: true, maxlength: 200})),
@@ -127,7 +127,7 @@ const ROLE_WORD = {organiser: N_("comp.role.organiser"), referee: N_("comp.role.
 function accountsSection() {
   const submit = (event) => {
     event.preventDefault();
-    const value = (id) => document.getElementById(id).value;
+    const value = (id) => formField(id).value;
     act("/accounts", {name: value("account-name").trim(), password: value("account-password")});
   };
   const rows = state.accounts.map((a) => h("tr", {dataset: {account: a.name, locked: String(a.locked)}},
@@ -163,7 +163,7 @@ function makeRound() {
       t("comp.table_n", {n: i + 1})));
   const submit = (event) => {
     event.preventDefault();
-    const online = [...document.querySelectorAll('#round-form input[name="online"]:checked')].map((b) => Number(b.value));
+    const online = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#round-form input[name="online"]:checked'))].map((b) => Number(b.value));
     state.shown = next;
     act("/rounds", {online_tables: online});
   };

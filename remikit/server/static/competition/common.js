@@ -20,6 +20,11 @@ export function keepLogin(role, token, name, id = cid) {
   localStorage.setItem(`remikit.competition.${id}.${role}`, JSON.stringify({token, name}));
 }
 
+/** The form field (input, select, textarea) of `id`.
+ * @param {string} id
+ * @returns {HTMLInputElement} */
+export const formField = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+
 export function forget(role) { localStorage.removeItem(tokenKey(role)); }
 
 /** Log out: the server ends the token (POST …/logout), this browser forgets it. */

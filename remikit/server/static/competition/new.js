@@ -9,7 +9,7 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h, levelName} from "../util.js";
 import {importEventForm} from "./admin_tools.js";
-import {call, errorLine, header, keepLogin} from "./common.js";
+import {call, errorLine, formField, header, keepLogin} from "./common.js";
 
 const TIE_BREAKS = {
   games_won: N_("comp.tie.games_won"), ace_closes: N_("comp.tie.ace_closes"), joker_closes: N_("comp.tie.joker_closes"),
@@ -37,12 +37,12 @@ function choice(id, label, values, chosen) {
 }
 
 function render() {
-  const typed = [...document.querySelectorAll("#new-form input:not([name=tie]), #new-form select")]
+  const typed = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#new-form input:not([name=tie]), #new-form select"))]
     .map((input) => [input.id, input.type === "checkbox" ? input.checked : input.value]);
   draw();
   for (const [id, value] of typed) {
-    const input = document.getElementById(id);
-    if (input.type === "checkbox") input.checked = value; else input.value = value;
+    const input = formField(String(id));
+    if (input.type === "checkbox") input.checked = Boolean(value); else input.value = String(value);
   }
 }
 
@@ -53,7 +53,7 @@ function draw() {
     h("label", {class: "check"}, h("input", {type: "checkbox", name: "tie", value: name, checked: chosen.has(name),
       onchange: (e) => { if (e.target.checked) chosen.add(name); else chosen.delete(name); }}), t(TIE_BREAKS[name])),
     i ? h("button", {type: "button", class: "btn ghost small", "aria-label": t("comp.new.tie_up", {name: t(TIE_BREAKS[name])}),
-      onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; render(); document.querySelector(`[data-tie="${name}"] button`)?.focus(); }}, "↑") : null)));
+      onclick: () => { [order[i - 1], order[i]] = [order[i], order[i - 1]]; render(); /** @type {HTMLElement | null} */ (document.querySelector(`[data-tie="${name}"] button`))?.focus(); }}, "↑") : null)));
   const form = h("form", {id: "new-form", class: "card-box comp-form", onsubmit: submit},
     h("h1", {}, t("comp.new.title")),
     field("new-name", t("comp.field.name"), h("input", {required: true, maxlength: 80})),
@@ -98,18 +98,18 @@ function absences(rule, points) {
 
 async function submit(event) {
   event.preventDefault();
-  const value = (id) => document.getElementById(id).value;
-  const duplicate = document.getElementById("new-duplicate").checked;
+  const value = (id) => formField(id).value;
+  const duplicate = formField("new-duplicate").checked;
   const body = {
     name: value("new-name").trim(), date: value("new-date"), venue: value("new-venue").trim(),
     rounds: Number(value("new-rounds")), games: Number(value("new-games")),
     tie_breaks: order.filter((name) => chosen.has(name) && (duplicate || name !== "luck_adjusted")),
     fill: value("new-fill"), bot_level: value("new-bot-level"), absences: absences(value("new-absence"), value("new-absence-points")),
     rank_by: value("new-rank-by"), min_games: Number(value("new-min-games")),
-    clubs_apart: document.getElementById("new-clubs-apart").checked, duplicate, publish: value("new-publish"),
+    clubs_apart: formField("new-clubs-apart").checked, duplicate, publish: value("new-publish"),
     organiser_password: value("new-organiser-password"), referee_password: value("new-referee-password") || null,
   };
-  const button = document.getElementById("new-submit");
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("new-submit"));
   button.disabled = true;
   try {
     const made = await call("/api/competitions", {body});

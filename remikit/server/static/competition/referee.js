@@ -10,7 +10,7 @@ import {N_, onLangChange, t} from "../i18n.js";
 import {url} from "../urls.js";
 import {h} from "../util.js";
 import {
-  base, call, errorLine, gameSeats, gameStatus, header, login, logout, namer, refreshButton, seatLabel,
+  base, call, errorLine, formField, gameSeats, gameStatus, header, login, logout, namer, refreshButton, seatLabel,
 } from "./common.js";
 import {cardDraft, cardGrid, cardProblems} from "./card_grid.js";
 import {entryView} from "./entry_view.js";
@@ -70,7 +70,7 @@ function seatDraw(tb, nameOf) {
     h("input", {id: `draw-${seat.position}`, class: "card-input", maxlength: 3, required: true, autocomplete: "off", autocapitalize: "off", placeholder: "Ks"})));
   const submit = async (event) => {
     event.preventDefault();
-    const cards = Object.fromEntries(drawing.map((seat) => [seat.position, document.getElementById(`draw-${seat.position}`).value.trim()]));
+    const cards = Object.fromEntries(drawing.map((seat) => [seat.position, formField(`draw-${seat.position}`).value.trim()]));
     try {
       await call(base(`/rounds/${state.round.number}/tables/${tb.number}/seat-draw`), {body: again ? {redraw: cards} : {cards}, role: ROLE});
       error.show(null);
