@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger
-from remikit.server.competition.views import due_awards, round_done
+from remikit.server.competition.ranking import due_awards
+from remikit.server.competition.views import round_done
 from remikit.storage.competition import AbsenceRow, EntryRow, Snapshot
 from remikit.storage.store import now
 

@@ -41,15 +41,14 @@ from remikit.server.competition.bodies import (
     entry_body,
 )
 from remikit.server.competition.ledger import known_player
+from remikit.server.competition.ranking import player_games, standing_rows
 from remikit.server.competition.views import (
     competition_json,
     entry_json,
     missing,
-    player_games,
     public_row,
     published_round,
     score_lines,
-    standing_rows,
 )
 from remikit.server.problems import Problem, pick_lang
 from remikit.server.share import root_path

@@ -21,8 +21,9 @@ from remikit.competition.seat_draw import POSITIONS
 from remikit.competition.seating import assess
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_player
+from remikit.server.competition.ranking import entrants
 from remikit.server.competition.rounds import Rounds, quality_json
-from remikit.server.competition.views import entrants, round_status, round_tables
+from remikit.server.competition.views import round_status, round_tables
 from remikit.server.problems import Problem
 from remikit.storage.competition import CompetitionRow, CompTableRow, RoundRow, Snapshot
 

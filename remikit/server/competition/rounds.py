@@ -18,7 +18,8 @@ from remikit.server.competition.absences import give
 from remikit.server.competition.auth import Login, audit
 from remikit.server.competition.ledger import Ledger, known_table, refused
 from remikit.server.competition.online import OnlineTables, round_secret
-from remikit.server.competition.views import done_at, entrants, round_done
+from remikit.server.competition.ranking import entrants
+from remikit.server.competition.views import done_at, round_done
 from remikit.server.problems import Problem
 from remikit.storage.competition import CompTableRow, RoundRow, Snapshot, running_timers
 from remikit.storage.store import now
