@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from remikit.cli.main import build_parser, main
-from remikit.cli.verify import MESSAGES, problem_text
+from remikit.cli.verify import MESSAGES, NOTHING_TO_VERIFY, problem_text
 from remikit.fairness import Mismatch
 from tests.fair_records import fair_record
 
@@ -183,14 +183,17 @@ def test_each_mismatch_has_its_message(
         assert text in capsys.readouterr().out
 
 
-def test_a_record_from_before_fair_deals_does_not_verify(
+def test_a_record_without_fairness_data_has_nothing_to_verify(
     data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Not from a web table (or from before fair deals): its own exit status, 3."""
     path = str(data / "records" / "t13-round1-out-and-final-turns.json")
-    assert main(["verify", "--json", path]) == 1
+    assert main(["verify", "--json", "--lang", "en", path]) == NOTHING_TO_VERIFY == 3
     out = json.loads(capsys.readouterr().out)
-    assert out["ok"] is False and out["deals"]
-    assert all(d["problems"][0]["code"] == "no_fairness" for d in out["deals"])
+    assert out["ok"] is False and out["nothing_to_verify"] is True
+    assert out["reason"].startswith("nothing to verify: no deal of this record")
+    assert main(["verify", "--lang", "id", path]) == 3
+    assert "tidak ada yang bisa diperiksa" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,9 @@ MESSAGES = {
 }
 """The message of each :class:`Mismatch` code but ``deck``, its fields filled in."""
 
+NOTHING_TO_VERIFY = 3
+"""The exit status for a record none of whose deals carries fairness data."""
+
 
 def add_parser(subparsers: Any) -> None:
     lang = default_lang()
@@ -99,6 +102,15 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(t("verify.failed", lang, reason=str(exc)), file=sys.stderr)
         return 1
+    if checks and all(
+        [p.code for p in check.problems] == ["no_fairness"] for check in checks
+    ):  # not from a web table, or from before fair deals: nothing to check
+        reason = t("verify.nothing", lang)
+        if args.json:
+            print(json.dumps({"ok": False, "nothing_to_verify": True, "reason": reason}))
+        else:
+            print(reason, file=sys.stderr)
+        return NOTHING_TO_VERIFY
     round_problems = check_round(*round_given) if round_given else []
     ok = all(check.verified for check in checks) and not round_problems
     if args.json:
