@@ -162,6 +162,9 @@ def test_a_finished_game_marks_the_walkout_and_rates_once_with_the_quit_penalty(
     assert not game_a["stand_in"] and game_a["stand_in_turns"] == 0
     assert game_b["stand_in"] and game_b["stand_in_turns"] == game_b["turns"] > 0
     assert not game_b["won"]  # the stand-in's game is not the person's win
+    listed = client.get(f"/api/games/{table_id}").json()["game"]["result"]  # the lobby's
+    assert listed["stand_in_turns"] == [0, game_b["turns"]]
+    assert listed["turns"] == [game_a["turns"], game_b["turns"]]
     assert game_a["replay"] == f"/static/replay.html?game={table_id}&seat=0"
     assert game_a["review"] == f"/api/games/{table_id}/reviews/0"
     (gin_a,), (gin_b,) = ana["variants"], budi["variants"]

@@ -336,12 +336,18 @@ function renderTableList() {
   $("#table-page").replaceChildren(...(pages ? [shown, pages] : [shown]));
 }
 
+/** Whether the stand-in bot made most of `seat`'s actions in a finished game. */
+function standIn(result, seat) {
+  const turns = result.turns?.[seat] ?? 0;
+  return turns > 0 && (result.stand_in_turns?.[seat] ?? 0) * 2 > turns;
+}
+
 function renderGames() {
   const items = lastGames.map((game) => {
     const result = game.result || {};
     const names = game.seats.map((s) => s.name || `Bot ${s.seat}`);
     const winner = result.winner === null || result.winner === undefined ? t("lobby.no_winner")
-      : t("lobby.winner", {name: names[result.winner]});
+      : t(standIn(result, result.winner) ? "lobby.winner_stand_in" : "lobby.winner", {name: names[result.winner]});
     const when = game.finished_at ? new Date(game.finished_at).toLocaleString(document.documentElement.lang === "id" ? "id-ID" : "en-GB",
       {dateStyle: "medium", timeStyle: "short"}) : "";
     return h("li", {class: "game-item", dataset: {game: game.id}},

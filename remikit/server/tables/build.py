@@ -7,7 +7,7 @@ import contextlib
 import gc
 import re
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from remikit.actions import ActionSyntaxError, parse_seat_action
@@ -20,6 +20,7 @@ from remikit.records import RecordError, apply_recorded, new_game, start_hand
 from remikit.server.option_help import option_help
 from remikit.server.problems import Problem
 from remikit.server.tables.fair_deals import fixed_secret
+from remikit.server.tables.seats import SeatConfig, seat_actions
 from remikit.storage import StoredTable
 from remikit.variants import VARIANTS, VariantSpec, find_playable, playable
 
@@ -222,10 +223,16 @@ def next_deck(game: Game, seed: str) -> list[Any]:
     return fair_deck(game.full_deck(), fixed_secret(seed, number), [None] * game.players)
 
 
-def game_result(game: Game) -> dict[str, Any]:
-    """What a finished game's listing shows: totals, winner, scores per deal."""
+def game_result(game: Game, seats: Sequence[SeatConfig], actions: Sequence[str]) -> dict[str, Any]:
+    """What a finished game's listing shows: totals, winner, scores per deal, and each
+    seat's actions with those of them its stand-in bot made."""
     return {
         "totals": list(game.totals),
         "winner": game.winner,
         "hand_scores": [list(d.summary.points) for d in game.deals if d.summary is not None],
+        "turns": [seat_actions(actions, seat) for seat in range(len(seats))],
+        "stand_in_turns": [
+            config.stand_in_turns + config.absent_turns(actions, seat)
+            for seat, config in enumerate(seats)
+        ],
     }

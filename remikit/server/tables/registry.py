@@ -117,7 +117,7 @@ class Tables(Joining):
         log.info("remikit: %d tables resumed", len(stored))
 
     async def _mark_finished(self, live: Table) -> None:
-        result, table_id, moment = game_result(live.game), live.id, now()
+        result, table_id, moment = game_result(live.game, live.seats, live.actions), live.id, now()
 
         def write(session: Any) -> None:
             Store.set_finished(session, table_id, result, moment)

@@ -374,7 +374,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
         return problem
 
     async def _finish(self) -> None:
-        await self._mark_finished(game_result(self.game))
+        await self._mark_finished(game_result(self.game, self.seats, self.actions))
 
     async def _mark_finished(self, result: dict[str, Any]) -> None:
         moment, table_id = now(), self.id

@@ -46,6 +46,7 @@ class Timers:
     grace: dict[int, Timer]
     seen: dict[int, int]
     showing: tuple[int, Timer | None] | None
+    actions: list[str]
 
     if TYPE_CHECKING:
 
@@ -202,7 +203,9 @@ class Timers:
         it ends as abandoned (the lock is held)."""
         self.abandoned = True
         self.window = None
-        await self._mark_finished(game_result(self.game) | {"abandoned": True})
+        await self._mark_finished(
+            game_result(self.game, self.seats, self.actions) | {"abandoned": True}
+        )
         seat = self.game.to_play if self.game.to_play is not None else 0
         self.emit(Notice(N_("server.abandoned"), seat, {"hours": self.abandon_after / 3600}))
         self.settle()
