@@ -19,9 +19,11 @@ import sqlalchemy as sa
 from alembic import command
 from fastapi.testclient import TestClient
 
+from remikit.server import passwords
 from remikit.server.clock import ManualClock
 from remikit.server.competition import auth
-from remikit.server.competition.auth import CODE_ALPHABET, hash_password
+from remikit.server.competition.auth import CODE_ALPHABET
+from remikit.server.passwords import hash_password
 from remikit.storage import Store
 from remikit.storage.migrations import config
 from tests.test_competition_api import (
@@ -332,7 +334,7 @@ def test_the_password_work_runs_off_the_event_loop(
 ) -> None:
     event = Event(client)
     loops: list[bool] = []
-    checked = auth.password_matches
+    checked = passwords.password_matches
 
     def watched(password: str, stored: str) -> bool:
         try:

@@ -17,9 +17,9 @@ from remikit.server.competition.auth import (
     account_row,
     audit,
     check_password,
-    hash_password,
 )
 from remikit.server.competition.ledger import Ledger, known_player
+from remikit.server.passwords import hash_password
 from remikit.server.problems import Problem
 from remikit.storage.competition import AccountRow, GuardRow
 

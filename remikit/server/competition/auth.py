@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
@@ -19,24 +18,15 @@ from sqlalchemy.orm import Session
 from remikit.server.clock import Clock
 from remikit.server.competition.guard import Guard
 from remikit.server.competition.ledger import Ledger
+from remikit.server.passwords import MIN_PASSWORD, hash_password, password_matches
 from remikit.server.problems import Problem
 from remikit.server.tables.seats import hash_token
 from remikit.storage.competition import AccountRow, AuditRow, CompetitionRow, LoginRow
 from remikit.storage.store import now
 
-SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-MIN_PASSWORD = 10
-"""The fewest characters of an account's password."""
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """A player's code: letters and digits nobody mistakes for another (no 0 O 1 I L)."""
 CODE_LENGTH = 6
-
-
-def hash_password(password: str) -> str:
-    """``scrypt$SALT$HASH`` (hex) of a password, with a random salt."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, **SCRYPT)
-    return f"scrypt${salt.hex()}${digest.hex()}"
 
 
 def check_password(password: str) -> str:
@@ -67,12 +57,6 @@ def code_matches(given: str, code: str) -> bool:
 def account_key(name: str) -> str:
     """The key of an account's name: names equal but for case are one account."""
     return name.casefold()
-
-
-def password_matches(password: str, stored: str) -> bool:
-    _, salt, digest = stored.split("$")
-    found = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), **SCRYPT)
-    return hmac.compare_digest(found.hex(), digest)
 
 
 @dataclass(frozen=True)

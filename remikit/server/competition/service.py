@@ -24,7 +24,6 @@ from remikit.server.competition.auth import (
     account_key,
     account_row,
     audit,
-    hash_password,
     login_row,
     new_code,
 )
@@ -34,6 +33,7 @@ from remikit.server.competition.online import OnlineTables, TableHub, new_table_
 from remikit.server.competition.reseat import Reseating
 from remikit.server.competition.rounds import Rounds
 from remikit.server.competition.tools import Tools
+from remikit.server.passwords import hash_password
 from remikit.server.problems import Problem
 from remikit.server.tables.seats import hash_token
 from remikit.storage.competition import CompetitionRow, PlayerRow, Snapshot

@@ -13,8 +13,6 @@ tables of the profiles that block it.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 import math
 import secrets
@@ -27,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from remikit.i18n import LANGUAGES, N_, t
 from remikit.server.limits import RateLimit
+from remikit.server.passwords import MIN_PASSWORD, hash_password, password_matches
 from remikit.server.problems import Problem
 from remikit.server.profiles import views
 from remikit.server.profiles.games import finished_game, record
@@ -45,28 +44,11 @@ log = logging.getLogger("remikit.server")
 T = TypeVar("T")
 
 NAME_MAX = 40
-PASSWORD_MIN = 10
 PASSWORD_MAX = 200
 LOCK_AFTER = 8
 """Failed sign-ins in a row after which a profile is locked for :data:`LOCK_SECONDS`."""
 LOCK_SECONDS = 3600
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-
-
-SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-
-
-def hash_password(password: str) -> str:
-    """``scrypt$SALT$HASH`` (hex) of a password, with a random salt."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, **SCRYPT)
-    return f"scrypt${salt.hex()}${digest.hex()}"
-
-
-def password_matches(password: str, stored: str) -> bool:
-    _, salt, digest = stored.split("$")
-    found = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), **SCRYPT)
-    return hmac.compare_digest(found.hex(), digest)
 
 
 def new_profile_id() -> str:
@@ -195,8 +177,8 @@ class Profiles:
 
     async def set_password(self, token: str | None, password: str) -> dict[str, Any]:
         profile = await self.require(token)
-        if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-            raise Problem("bad_password", "profile.short_password", min=PASSWORD_MIN)
+        if not MIN_PASSWORD <= len(password) <= PASSWORD_MAX:
+            raise Problem("bad_password", "profile.short_password", min=MIN_PASSWORD)
         hashed = await asyncio.to_thread(hash_password, password)
         await self.writer.run(
             lambda s: s.execute(
