@@ -307,7 +307,7 @@ def test_the_verify_page_names_what_differs(person: Person) -> None:
     page = person.page
     assert page.get_attribute("#verify-verdict", "data-failed") == "4"
     moved = page.text_content('#verify-deals > li[data-deal="2"] li[data-code="deck"]') or ""
-    assert "card 5 from the top" in moved and "2 places differ" in moved
+    assert "card 5 from the top" in moved and "2 cards differ" in moved  # as remi verify says
     assert page.is_visible('#verify-deals > li[data-deal="3"] li[data-code="commitment"]')
     assert page.get_attribute('#verify-deals > li[data-deal="1"]', "data-verified") == "true"
     shot(page, "fairness-verify-tampered", full_page=True)

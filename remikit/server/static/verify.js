@@ -13,25 +13,26 @@ const game = (params.get("game") || "").toUpperCase();
 const state = {name: null, results: null, error: null, busy: false};
 window.remikit = state; // for the browser tests and the curious
 
-// The message of each problem code of verifyRecord, its fields filled in.
+// The message of each problem code of verifyRecord, its fields filled in: the same
+// sentences as `remi verify` says (remikit/cli/verify.py).
 const PROBLEMS = {
-  no_fairness: N_("fair.problem.no_fairness"),
-  malformed: N_("fair.problem.malformed"),
-  table: N_("fair.problem.table"),
-  deal_number: N_("fair.problem.deal_number"),
-  seats: N_("fair.problem.seats"),
-  no_secret: N_("fair.problem.no_secret"),
-  commitment: N_("fair.problem.commitment"),
-  deck: N_("fair.problem.deck"),
+  no_fairness: N_("verify.no_fairness"),
+  malformed: N_("verify.malformed"),
+  table: N_("verify.table"),
+  deal_number: N_("verify.deal_number"),
+  seats: N_("verify.seats"),
+  no_secret: N_("verify.no_secret"),
+  commitment: N_("verify.commitment"),
 };
 
 function problemText(problem) {
   const {code, ...fields} = problem;
-  if (code === "deck") {
-    fields.found = fields.found === null ? "—" : showCard(fields.found);
-    fields.expected = fields.expected === null ? "—" : showCard(fields.expected);
-  }
-  return PROBLEMS[code] ? t(PROBLEMS[code], fields) : code;
+  if (code !== "deck") return PROBLEMS[code] ? t(PROBLEMS[code], fields) : code;
+  const shown = {...fields, found: fields.found === null ? "—" : showCard(fields.found),
+    expected: fields.expected === null ? "—" : showCard(fields.expected)};
+  if (fields.found === null) return tn("verify.deck_short", fields.differ, shown);
+  if (fields.expected === null) return tn("verify.deck_long", fields.differ, shown);
+  return tn("verify.deck", fields.differ, shown);
 }
 
 function header() {
