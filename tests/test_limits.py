@@ -203,7 +203,7 @@ def test_whole_numbers_at_the_ends_of_their_range_are_answered(client: TestClien
         page = client.get("/api/tables", params={"offset": offset})
         assert page.status_code == 200 and page.json()["tables"] == [], page.text
         assert page.json()["total"] == 2
-    passwords = {"organiser_password": "panitia", "referee_password": "wasit"}
+    passwords = {"organiser_password": "panitia-medan", "referee_password": "wasit-bersama"}
     body = {"name": "Piala", "date": "2026-12-05", "rounds": 1, **passwords}
     made = client.post("/api/competitions", json=body).json()
     who = {"Authorization": f"Bearer {made['token']}"}

@@ -239,9 +239,9 @@ COMPETITION_ROWS = {
     "competitions": "INSERT INTO competitions (id, name, date, venue, rounds, games, tie_breaks,"
     " fill, bot_level, bye_points, clubs_apart, publish, organiser_password, referee_password,"
     " created_at) VALUES ('OLDCOMP1', 'Lama', '2026-12-01', '', 2, 1, '[]', 'byes', 'greedy',"
-    " 'average', 0, 'live', 'x$y', 'x$y', :at)",
+    " 'average', false, 'live', 'x$y', 'x$y', :at)",
     "competition_players": "INSERT INTO competition_players (competition_id, id, number, name,"
-    " status, late, created_at) VALUES ('OLDCOMP1', 'P1', 1, 'Ani', 'checked_in', 0, :at)",
+    " status, late, created_at) VALUES ('OLDCOMP1', 'P1', 1, 'Ani', 'checked_in', false, :at)",
     "competition_rounds": "INSERT INTO competition_rounds (competition_id, number, seating, timer,"
     " created_at) VALUES ('OLDCOMP1', 1, '{}', '{}', :at)",
     "competition_tables": "INSERT INTO competition_tables (competition_id, round, number, kind,"

@@ -233,18 +233,17 @@ def test_sigkill_mid_round_loses_no_confirmed_competition_entry(tmp_path: Path) 
         "venue": "Balai",
         "rounds": 1,
         "games": 4,
-        "organiser_password": "panitia",
-        "referee_password": "wasit",
+        "organiser_password": "panitia-medan",
     }
     with serving(database, log) as served:
         api = f"{served.url}api/competitions"
         made = httpx.post(api, json=body).json()
         cid, organiser = made["competition"]["id"], {"Authorization": f"Bearer {made['token']}"}
 
-        def referee(name: str) -> dict[str, str]:
-            answer = httpx.post(
-                f"{api}/{cid}/login", json={"role": "referee", "password": "wasit", "name": name}
-            )
+        def referee(name: str) -> dict[str, str]:  # each referee their own account
+            account = {"name": name, "password": f"wasit-{name.lower()}-01"}
+            httpx.post(f"{api}/{cid}/accounts", json=account, headers=organiser)
+            answer = httpx.post(f"{api}/{cid}/login", json=account)
             return {"Authorization": f"Bearer {answer.json()['token']}"}
 
         rina, tono = referee("Rina"), referee("Tono")

@@ -152,7 +152,11 @@ class Logins:
 
     def expiry(self, competition: CompetitionRow) -> datetime:
         """When a login made now expires."""
-        hours = competition.login_hours
+        return self.expiry_after(competition.login_hours)
+
+    def expiry_after(self, hours: int | None) -> datetime:
+        """When a login made now expires at a competition whose logins last ``hours``
+        (None: the server's setting)."""
         seconds = self.lifetime if hours is None else hours * 3600.0
         return self.wall.now() + timedelta(seconds=seconds)
 

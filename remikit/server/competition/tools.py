@@ -197,6 +197,8 @@ class Tools:
             return not wanted or found is not None
 
         code = await self.new_code() if await self.ledger.read(taken) else wanted
+        hours = doc["competition"].get("login_hours")
+        expires = self.logins.expiry_after(hours if isinstance(hours, int) else None)
 
         def write(session: Session) -> None:
             import_rows(session, doc, code)
@@ -210,7 +212,7 @@ class Tools:
             if competition is None or account is None:
                 raise ValueError("the file has no organiser's account")
             login = Login("organiser", account.name, token_hash, account.key)
-            session.add(login_row(code, login, self.logins.expiry(competition)))
+            session.add(login_row(code, login, expires))
 
         try:
             await self.ledger.writer.run(write)

@@ -195,6 +195,12 @@ export function announcement(previous, message, nameOf) {
   return null;
 }
 
+/** Hide the announcement line: its news is told (the results closed, or the player acts). */
+export function retireAnnouncement() {
+  const line = $("#going-out");
+  if (line) line.hidden = true;
+}
+
 /** Show `text` in the page's announcement line (made on first use), for everyone. */
 export function announce(text) {
   if (!text) return;

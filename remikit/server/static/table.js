@@ -5,7 +5,7 @@
 // carries the state id it was made against, and on reconnect the server's state decides (§4.4).
 
 import {absencePanel, applyPresence, claimMove, rematchButton} from "./absence.js";
-import {adviceReply, advicePanel, announce, announcement, discardWarning, guardDiscard, initAdvice} from "./advice.js";
+import {adviceReply, advicePanel, announce, announcement, discardWarning, guardDiscard, initAdvice, retireAnnouncement} from "./advice.js";
 import {Announcer} from "./announce.js";
 import {dealResults, logPanel, renderBoard} from "./board.js";
 import {wildRankLetter} from "./cards.js";
@@ -256,6 +256,7 @@ function send(action) {
   const message = page.message;
   if (!message || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
   page.ref += 1;
+  retireAnnouncement();
   page.socket.send(JSON.stringify({type: "action", state_id: message.state_id, action, ref: page.ref}));
   setBusy(true);
 }
@@ -600,6 +601,7 @@ function renderResults() {
   const over = view.game_over && page.resultsDeal === view.finished_deals.length - 1;
   const closeResults = () => {
     page.resultsOpen = false;
+    retireAnnouncement();
     render();
     $("#hand .card[tabindex='0']")?.focus({preventScroll: true});
   };
