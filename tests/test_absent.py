@@ -72,9 +72,12 @@ def test_a_person_out_of_time_is_played_by_the_stand_in_until_they_act(db_url: s
                 state = receive_until(ws0, lambda m: m["type"] == "state")
                 first = state["view"]["to_play"]
                 ws = (ws0, ws1)[first]
-                assert state["table"]["timer"] is None  # until the deal is in sight
+                assert state["table"]["timer"]["duration_ms"] == 45_000  # not yet in sight
                 ws.send_json({"type": "seen", "deal": 1})
-                state = receive_until(ws, lambda m: m["type"] == "state" and m["table"]["timer"])
+                state = receive_until(
+                    ws,
+                    lambda m: m["type"] == "state" and m["table"]["timer"]["duration_ms"] < 45_000,
+                )
                 timer = state["table"]["timer"]
                 assert timer == {"seat": first, "duration_ms": 30_000, "ends_in_ms": 30_000}
                 clock.advance(29.9)  # not yet
@@ -290,12 +293,10 @@ def test_a_seat_opened_for_someone_new_is_listed_as_free_in_the_lobby(db_url: st
             assert hello(ws, token)["seat"] == 0
 
 
-def test_a_turn_timer_waits_until_the_deal_is_in_sight_or_the_show_time_is_up(
-    db_url: str,
-) -> None:
-    """The first turn of a deal: no timer while the page shows the seat draw or the last
-    deal's results; it starts, whole, once the page says the deal is in sight (``seen``),
-    or after SHOW_MAX; a seen of a deal not dealt yet or from a spectator changes nothing."""
+def test_a_turn_has_more_time_until_the_deal_is_in_sight(db_url: str) -> None:
+    """Until the page says the deal is in sight (``seen``: the seat draw show or the last
+    deal's results closed), a turn has SHOW_MAX seconds more; once it does, the turn time
+    starts again, whole. A seen of a deal not dealt yet or from a spectator changes nothing."""
     clock = ManualClock()
     with running(db_url, clock=clock) as client:
         table_id = three_thirteen(client, {"turn_time": 30}, TWO_PEOPLE)
@@ -310,19 +311,19 @@ def test_a_turn_timer_waits_until_the_deal_is_in_sight_or_the_show_time_is_up(
             hello(watcher, None)
             state = receive_until(ws0, lambda m: m["type"] == "state")
             first = state["view"]["to_play"]
-            ws, other = (ws0, ws1)[first], (ws1, ws0)[first]
-            assert state["table"]["timer"] is None
+            ws = (ws0, ws1)[first]
+            whole = 30_000 + round(SHOW_MAX * 1000)
+            assert state["table"]["timer"]["duration_ms"] == whole
             watcher.send_json({"type": "seen", "deal": 1, "ref": 1})
             assert receive_until(watcher, lambda m: m["type"] == "error")["code"] == "spectator"
             ws.send_json({"type": "seen", "deal": 2, "ref": 2})  # not dealt yet: ignored
-            other.send_json({"type": "seen", "deal": 1, "ref": 3})  # not their turn
-            ws.send_json({"type": "seen", "deal": True, "ref": 4})
+            ws.send_json({"type": "seen", "deal": True, "ref": 3})
             assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "bad_message"
-            assert hub_of(client).tables[table_id].turn_timer is None
-            clock.advance(SHOW_MAX - 0.1)
-            ws.send_json({"type": "ping", "ref": 5})
-            receive_until(ws, lambda m: m["type"] == "pong")
-            assert hub_of(client).tables[table_id].turn_timer is None
-            clock.advance(0.1)  # the show time is up: the timer starts, whole
-            state = receive_until(ws, lambda m: m["type"] == "state" and m["table"]["timer"])
+            clock.advance(10)
+            timer = hub_of(client).tables[table_id].turn_timer
+            assert timer is not None and timer[1].duration == 30 + SHOW_MAX
+            ws.send_json({"type": "seen", "deal": 1, "ref": 4})  # in sight: 30 s from now
+            state = receive_until(
+                ws, lambda m: m["type"] == "state" and m["table"]["timer"]["duration_ms"] == 30_000
+            )
             assert state["table"]["timer"]["ends_in_ms"] == 30_000

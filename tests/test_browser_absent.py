@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from remikit.server.tables.timers import SHOW_MAX
 from tests.browser import (
     Browser,
     Person,
@@ -142,8 +143,8 @@ def test_the_settings_chosen_in_the_lobby_are_shown_at_the_table(
 def test_R13_2_no_turn_time_runs_behind_the_seat_draw_show(
     served: Served, browser: Browser
 ) -> None:
-    """The person's time starts, whole, once the seat draw show is closed; its Skip and
-    Start buttons take an ordinary click while the cards turn over."""
+    """The person's turn time starts again, whole, once the seat draw show is closed; its
+    Skip and Start buttons take an ordinary click while the cards turn over."""
     seats = [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * 3
     body = {"variant": "remi13d", "options": {"games": 1}, "seats": seats}
     response = httpx.post(f"{served.url}/api/tables", json=body | {"settings": {"turn_time": 30}})
@@ -160,8 +161,9 @@ def test_R13_2_no_turn_time_runs_behind_the_seat_draw_show(
         advance(served, 1)
         page.wait_for_timeout(100)
     assert page.is_visible("#seat-draw-show")
-    # the show covers the table: no time runs
-    assert page.evaluate("() => window.remikit.message.table.timer") is None
+    # the show covers the table: the turn has the show's time more, until the table is seen
+    timer = page.evaluate("() => window.remikit.message.table.timer")
+    assert timer["duration_ms"] == (30 + SHOW_MAX) * 1000
     page.click("#seat-draw-skip", timeout=5000)
     page.click("#seat-draw-done", timeout=5000)
     page.wait_for_selector("#seat-draw-show", state="hidden")

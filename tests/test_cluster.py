@@ -145,6 +145,8 @@ def play(ws: ClientConnection, turns: int, seen: list[Message], after: int = -1)
     acked: list[int] = []
     state = receive(ws, my_turn(after), seen)
     for turn in range(turns):
+        # the deal in sight, as the browser says once nothing covers the table
+        ws.send(json.dumps({"type": "seen", "deal": state["view"]["deal_number"]}))
         action = state["view"]["legal_actions"][0]
         ws.send(json.dumps({"type": "action", "state_id": state["state_id"], "action": action}))
         acked.append(state["state_id"])
@@ -201,9 +203,9 @@ def test_a_table_made_on_one_process_is_played_through_another(site: Site) -> No
         last = direct[-1]["state_id"]
         receive(there, lambda m: m["type"] == "state" and m["state_id"] >= last, forwarded)
     # the socket through the other process saw exactly what the owner's own socket saw
-    by_id = {m["state_id"]: m for m in direct if m["type"] == "state"}
-    shared = [m for m in forwarded if m["type"] == "state" and m["state_id"] in by_id]
-    assert shared and all(m == by_id[m["state_id"]] for m in shared)
+    by_id = {(m["state_id"], m["rev"]): m for m in direct if m["type"] == "state"}
+    shared = [m for m in forwarded if (m["state_id"], m.get("rev")) in by_id]
+    assert shared and all(m == by_id[m["state_id"], m["rev"]] for m in shared)
     # a page of another site is refused through any process, as by the owner itself
     for base in (site.direct_url(0), site.direct_url(1)):
         url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"

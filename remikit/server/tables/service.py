@@ -122,7 +122,6 @@ class Table(Seating, CallWindows, Contributions, Timers):
         self.spectators = 0  # sockets watching
         self.turn_timer: tuple[tuple[int, int], Timer] | None = None  # (deal, seat), timer
         self.seen: dict[int, int] = {}  # seat: the last deal its person has in sight
-        self.showing: tuple[int, Timer | None] | None = None  # deal, time to see it (None: up)
         self.idle_timer: tuple[int, Timer] | None = None  # (state id, timer) without turn time
         self.grace: dict[int, Timer] = {}  # seats whose person left, until they are away
         self.move_codes: dict[str, tuple[int, float]] = {}  # code hash: seat, valid until

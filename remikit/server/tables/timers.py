@@ -2,9 +2,10 @@
 the person), the grace period of a person whose last socket left, and the time after
 which a table without a turn timer that nobody moves ends as abandoned.
 
-A person's turn timer starts once their table is in sight: at a deal's first turns, not
-before their page has said it shows the deal (the seat draw show and the last deal's
-results closed; docs/protocol.md, ``seen``) or :data:`SHOW_MAX` seconds have passed."""
+A person's turn runs whole once their table is in sight: until their page has said it
+shows the deal (the seat draw show and the last deal's results closed; docs/protocol.md,
+``seen``), their turn has :data:`SHOW_MAX` seconds more; once it says so, the turn timer
+starts again with the turn time alone."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from remikit.server.clock import Timer
 from remikit.server.tables.build import game_result
 from remikit.server.tables.events import Changed, Idle, Notice
 
-SHOW_MAX = 15.0  # seconds a deal's start may be out of a person's sight before their timer runs
+SHOW_MAX = 15.0  # seconds more for a turn while the deal is not yet in the person's sight
 
 if TYPE_CHECKING:
     from remikit.engine import Game
@@ -45,7 +46,6 @@ class Timers:
     idle_timer: tuple[int, Timer] | None
     grace: dict[int, Timer]
     seen: dict[int, int]
-    showing: tuple[int, Timer | None] | None
     actions: list[str]
 
     if TYPE_CHECKING:
@@ -88,34 +88,10 @@ class Timers:
         if self.turn_timer is not None and self.turn_timer[0] == key:
             return
         self._stop_turn_timer()
-        if self._out_of_sight(*key):
-            return
-        timer = Timer.start(self.clock, limit)
+        shown = self.seen.get(seat, 0) >= key[0]
+        timer = Timer.start(self.clock, limit if shown else limit + SHOW_MAX)
         self.turn_timer = (key, timer)
         self.spawn(lambda: self._turn_time_up(timer, seat))
-
-    def _out_of_sight(self, deal: int, seat: int) -> bool:
-        """Whether ``seat``'s person has not yet had deal ``deal`` in sight and the deal's
-        :data:`SHOW_MAX` is not up (started here the first time it is asked)."""
-        if self.seen.get(seat, 0) >= deal:
-            return False
-        if self.showing is not None and self.showing[0] == deal:
-            return self.showing[1] is not None
-        if self.showing is not None and self.showing[1] is not None:
-            self.showing[1].call_off()
-        timer = Timer.start(self.clock, SHOW_MAX)
-        self.showing = (deal, timer)
-        self.spawn(lambda: self._show_up(deal, timer))
-        return True
-
-    async def _show_up(self, deal: int, timer: Timer) -> None:
-        if not await timer.expired(self.clock):
-            return
-        async with self.lock:
-            if self.showing is None or self.showing[1] is not timer or self.stopped:
-                return
-            self.showing = (deal, None)
-            self._arm_shown()
 
     async def see(self, seat: int, deal: int) -> None:
         """``seat``'s page shows deal ``deal``: nothing covers the table any more."""
@@ -123,13 +99,11 @@ class Timers:
             if deal <= self.seen.get(seat, 0) or deal > len(self.game.deals):
                 return
             self.seen[seat] = deal
-            self._arm_shown()
-
-    def _arm_shown(self) -> None:
-        """Arm the turn timer a deal's start held back; tell the seats when it starts."""
-        before = self.turn_timer
-        self._arm_turn()
-        if self.turn_timer is not before and self.turn_timer is not None:
+            running = self.turn_timer
+            if running is None or running[0] != (deal, seat):
+                return
+            self._stop_turn_timer()  # the turn again, its time alone from now
+            self._arm_turn()
             self.emit(Changed())
 
     def _arm_idle(self) -> None:
