@@ -336,6 +336,8 @@ function renderTableList() {
   $("#table-page").replaceChildren(...(pages ? [shown, pages] : [shown]));
 }
 
+const WINNER = {person: N_("lobby.winner"), standIn: N_("lobby.winner_stand_in")};
+
 /** Whether the stand-in bot made most of `seat`'s actions in a finished game. */
 function standIn(result, seat) {
   const turns = result.turns?.[seat] ?? 0;
@@ -347,7 +349,7 @@ function renderGames() {
     const result = game.result || {};
     const names = game.seats.map((s) => s.name || `Bot ${s.seat}`);
     const winner = result.winner === null || result.winner === undefined ? t("lobby.no_winner")
-      : t(standIn(result, result.winner) ? N_("lobby.winner_stand_in") : N_("lobby.winner"), {name: names[result.winner]});
+      : t(standIn(result, result.winner) ? WINNER.standIn : WINNER.person, {name: names[result.winner]});
     const when = game.finished_at ? new Date(game.finished_at).toLocaleString(document.documentElement.lang === "id" ? "id-ID" : "en-GB",
       {dateStyle: "medium", timeStyle: "short"}) : "";
     return h("li", {class: "game-item", dataset: {game: game.id}},
