@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -248,6 +249,41 @@ def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:
     assert results[:200] == [None] * 200
     assert isinstance(results[200], IntegrityError)
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(200)]
+
+
+def test_a_busy_writer_lingers_before_its_next_commit(store: Store) -> None:
+    """After a commit of several jobs the writer waits ``linger`` for more; after a commit
+    of one it goes on at once (a quiet server adds no delay)."""
+    store.create_table(table())
+    slept: list[float] = []
+    writer = Writer(store, linger=0.003, sleep=slept.append)
+    holding, gate = threading.Event(), threading.Event()
+
+    def add(index: int) -> Callable[[Session], None]:
+        return lambda session: Store.add_action(session, "ABCDEFGH", index, 0, f"a{index}")
+
+    def hold(session: Session) -> None:
+        holding.set()
+        gate.wait(5)
+
+    async def main() -> None:
+        first = asyncio.create_task(writer.run(hold))
+        await asyncio.to_thread(holding.wait, 5)  # the writer holds the first job
+        queued = [asyncio.create_task(writer.run(add(i))) for i in range(3)]
+        await asyncio.sleep(0)  # all three queued behind it
+        gate.set()
+        await asyncio.gather(first, *queued)
+        assert slept == []  # batches of one, then of three: no wait yet
+        await writer.run(add(3))
+        assert slept == [0.003]  # after the batch of three
+        await writer.run(add(4))
+        assert slept == [0.003]  # after a batch of one: at once
+
+    try:
+        asyncio.run(main())
+    finally:
+        writer.close()
+    assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(5)]
 
 
 def test_a_call_answer_is_loaded_with_the_window_it_answers(database_url: str) -> None:
