@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from remikit.server.profiles.games import FinishedGame, SeatLine, record
 from remikit.server.profiles.service import LOCK_AFTER, Profiles
 from remikit.server.tables.seats import hash_token
+from remikit.server.tables.service import Table
 from remikit.storage import Store, StoredTable
 from remikit.storage.profiles import (
     ProfileRow,
@@ -215,6 +216,37 @@ def test_a_finished_game_marks_the_walkout_and_rates_once_with_the_quit_penalty(
         for e in client.get("/api/leaderboard?variant=gin").json()["entries"]
         if not e["bot"]
     ] == ["Ana"]
+
+
+def test_a_game_over_before_the_server_marked_it_is_taken_into_profiles_at_restart(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server stopped between a game's last action and its mark: rebuilt, the table
+    is marked finished and its game reaches the profiles, as if it had not stopped."""
+
+    async def stopped_first(table: Table, **extra: Any) -> None:
+        pass
+
+    with running(database_url) as client:
+        (a, a_token), (b, b_token) = make(client, "Ana"), make(client, "Budi")
+        monkeypatch.setattr(Table, "finish", stopped_first)
+        table_id, _ = gin_with_a_walkout(client, [a_token, b_token])
+    monkeypatch.undo()
+    store = Store(database_url)
+    try:
+        assert table_id in [t.id for t in store.unfinished()]
+        with store.session() as session:
+            assert session.get(ProfileTableRow, table_id) is None
+    finally:
+        store.close()
+    with running(database_url) as client:
+        store = hub_of(client).store
+        eventually("the game taken", lambda: store.session().get(ProfileTableRow, table_id))
+        assert table_id not in [t.id for t in store.unfinished()]
+        assert table_info(client, table_id)["status"] == "finished"
+        (game,) = client.get(f"/api/profiles/{a}").json()["profile"]["games"]
+        assert game["table"] == table_id
+        assert client.get(f"/api/profiles/{b}").json()["profile"]["variants"][0]["games"] == 1
 
 
 def stored_table(store: Store, code: str) -> None:

@@ -24,7 +24,6 @@ from remikit.server.settings import Settings
 from remikit.server.tables.build import (
     CODE_RE,
     build_game,
-    game_result,
     new_table_code,
     normalize_code,
     playable_variant,
@@ -105,7 +104,7 @@ class Tables(Joining):
                 continue
             self.tables[live.id] = live
             if live.game.over:  # the server stopped between the last action and the mark
-                await self._mark_finished(live)
+                await live.finish()  # the profiles and competitions take the game now
             else:  # or between the action that ended a deal and the next deal's deck
                 await self._deal_pending(live)
                 self.lobby.add(live, table.client)
@@ -115,15 +114,6 @@ class Tables(Joining):
         await self.expiry.start()
         self.ready = True
         log.info("remikit: %d tables resumed", len(stored))
-
-    async def _mark_finished(self, live: Table) -> None:
-        result, table_id, moment = game_result(live.game, live.seats, live.actions), live.id, now()
-
-        def write(session: Any) -> None:
-            Store.set_finished(session, table_id, result, moment)
-
-        await self.writer.run(write, table=table_id)
-        live.finished_at = moment
 
     async def _deal_pending(self, live: Table) -> None:
         async with live.lock:

@@ -5,13 +5,14 @@ asked for, seated as the next deal starts."""
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from remikit.i18n import N_
 from remikit.server.tables.events import Event, Idle, Notice, Presence, Reseated, SeatsChanged
-from remikit.server.tables.seats import BotPlayer, SeatConfig, bot_seed
+from remikit.server.tables.seats import BotPlayer, SeatConfig, bot_seed, hash_token
 from remikit.storage import Store
 
 if TYPE_CHECKING:
@@ -57,6 +58,20 @@ class Seating:
 
         @property
         def state_id(self) -> int: ...
+
+    def connected(self, seat: int) -> bool:
+        return self.seats[seat].kind == "bot" or bool(self.present.get(seat))
+
+    def seat_for_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    @property
+    def has_people(self) -> bool:
+        return any(s.kind == "person" for s in self.seats)
 
     def bot_for(self, seat: int, level: str | None = None) -> BotPlayer:
         """The bot of ``seat`` at ``level``; without a level, the table's stand-in for a

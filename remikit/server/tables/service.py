@@ -11,7 +11,6 @@ that ended a deal and the game goes on, shuffle the next deal's deck with its ke
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 from collections.abc import Awaitable, Callable, Container
 from dataclasses import replace
@@ -37,7 +36,7 @@ from remikit.server.tables.events import (
 from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.ownership import table_moved
 from remikit.server.tables.seating import Seating
-from remikit.server.tables.seats import BotPlayer, SeatConfig, hash_token
+from remikit.server.tables.seats import BotPlayer, SeatConfig
 from remikit.server.tables.table_settings import TableSettings
 from remikit.server.tables.timers import Timers
 from remikit.server.tables.window import CallWindow, CallWindows
@@ -163,20 +162,6 @@ class Table(Seating, CallWindows, Contributions, Timers):
         """Whether any socket is at the table."""
         return self.spectators > 0 or any(self.present.values())
 
-    def connected(self, seat: int) -> bool:
-        return self.seats[seat].kind == "bot" or bool(self.present.get(seat))
-
-    def seat_for_token(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for index, seat in enumerate(self.seats):
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                return index
-        return None
-
-    @property
-    def has_people(self) -> bool:
-        return any(s.kind == "person" for s in self.seats)
-
     @property
     def awaiting_seat_draw(self) -> bool:
         """Whether the seat draw (R13-2) has yet to say who plays which seat."""
@@ -292,7 +277,7 @@ class Table(Seating, CallWindows, Contributions, Timers):
         await self._store_and_apply(seat, action)
         self._maybe_open_window()
         if self.game.over:
-            await self._finish()
+            await self.finish()
         self.settle()
         if self.game.over and not self.watched:
             self.emit(Idle())
@@ -372,18 +357,18 @@ class Table(Seating, CallWindows, Contributions, Timers):
         self.emit(Ended(problem))
         return problem
 
-    async def _finish(self) -> None:
-        await self._mark_finished(game_result(self.game, self.seats, self.actions))
-
-    async def _mark_finished(self, result: dict[str, Any]) -> None:
-        moment, table_id = now(), self.id
+    async def finish(self, **extra: Any) -> None:
+        """The game is over (or abandoned): its result (with ``extra``) stored, then
+        :class:`Finished` told. A failed write is logged: the actions are stored, and a
+        restart marks the game finished again."""
+        result, moment, table_id = game_result(self.game, self.seats, self.actions), now(), self.id
 
         def write(session: Any) -> None:
-            Store.set_finished(session, table_id, result, moment)
+            Store.set_finished(session, table_id, result | extra, moment)
 
         try:
             await self.writer.run(write, table=table_id)
-        except Exception:  # the actions are stored: a restart marks it finished
+        except Exception:
             log.exception("table %s: could not mark the game finished", self.id)
         self.finished_at = moment
         self.emit(Finished())

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from remikit.i18n import N_
 from remikit.server.clock import Timer
-from remikit.server.tables.build import game_result
 from remikit.server.tables.events import Changed, Idle, Notice
 
 SHOW_MAX = 15.0  # seconds more for a turn while the deal is not yet in the person's sight
@@ -69,7 +68,7 @@ class Timers:
 
         def settle(self) -> None: ...
 
-        async def _mark_finished(self, result: dict[str, Any]) -> None: ...
+        async def finish(self, **extra: Any) -> None: ...
 
     def _arm_turn(self) -> None:
         """Start the turn timer when a person is to play (once per turn), stop it when
@@ -177,9 +176,7 @@ class Timers:
         it ends as abandoned (the lock is held)."""
         self.abandoned = True
         self.window = None
-        await self._mark_finished(
-            game_result(self.game, self.seats, self.actions) | {"abandoned": True}
-        )
+        await self.finish(abandoned=True)
         seat = self.game.to_play if self.game.to_play is not None else 0
         self.emit(Notice(N_("server.abandoned"), seat, {"hours": self.abandon_after / 3600}))
         self.settle()

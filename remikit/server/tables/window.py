@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from remikit.actions import Action, Discard, Pass
 from remikit.errors import IllegalAction
@@ -84,7 +84,7 @@ class CallWindows:
 
         async def _store_and_apply(self, seat: int, action: Action) -> None: ...
 
-        async def _finish(self) -> None: ...
+        async def finish(self, **extra: Any) -> None: ...
 
         def settle(self) -> None: ...
 
@@ -185,7 +185,7 @@ class CallWindows:
                 except Problem as exc:
                     log.warning("table %s: the call window's answers failed: %s", self.id, exc)
                 if self.game.over:
-                    await self._finish()
+                    await self.finish()
             self.settle()
 
     async def _answer_in_order(self, window: CallWindow) -> None:
