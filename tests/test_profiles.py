@@ -240,9 +240,14 @@ def test_a_game_over_before_the_server_marked_it_is_taken_into_profiles_at_resta
     finally:
         store.close()
     with running(database_url) as client:
-        store = hub_of(client).store
-        eventually("the game taken", lambda: store.session().get(ProfileTableRow, table_id))
-        assert table_id not in [t.id for t in store.unfinished()]
+        live = hub_of(client).store
+
+        def taken() -> bool:
+            with live.session() as session:
+                return session.get(ProfileTableRow, table_id) is not None
+
+        eventually("the game taken", taken)
+        assert table_id not in [t.id for t in live.unfinished()]
         assert table_info(client, table_id)["status"] == "finished"
         (game,) = client.get(f"/api/profiles/{a}").json()["profile"]["games"]
         assert game["table"] == table_id

@@ -24,14 +24,8 @@ from remikit.storage import profiles as profiles  # its tables, for the migratio
 from remikit.storage.keys import server_key
 from remikit.storage.migrations import NewerDatabase
 from remikit.storage.models import ActionRow, Base, CallRow, DealRow, KeyRow, TableRow
-from remikit.storage.store import (
-    DEFAULT_DB_NAME,
-    Store,
-    StoredFairness,
-    StoredTable,
-    default_database_url,
-    normalize_url,
-)
+from remikit.storage.store import DEFAULT_DB_NAME, Store, default_database_url, normalize_url
+from remikit.storage.stored import StoredFairness, StoredTable
 
 __all__ = [
     "DEFAULT_DB_NAME",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from remikit.storage import migrations
 from remikit.storage.models import ActionRow, CallRow, DealRow, TableRow
+from remikit.storage.stored import StoredFairness, StoredTable, stored
 
 DEFAULT_DB_NAME = "remikit.db"
 DEFAULT_DATA_DIR = Path("~/.local/share/remikit")
@@ -59,100 +59,6 @@ def normalize_url(url: str) -> str:
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """SQLite gives naive datetimes back; they were stored in UTC."""
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment
-
-
-@dataclass(frozen=True)
-class StoredFairness:
-    """A deal's fairness data as stored (docs/fairness.md): hex texts, one contribution
-    per seat (None where the seat gave none)."""
-
-    number: int
-    version: int
-    secret: str
-    commitment: str
-    contributions: tuple[str | None, ...]
-
-
-@dataclass(frozen=True)
-class StoredTable:
-    """A table as stored: its configuration, seed and (when loaded) its actions and the
-    deck of each deal started so far (``decks[0]`` the first deal's, card texts top
-    first)."""
-
-    id: str
-    variant: str
-    options: dict[str, Any]
-    seed: str
-    seats: list[dict[str, Any]]
-    title: str
-    created_at: datetime
-    finished_at: datetime | None = None
-    result: dict[str, Any] | None = None
-    seat_draw: list[dict[str, Any]] | None = None
-    settings: dict[str, Any] = field(default_factory=dict)
-    lang: str | None = None
-    owner_hash: str | None = None
-    client: str | None = None
-    closed_at: datetime | None = None
-    rematch: str | None = None
-    actions: tuple[str, ...] = field(default=())
-    action_count: int = 0
-    decks: tuple[tuple[str, ...], ...] = field(default=())
-    fair: tuple[StoredFairness, ...] = field(default=())
-    """The fairness data of every deal whose secret is drawn (dealt or not), in order."""
-    fixed_seed: bool = False
-    calls: dict[int, str] = field(default_factory=dict)
-    """The answers held in the call window open now (none after its last action), by
-    seat: what people answered before a restart (record text without the seat)."""
-
-
-def _stored(
-    row: TableRow,
-    actions: Sequence[str] = (),
-    count: int | None = None,
-    deals: Sequence[DealRow] = (),
-    calls: dict[int, str] | None = None,
-) -> StoredTable:
-    created = _aware(row.created_at)
-    assert created is not None
-    return StoredTable(
-        id=row.id,
-        variant=row.variant,
-        options=dict(row.options),
-        seed=row.seed,
-        seats=[dict(s) for s in row.seats],
-        title=row.title,
-        created_at=created,
-        finished_at=_aware(row.finished_at),
-        result=row.result,
-        seat_draw=None if row.seat_draw is None else [dict(s) for s in row.seat_draw],
-        settings=dict(row.settings or {}),
-        lang=row.lang,
-        owner_hash=row.owner_hash,
-        client=row.client,
-        closed_at=_aware(row.closed_at),
-        rematch=row.rematch,
-        actions=tuple(actions),
-        action_count=len(actions) if count is None else count,
-        decks=tuple(tuple(d.deck.split()) for d in deals if d.deck is not None),
-        fair=tuple(_fairness(d) for d in deals if d.fairness is not None),
-        fixed_seed=row.fixed_seed,
-        calls=dict(calls or {}),
-    )
-
-
-def _fairness(row: DealRow) -> StoredFairness:
-    assert row.fairness is not None and row.secret is not None and row.commitment is not None
-    return StoredFairness(
-        row.number, row.fairness, row.secret, row.commitment, tuple(row.contributions or ())
-    )
 
 
 class Store:
@@ -337,7 +243,7 @@ class Store:
             ).all()
             actions = self._actions(session, table_id)
             calls = self._calls(session, table_id, len(actions))
-            return _stored(row, actions, deals=deals, calls=calls)
+            return stored(row, actions, deals=deals, calls=calls)
 
     def actions(self, table_id: str) -> list[str]:
         """The table's actions in order (record text)."""
@@ -413,7 +319,7 @@ class Store:
                 if table_id in calls and state == len(by_table[table_id]):  # the open window's
                     calls[table_id][seat] = text
             return [
-                _stored(row, by_table[row.id], deals=deals[row.id], calls=calls[row.id])
+                stored(row, by_table[row.id], deals=deals[row.id], calls=calls[row.id])
                 for row in rows
             ]
 
@@ -433,7 +339,7 @@ class Store:
                 .group_by(ActionRow.table_id)
             )
             counts = {table_id: n for table_id, n in counted}
-            return [_stored(row, count=counts.get(row.id, 0)) for row in rows]
+            return [stored(row, count=counts.get(row.id, 0)) for row in rows]
 
 
 def _make_engine(url: str) -> Engine:
