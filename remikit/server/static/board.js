@@ -3,50 +3,26 @@
 // pile and table melds where the variant has them, the player's hand and buttons. Used live
 // (table.js) and for replays (replay.js, read-only). What the variant has comes from its
 // client info (`client`: the table's `client`, see docs/protocol.md), never from its name.
+// The seats' panels are seats.js; the results at the end of a deal deal_results.js.
 
-import {seatTags} from "./absence.js";
-import {backElement, cardElement, isWild, parseCard, wildRankLetter} from "./cards.js";
+import {backElement, cardElement, isWild, wildRankLetter} from "./cards.js";
 import {N_, t, tn} from "./i18n.js";
+import {pressable} from "./keys.js";
+import {SEAT_COLOURS} from "./scores.js";
+import {seatPanel, seatPositions, smallCards} from "./seats.js";
+import {cardName, describeLog, h, showCard} from "./util.js";
 
-// The message ids of what each variant calls a deal (ClientInfo.deal), how a deal ends and
-// where a seat sits.
+// The message ids of what each variant calls a deal (ClientInfo.deal).
 const DEAL_LABEL = {game: N_("table.deal.game"), hand: N_("table.deal.hand"), round: N_("table.deal.round")};
-const DEAL_OVER = {game: N_("end.deal_over.game"), hand: N_("end.deal_over.hand"), round: N_("end.deal_over.round")};
-const ENDED_BY = {close: N_("end.by.close"), stock: N_("end.by.stock"), out: N_("end.by.out"), declined: N_("end.by.declined"),
-  knock: N_("end.by.knock"), wall: N_("end.by.wall"), limit: N_("end.by.limit")};
 // What the player to play is asked in the phases of a table where players knock (Gin Rummy)
 const PHASE_PROMPT = {offer: N_("table.phase_offer"), wall: N_("table.phase_wall"), lay_down: N_("table.phase_lay_down"),
   lay_off: N_("table.phase_lay_off"), defend: N_("table.phase_defend")};
 const PHASE_NAME = {offer: N_("phase.offer"), wall: N_("phase.wall"), lay_down: N_("phase.lay_down"),
   lay_off: N_("phase.lay_off"), defend: N_("phase.defend")};
 const LAY_PHASES = ["lay_down", "lay_off", "defend"];
-const POSITION = {left: N_("pos.left"), top: N_("pos.top"), right: N_("pos.right"), bottom: N_("pos.bottom")};
-import {laidBreakdown} from "./breakdown.js";
-import {pressable} from "./keys.js";
-import {SEAT_COLOURS} from "./scores.js";
-import {cardName, describeLog, h, levelName, showCard} from "./util.js";
-
-/** Where a seat sits in words ("left"), from seatPositions' zone. */
-export const positionName = (zone) => t(POSITION[zone]);
 
 /** A click on something the player may not use now: the table says why (not their turn). */
 const refuse = (model) => { if (!model.readOnly) model.on?.blocked?.(); };
-
-/** Where each seat sits seen from `viewpoint`: {seat: {zone, order}}, zone left/top/right/bottom. */
-export function seatPositions(players, viewpoint, clockwise) {
-  const others = Array.from({length: players - 1}, (_, i) => (viewpoint + 1 + i) % players);
-  const k = others.length;
-  const side = k <= 1 ? 0 : k >= 6 ? 2 : 1;
-  const top = k - 2 * side;
-  // Clockwise tables: the next player sits on the left and the previous one on the right.
-  // Tables that play to the right (Remi 13 D): next on the right, previous on the left.
-  const zones = clockwise
-    ? [...Array(side).fill("left"), ...Array(top).fill("top"), ...Array(side).fill("right")]
-    : [...Array(side).fill("right"), ...Array(top).fill("top"), ...Array(side).fill("left")];
-  const out = {[viewpoint]: {zone: "bottom", order: 0}};
-  others.forEach((seat, i) => { out[seat] = {zone: zones[i], order: i}; });
-  return out;
-}
 
 /** "Game 2 of 4", "Hand 3 · target 500", "Round 1 of 11": the deal and the game's length. */
 export function dealLabel(view, client) {
@@ -54,32 +30,8 @@ export function dealLabel(view, client) {
   return t(DEAL_LABEL[client.deal], {n: view.deal_number, of});
 }
 
-/** The wild rank of deal `number` as a card rank letter, or null where deals have none. */
-export function dealWildRank(client, number) {
-  return wildRankLetter(client.wild_ranks[number - 1] ?? null);
-}
-
 /** Whether the table takes calls (Rummy!) now: the variant has them and the option is on. */
 const takesCalls = (view, client) => Boolean(client.calls_option && view.options[client.calls_option]);
-
-function smallCards(cards, {wildRank = null, cls = "", standsFor = null, owners = null} = {}) {
-  return h("div", {class: `cards small ${cls}`}, cards.map((text, i) => {
-    const element = cardElement(text, {wild: wildRank !== null && isWild(text, wildRank),
-      stands: standsFor ? standsFor[i] : null});
-    if (owners) {
-      element.dataset.owner = String(owners[i]);
-      element.style.setProperty("--owner", SEAT_COLOURS[owners[i] % SEAT_COLOURS.length]);
-      element.classList.add("owned");
-    }
-    return element;
-  }));
-}
-
-function backs(count, max = 13) {
-  const shown = Math.min(count, max);
-  return h("div", {class: "backs"}, Array.from({length: shown}, () => backElement()),
-    h("span", {class: "count", title: tn("table.cards_n", count)}, String(count)));
-}
 
 /** The last thing each seat did this deal (from the log). */
 function lastBySeat(view, nameOf, client) {
@@ -88,34 +40,6 @@ function lastBySeat(view, nameOf, client) {
   const out = {};
   plays.forEach((play, i) => { if (play.action.type !== "pass" || client?.knocking) out[play.seat] = words[i]; });
   return {out, words};
-}
-
-function seatPanel(model, seat, position, last) {
-  const {view, seats, nameOf} = model;
-  const info = seats[seat] || {};
-  const toPlay = view.to_play === seat && !view.game_over;
-  const label = t(POSITION[position.zone]);
-  const shown = view.went_out === seat && view.shown_melds?.length
-    ? h("div", {class: "shown-melds"}, h("span", {class: "muted"}, t("table.shown_melds", {name: nameOf(seat)})),
-      view.shown_melds.map((meld) => smallCards(meld, {wildRank: wildRankLetter(view.wild_rank)})))
-    : null;
-  return h("div", {class: `seat-panel pos-${position.zone}` + (toPlay ? " to-play" : ""),
-    dataset: {seat: String(seat), pos: position.zone}, style: `--order:${position.order}`,
-    role: "group", "aria-label": `${nameOf(seat)} · ${label} · ${tn("table.cards_n", view.hand_sizes[seat] || 0)}`
-      + (toPlay ? ` · ${t("table.turn_of", {name: nameOf(seat)})}` : "")},
-  h("div", {class: "seat-head"},
-    h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
-    h("span", {class: "pos"}, label),
-    h("b", {class: "name", title: nameOf(seat)}, nameOf(seat)),
-    info.kind === "bot" ? h("span", {class: "tag"}, levelName(info.level)) : null,
-    info.kind === "person" && info.connected === false ? h("span", {class: "tag away"}, t("table.disconnected")) : null,
-    ...seatTags(info),
-    view.went_out === seat ? h("span", {class: "tag out"}, t("end.went_out")) : null),
-  backs(view.hand_sizes[seat] || 0),
-  h("div", {class: "seat-foot"},
-    h("span", {class: "total"}, t("table.total", {n: view.totals?.[seat] ?? 0})),
-    last ? h("span", {class: "last", title: last}, last) : null),
-  shown);
 }
 
 function pileCard(text, depth, model, clickable) {
@@ -410,75 +334,4 @@ export function logPanel(view, client, nameOf) {
   return h("section", {class: "log-panel"}, h("h3", {}, t("table.log"), " · ", dealLabel(view, client)),
     words.length ? h("ol", {class: "log", id: "log", reversed: true}, words.filter((w) => w !== null).reverse().map((w) => h("li", {}, w)))
       : h("p", {class: "muted"}, t("act.none")));
-}
-
-/** Every seat's arrangement at the end of a deal (R13-14): melds, dead cards, points. */
-export function dealResults(view, client, summary, nameOf, viewpoint) {
-  const wildRank = dealWildRank(client, summary.number);
-  const positions = seatPositions(view.players, viewpoint ?? 0, client.clockwise);
-  const ended = summary.by_seat === null || summary.by_seat === undefined
-    ? t(ENDED_BY[summary.ended_by], {name: ""})
-    : t(knockEnding(summary) ?? ENDED_BY[summary.ended_by], {name: nameOf(summary.by_seat)});
-  const rows = summary.results.map((result, seat) => h("div", {class: "result-row" + (summary.by_seat === seat ? " ender" : ""),
-    dataset: {seat: String(seat)}},
-  h("div", {class: "result-head"},
-    h("span", {class: "swatch", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`}),
-    h("b", {}, nameOf(seat)),
-    positions[seat] && positions[seat].zone !== "bottom" ? h("span", {class: "muted"}, t(POSITION[positions[seat].zone])) : null,
-    result.went_out ? h("span", {class: "tag out"}, t("end.went_out")) : null,
-    client.lower_is_better // R3-7: deadwood counts against its holder
-      ? h("span", {class: "points" + (result.points > 0 ? " negative" : "")}, t("end.deadwood", {n: result.points}))
-      : h("span", {class: "points" + (result.points < 0 ? " negative" : "")}, tn("end.points", result.points))),
-  result.closing ? h("div", {class: "closing"}, t("end.closing", {card: showCard(result.closing), bonus: result.bonus}),
-    smallCards([result.closing], {wildRank})) : null,
-  result.held !== null && result.held !== undefined // a breakdown (Rummy 500, R5-12)
-    ? laidBreakdown(result, nameOf, (cards, cls) => smallCards(cards, {wildRank, cls}))
-    : client.knocking ? knockArrangement(summary, seat, nameOf)
-    : h("div", {class: "arrangement"},
-    h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
-      result.melds.length ? result.melds.map((meld) => smallCards(meld, {wildRank, cls: "meld"})) : h("span", {class: "muted"}, t("end.none"))),
-    h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.dead")),
-      result.dead.length ? smallCards(result.dead, {wildRank, cls: "dead"}) : h("span", {class: "muted"}, t("end.none"))))));
-  return h("div", {class: "deal-results", dataset: {deal: String(summary.number)}},
-    h("h3", {}, t(DEAL_OVER[client.deal], {n: summary.number}), " ", h("span", {class: "muted"}, ended)),
-    rows);
-}
-
-
-/** How a knock ended (G-7): gin (no deadwood, with the gin bonus), an undercut (the defender
- * scores), or null for a plain knock or no knock at all. */
-function knockEnding(summary) {
-  const knocker = summary.by_seat;
-  if (summary.ended_by !== "knock" || knocker === null || knocker === undefined) return null;
-  if (summary.results[knocker].bonus && deadwoodOf(summary.results[knocker].dead) === 0) return N_("end.by.knock_gin");
-  if (summary.results.some((r, seat) => seat !== knocker && r.points > 0)) return N_("end.by.undercut");
-  return null;
-}
-
-/** The deadwood value of cards (G-2): ace 1, two to ten their number, J Q K 10. */
-function deadwoodOf(cards) {
-  const value = (rank) => (rank === "A" ? 1 : "TJQK".includes(rank) ? 10 : Number(rank));
-  return cards.reduce((sum, text) => sum + value(parseCard(text).rank), 0);
-}
-
-/** One seat's hand at the end of a knock (G-6, G-7): its melds with the other side's
- * lay-offs in that side's colour, its own lay-offs, its deadwood and any bonus. */
-function knockArrangement(summary, seat, nameOf) {
-  const result = summary.results[seat];
-  const laidOff = new Map(); // card → the seat that laid it off on this seat's melds
-  summary.results.forEach((other, by) => {
-    for (const laid of other.laid || []) if (laid.layoff && laid.owner === seat) laid.cards.forEach((c) => laidOff.set(c, by));
-  });
-  const melds = result.melds.map((meld) => smallCards(meld, {cls: "meld", owners: meld.map((c) => laidOff.get(c) ?? seat)}));
-  const layoffs = (result.laid || []).filter((laid) => laid.layoff);
-  const dead = deadwoodOf(result.dead);
-  return h("div", {class: "arrangement knock-arrangement"},
-    h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
-      melds.length ? melds : h("span", {class: "muted"}, t("end.none"))),
-    layoffs.length ? h("div", {class: "group layoff-group"}, layoffs.map((laid) => [
-      h("span", {class: "label"}, t("end.laid_off", {n: laid.meld, name: nameOf(laid.owner)})),
-      smallCards(laid.cards, {cls: "layoff"})])) : null,
-    h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.deadwood_cards", {n: dead})),
-      result.dead.length ? smallCards(result.dead, {cls: "dead"}) : h("span", {class: "muted"}, t("end.no_deadwood"))),
-    result.bonus ? h("div", {class: "bonus"}, t("end.bonus", {n: result.bonus})) : null);
 }

@@ -2,8 +2,9 @@
 // seat's view after each action (GET /api/games/CODE/replay), on the same board as live play,
 // with the review of a seat (review.js).
 
-import {dealResults, logPanel, renderBoard} from "./board.js";
+import {logPanel, renderBoard} from "./board.js";
 import {cardElement, isWild, sortKey, wildRankLetter} from "./cards.js";
+import {dealResults} from "./deal_results.js";
 import {langButton, onLangChange, t} from "./i18n.js";
 import {prefsControl} from "./prefs.js";
 import {createReview, reviewPanel} from "./review.js";

@@ -3,9 +3,9 @@
 // again), then who sits where, who deals and who plays first. Shown once per table and device (localStorage); anyone may skip it.
 // The table's `seat_draw` lists the seats in seat order; `joined` is the order they drew in.
 
-import {positionName, seatPositions} from "./board.js";
 import {backElement, cardElement} from "./cards.js";
 import {t} from "./i18n.js";
+import {positionName, seatPositions} from "./seats.js";
 import {cardName, h} from "./util.js";
 
 const STEP_MS = 550;
