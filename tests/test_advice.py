@@ -12,11 +12,12 @@ from remikit.engine import Game
 from remikit.server.advice import Advisor, best_arrangement, state_advice
 from remikit.variants import playable
 from remikit.variants.gin.advice import GinAdvice
-from remikit.variants.gin.rules import GinGame
+from remikit.variants.gin.game import GinGame
 from remikit.variants.remi13d.advice import Remi13DAdvice
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.rummy500.advice import Rummy500Advice
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.three_thirteen.advice import ThreeThirteenAdvice
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame, ThreeThirteenOptions
 from tests.hidden import blind_view

@@ -16,7 +16,8 @@ from remikit.server.serialize import view_json
 from remikit.variants import VariantSpec, playable
 from remikit.variants.remi13d.rules import Remi13DDeal, Remi13DGame, Remi13DOptions
 from remikit.variants.rummy500.actions import CallRummy
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.views import EndedBy, PlayLog
 from tests.stacked import Stacked, act, deal_stacked

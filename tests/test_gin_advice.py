@@ -11,7 +11,8 @@ from remikit.actions import Discard, Draw
 from remikit.cards import make_deck, parse_cards
 from remikit.engine import Phase
 from remikit.server.advice import best_arrangement, state_advice
-from remikit.variants.gin.rules import GinGame, GinOptions
+from remikit.variants.gin.game import GinGame
+from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.state import GinPhase
 from tests.stacked import Stacked, act, deal_stacked
 

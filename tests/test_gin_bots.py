@@ -13,8 +13,10 @@ from remikit.cards import parse_cards
 from remikit.cli.arena import make_arena
 from remikit.engine import DealPhase, Phase
 from remikit.variants.gin.actions import Knock
+from remikit.variants.gin.game import GinGame
 from remikit.variants.gin.greedy import GinStrategy, defence
-from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
+from remikit.variants.gin.options import GinOptions
+from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.state import GinPhase
 from remikit.variants.gin.tactics import GinTactics, danger
 

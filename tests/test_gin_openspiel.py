@@ -43,6 +43,7 @@ from remikit.cards import Card, make_deck, parse_cards
 from remikit.engine import Phase
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
+from remikit.variants.gin.game import GinGame
 from remikit.variants.gin.openspiel import (
     DRAW_STOCK,
     DRAW_UPCARD,
@@ -52,7 +53,8 @@ from remikit.variants.gin.openspiel import (
     card_of,
     numbers,
 )
-from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, min_deadwood
+from remikit.variants.gin.options import GinOptions
+from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.scoring import deadwood
 from remikit.variants.gin.state import GinPhase
 

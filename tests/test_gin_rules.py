@@ -18,7 +18,9 @@ from remikit.records import replay
 from remikit.variants import find_variant
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
-from remikit.variants.gin.rules import GinDeal, GinGame, GinOptions, hand_points
+from remikit.variants.gin.game import GinGame
+from remikit.variants.gin.options import GinOptions
+from remikit.variants.gin.rules import GinDeal, hand_points
 from remikit.variants.gin.state import GinEnding, GinPhase, GinViewPart
 from remikit.views import EndedBy
 from tests.random_play import play

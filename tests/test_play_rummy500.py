@@ -21,7 +21,8 @@ from remikit.cli.tui.table import sorted_hand
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.views import PlayerView
 from tests.test_play_cli import EndOfInput, make_console, run_play
 from tests.test_rummy500_rules import Stacked, new_game

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from remikit.records import RecordError, load_record, replay
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 
 Record = dict[str, Any]
 

@@ -18,7 +18,8 @@ from remikit.cli.main import main
 from remikit.review import review
 from remikit.variants import find_playable
 from remikit.variants.gin.actions import Knock
-from remikit.variants.gin.rules import GinGame, GinOptions
+from remikit.variants.gin.game import GinGame
+from remikit.variants.gin.options import GinOptions
 from remikit.variants.remi13d.actions import Close
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from tests.stacked import Stacked, act, deal_stacked

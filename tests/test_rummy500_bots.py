@@ -22,9 +22,10 @@ from remikit.cli.arena import make_arena
 from remikit.cli.arguments import ArenaError
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
-from remikit.variants.rummy500.melds import resolve_meld
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.new_melds import resolve_meld
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.plan import Rules, plan_turn
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
 from remikit.views import PlayerView
 from tests.random_play import Checker
 from tests.test_rummy500_rules import (

@@ -10,18 +10,17 @@ import pytest
 from remikit.actions import LayOff, MeldCards
 from remikit.cards import JOKER, NATURALS, Card, parse_cards
 from remikit.errors import IllegalAction
+from remikit.variants.rummy500.meldable import can_place
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
-    can_place,
     candidate_layoffs,
-    candidate_melds,
     card_points,
     hand_points,
     layoff_options,
     playable,
     resolve_layoff,
-    resolve_meld,
 )
+from remikit.variants.rummy500.new_melds import candidate_melds, resolve_meld
 
 
 def C(text: str) -> Card:

@@ -17,8 +17,11 @@ from remikit.errors import IllegalAction
 from remikit.records import load_record, replay
 from remikit.variants import find_variant
 from remikit.variants.rummy500.actions import CallRummy, Decline
-from remikit.variants.rummy500.melds import PlacedMeld, hand_points, resolve_meld
-from remikit.variants.rummy500.rules import Rummy500Deal, Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.melds import PlacedMeld, hand_points
+from remikit.variants.rummy500.new_melds import resolve_meld
+from remikit.variants.rummy500.options import Rummy500Options
+from remikit.variants.rummy500.rules import Rummy500Deal
 from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import Laid, TableMeld
 from tests.random_play import play

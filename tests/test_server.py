@@ -34,7 +34,8 @@ from remikit.storage import Store
 from remikit.variants import find_variant, playable
 from remikit.variants.remi13d.seating import SeatDraw, draw_seats
 from remikit.variants.rummy500.actions import CallRummy
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.views import PlayerView
 from tests.hidden import check_no_early_secret
 

@@ -16,7 +16,8 @@ from remikit.engine import Game
 from remikit.shuffle import ByteStream, draw_seed, shuffle_in_place, shuffled
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
 from remikit.variants.remi13d.seating import draw_seats
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.three_thirteen.rules import (
     ThreeThirteenGame,
     ThreeThirteenOptions,

@@ -11,9 +11,11 @@ from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.cards import JOKER, Card, parse_cards
 from remikit.variants import find_variant
 from remikit.variants.rummy500.hints import has_partner, opens_call
-from remikit.variants.rummy500.melds import candidate_melds, card_points, playable
+from remikit.variants.rummy500.melds import card_points, playable
+from remikit.variants.rummy500.new_melds import candidate_melds
 from remikit.variants.rummy500.plan import table_of
-from remikit.variants.rummy500.tactics import Rummy500Tactics, may_meld
+from remikit.variants.rummy500.rollouts import may_meld
+from remikit.variants.rummy500.tactics import Rummy500Tactics
 from remikit.views import PlayerView
 
 

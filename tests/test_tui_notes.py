@@ -10,7 +10,8 @@ from typing import cast
 from remikit.cli.tui.session import Session
 from remikit.engine import Game
 from remikit.i18n import t
-from remikit.variants.rummy500.rules import Rummy500Game, Rummy500Options
+from remikit.variants.rummy500.game import Rummy500Game
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Ending
 from remikit.variants.rummy500.tui import Rummy500UI
 from remikit.variants.three_thirteen.rules import ThreeThirteenGame, ThreeThirteenOptions

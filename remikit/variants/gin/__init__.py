@@ -1,7 +1,7 @@
 """Gin Rummy, the reference variant (RULES.md §4): OpenSpiel's rules, a game to 100."""
 
 from remikit.i18n import N_
-from remikit.variants.gin.rules import GinGame
+from remikit.variants.gin.game import GinGame
 from remikit.variants.gin.scoring import GinScorer
 from remikit.variants.gin.state import GinPhase
 from remikit.variants.spec import ClientInfo, VariantSpec

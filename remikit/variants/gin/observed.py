@@ -29,7 +29,7 @@ from remikit.cards import Card
 from remikit.engine import DealPhase, Phase
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
-from remikit.variants.gin.rules import GinOptions
+from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.state import GinPhase, GinViewPart
 from remikit.views import PlayerView, TableMeld
 

@@ -1,4 +1,4 @@
-"""Gin Rummy as OpenSpiel plays it, and a game to 100 (RULES.md §4).
+"""A hand of Gin Rummy as OpenSpiel plays it (RULES.md §4).
 
 A hand (:class:`GinDeal`) deals ten cards each and turns up the next (G-1).
 The first upcard is offered (phase ``offer``, G-3); then every turn is a draw
@@ -7,24 +7,23 @@ knocker lays melds (``lay_down``), the defender lays off on them (``lay_off``,
 skipped after gin) and lays melds of its own (``defend``), each ending with
 ``pass`` (G-6); the hand is then scored (G-7). When a discard leaves two cards
 in the stock the next player may only knock or pass (phase ``wall``, G-8). A
-hand also ends drawn at OpenSpiel's limits (G-9). The game
-(:class:`GinGame`) plays hands until a total reaches the target, then adds
-the game, box and shutout bonuses (G-10).
+hand also ends drawn at OpenSpiel's limits (G-9). The game to 100 is
+:mod:`remikit.variants.gin.game`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
-from remikit.cards import Card, make_deck
-from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
+from remikit.cards import Card
+from remikit.engine import Deal, DealPhase, Phase
 from remikit.errors import IllegalAction, Reason
-from remikit.i18n import N_
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
+from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
 from remikit.variants.gin.state import LAY_PHASES, GinEnding, GinPhase, GinViewPart
 from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
@@ -32,29 +31,6 @@ from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, Se
 HAND_SIZE = 10  # G-1
 WALL = 2  # G-8: the cards left in the stock when the wall is reached
 MAX_UPCARD_DRAWS = 50  # G-9: the upcard draw that ends the hand instead
-GAME_BONUS = 100  # G-10
-BOX_BONUS = 25  # G-10
-
-
-@dataclass(frozen=True, kw_only=True)
-class GinOptions(Options):
-    """Table options, OpenSpiel's defaults (G-1 … G-10): two players, a knock limit of
-    10 (``oklahoma``: the first upcard's value), gin and undercut bonuses of 25, a game
-    to 100; a card just taken from the discard pile may be discarded at once."""
-
-    players: int = option(2, label=N_("opt.players"), low=2, high=2)
-    discard_taken_card: bool = option(True, label=N_("opt.discard_taken_card"))
-    knock: int = option(10, label=N_("opt.knock"), low=0, high=10)
-    oklahoma: bool = option(False, label=N_("opt.oklahoma"))
-    gin_bonus: int = option(25, label=N_("opt.gin_bonus"), low=0, high=100)
-    undercut_bonus: int = option(25, label=N_("opt.undercut_bonus"), low=0, high=100)
-    target: int = option(100, label=N_("opt.target"), low=1, high=10_000)
-
-
-def options_of(view: PlayerView) -> GinOptions:
-    """The table options of a Gin Rummy view."""
-    assert isinstance(view.options, GinOptions)
-    return view.options
 
 
 def min_deadwood(cards: Sequence[Card]) -> int:
@@ -395,54 +371,3 @@ class GinDeal(Deal):
         defender lays off, and only on the knocker's melds)."""
         assert self.knocker is not None
         return self.knocker if self.knocker in meld.laid_by else 1 - self.knocker
-
-
-class GinGame(Game):
-    """Hands of Gin Rummy until a total reaches the target (G-10)."""
-
-    name: ClassVar[str] = "gin"
-    options_type: ClassVar[type[Options]] = GinOptions
-    deal_type: ClassVar[type[Deal]] = GinDeal
-    options: GinOptions
-
-    def __init__(self, options: Options, **kwargs: Any) -> None:
-        self.bonuses: tuple[int, ...] = ()
-        super().__init__(options, **kwargs)
-
-    def full_deck(self) -> list[Card]:
-        return make_deck(decks=1)  # G-1
-
-    def next_dealer(self) -> int:
-        """G-1: seat 1 deals the first hand (seat 0 plays first, as in OpenSpiel); then
-        the deal alternates."""
-        if not self.deals:
-            return 1
-        return 1 - self.deals[-1].dealer
-
-    def is_finished(self) -> bool:
-        return max(self.totals) >= self.options.target
-
-    def decide_winner(self) -> int | None:
-        """The seat that reached the target (only the winner of a hand scores, so one
-        does), after adding the bonuses of G-10 to the totals."""
-        winner = max(range(self.players), key=lambda s: self.totals[s])
-        won = [0] * self.players
-        for deal in self.deals:
-            if deal.summary is not None:
-                for seat, result in enumerate(deal.summary.results):
-                    won[seat] += result.points > 0
-        bonuses = [BOX_BONUS * n for n in won]
-        bonuses[winner] += GAME_BONUS
-        if won[1 - winner] == 0:  # a shutout: the winner's score and game bonus double
-            bonuses[winner] += self.totals[winner] + GAME_BONUS
-        self.bonuses = tuple(bonuses)
-        self.totals = [t + b for t, b in zip(self.totals, bonuses, strict=True)]
-        return winner
-
-    def view_table(self, deal: Deal) -> tuple[TableMeld, ...]:
-        assert isinstance(deal, GinDeal)
-        return tuple(m.view(n) for n, m in enumerate(deal.table, 1))
-
-    def view_part(self, deal: Deal | None) -> GinViewPart:
-        limit = deal.limit if isinstance(deal, GinDeal) else None
-        return GinViewPart(knock_limit=limit, game_bonuses=self.bonuses)

@@ -37,8 +37,10 @@ from remikit.engine import DealPhase, Phase
 from remikit.i18n import N_, t
 from remikit.variants.gin import melds as gin_melds
 from remikit.variants.gin.actions import Knock
+from remikit.variants.gin.game import BOX_BONUS, GAME_BONUS, GinGame
 from remikit.variants.gin.laydown import best_melds, next_step
-from remikit.variants.gin.rules import BOX_BONUS, GAME_BONUS, GinDeal, GinGame, options_of
+from remikit.variants.gin.options import options_of
+from remikit.variants.gin.rules import GinDeal
 from remikit.variants.gin.scoring import deadwood
 from remikit.variants.gin.state import LAY_PHASES, GinEnding, GinPhase, GinViewPart, view_limit
 from remikit.views import DealSummary, PlayerView, TableMeld

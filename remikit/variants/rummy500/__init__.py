@@ -1,7 +1,7 @@
 """Rummy 500: melds on the table, deep draws and Rummy calls, a game to 500 (RULES.md §2)."""
 
 from remikit.i18n import N_
-from remikit.variants.rummy500.rules import Rummy500Game
+from remikit.variants.rummy500.game import Rummy500Game
 from remikit.variants.rummy500.state import Rummy500Phase
 from remikit.variants.spec import ClientInfo, VariantSpec
 

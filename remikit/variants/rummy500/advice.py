@@ -10,8 +10,8 @@ from remikit.server.advice import BestArrangement, StateAdvice, arrangement, dis
 from remikit.server.serialize import action_json, cards_json
 from remikit.variants.rummy500.hints import laid_points, opens_call, stock_plan, turn_plan
 from remikit.variants.rummy500.melds import hand_points, layoff_options
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.plan import Rules, table_of
-from remikit.variants.rummy500.rules import Rummy500Options
 from remikit.views import PlayerView
 
 

@@ -15,9 +15,9 @@ from remikit.actions import Action, Discard, Draw, LayOff
 from remikit.cards import Card
 from remikit.errors import IllegalAction
 from remikit.variants.rummy500.actions import CallRummy, Decline
+from remikit.variants.rummy500.meldable import can_place
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
-    can_place,
     card_points,
     placed_meld,
     playable,
@@ -25,12 +25,12 @@ from remikit.variants.rummy500.melds import (
 )
 from remikit.variants.rummy500.plan import (
     Plan,
-    Play,
     Rules,
     plan_turn,
     table_after,
     table_of,
 )
+from remikit.variants.rummy500.plays import Play
 from remikit.variants.rummy500.state import Rummy500ViewPart
 from remikit.views import PlayerView
 

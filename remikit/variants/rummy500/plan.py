@@ -12,13 +12,9 @@ The plan maximises, in this order,
 The search branches on the hand's lowest card (kept, discarded, or in one of
 the plays that hold it), with the cards left, the table melds already
 extended and three flags (discarded, kept any, owed card melded) as the memo
-key. Plays are the hand's candidate melds (:func:`candidate_melds`) and, per
-table meld, every extension at its ends or open suits by cards in hand, a
-joker filling each place the hand has no natural card for (on a set only
-with ``joker_layoff=any``, R5-6). A card owed after
-a deep draw or a Rummy call (``must_meld``) must be in a play, and that play
-comes first; a single card just taken from the pile may not be the discard
-(R5-7).
+key. A card owed after a deep draw or a Rummy call (``must_meld``) must be in
+a play (:mod:`remikit.variants.rummy500.plays`), and that play comes first; a
+single card just taken from the pile may not be the discard (R5-7).
 
 >>> from remikit.cards import parse_cards
 >>> plan = plan_turn(parse_cards("5h 6h 7h Kc Ks Kd 2c 9s"), [], Rules())
@@ -28,46 +24,30 @@ comes first; a single card just taken from the pile may not be the discard
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import combinations
+from functools import cache
 
-from remikit.actions import Action, Discard, LayOff, MeldCards
-from remikit.cards import JOKER, Card
+from remikit.actions import Action, Discard, MeldCards
+from remikit.cards import Card
 from remikit.errors import IllegalAction
-from remikit.melds import card_at
 from remikit.variants.rummy500.melds import (
-    ACE_HIGH,
-    ACE_LOW,
-    JOKER_POINTS,
     PlacedMeld,
-    candidate_melds,
     card_points,
-    low_ace_points,
     placed_meld,
     resolve_layoff,
-    resolve_meld,
-    takes_joker,
 )
-from remikit.variants.rummy500.rules import Rummy500Options
+from remikit.variants.rummy500.new_melds import resolve_meld
+from remikit.variants.rummy500.options import Rummy500Options
+from remikit.variants.rummy500.plays import UNIT, Play, meld_plays, pack, table_plays
 from remikit.views import PlayerView
 
 NEG = -(10**9)
 ENDS = 100_000  # the weight of "the turn ends the hand" in a plan's score
 MAX_MEMO = 40_000  # a search past this many positions stops branching on plays
 
-_UNIT = tuple(1 << (4 * i) for i in range(53))
 _GUARD = sum(8 << (4 * i) for i in range(53))  # one spare bit per card: counts stay below 8
 _KEPT, _DISCARDED, _OWED_MET = 1, 2, 4
-
-PlayAction = MeldCards | LayOff
-
-
-def pack(cards: Sequence[Card]) -> int:
-    """Cards as counts, four bits a card (jokers, index 52, last)."""
-    return sum(_UNIT[c.index] for c in cards)
 
 
 def _fits(mask: int, cards: int) -> bool:
@@ -75,131 +55,9 @@ def _fits(mask: int, cards: int) -> bool:
     return ((cards | _GUARD) - mask) & _GUARD == _GUARD
 
 
-def _window_ok(low: int, high: int) -> bool:
-    return 0 <= low <= high <= ACE_HIGH and not (low == ACE_LOW and high == ACE_HIGH)
-
-
 def table_of(view: PlayerView) -> list[PlacedMeld]:
     """The table melds the view shows, for the meld logic."""
     return [placed_meld(m) for m in view.table]
-
-
-# -- plays -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play:
-    """A new meld, or lay-offs onto one table meld (``bit`` names it), as actions in order."""
-
-    actions: tuple[PlayAction, ...]
-    cards: tuple[Card, ...]
-    points: int
-    bit: int = 0
-
-    @property
-    def mask(self) -> int:
-        return pack(self.cards)
-
-
-def _slot_points(identity: Card, position: int | None, joker: bool, scoring: str) -> int:
-    if joker:
-        return JOKER_POINTS
-    if position == ACE_LOW:
-        return low_ace_points(scoring)
-    return card_points(identity, scoring)
-
-
-def _extension(
-    meld: PlacedMeld,
-    places: Sequence[tuple[Card, int | None]],
-    held: Counter[Card],
-    scoring: str,
-    jokers: int,
-) -> Play | None:
-    """The lay-offs filling ``places`` (identity, position) in order, naturals first, then
-    up to ``jokers`` jokers."""
-    use: Counter[Card] = Counter()
-    actions: list[PlayAction] = []
-    cards: list[Card] = []
-    points = 0
-    for identity, position in places:
-        if held[identity] > use[identity]:
-            use[identity] += 1
-            actions.append(LayOff(identity, meld.number))
-            cards.append(identity)
-            points += _slot_points(identity, position, False, scoring)
-        else:
-            if jokers == 0:
-                return None
-            jokers -= 1
-            actions.append(LayOff(JOKER, meld.number, identity))
-            cards.append(JOKER)
-            points += JOKER_POINTS
-    return Play(tuple(actions), tuple(cards), points)
-
-
-def _reach(suit: int, side: range, held: Counter[Card]) -> list[tuple[Card, int | None]]:
-    """The places beyond a run's end, in order, as far as the hand's cards and jokers go."""
-    places: list[tuple[Card, int | None]] = []
-    gaps = 0
-    for p in side:
-        identity = card_at(suit, p)
-        gaps += held[identity] == 0
-        if gaps > held[JOKER]:
-            break
-        places.append((identity, p))
-    return places
-
-
-def table_plays(
-    hand: Sequence[Card], table: Sequence[PlacedMeld], scoring: str, joker_layoff: str
-) -> list[Play]:
-    """Every extension of each table meld by cards of ``hand`` (one play per meld)."""
-    held = Counter(hand)
-    out: list[Play] = []
-    for index, meld in enumerate(table):
-        bit = 1 << index
-        if meld.kind == "set":
-            openings = [i for i, _ in meld.openings]
-            jokers = held[JOKER] if takes_joker(meld, joker_layoff) else 0
-            for k in range(1, len(openings) + 1):
-                for chosen in combinations(openings, k):
-                    play = _extension(meld, [(i, None) for i in chosen], held, scoring, jokers)
-                    if play is not None:
-                        out.append(Play(play.actions, play.cards, play.points, bit))
-            continue
-        suit, low, high = meld.slots[0].identity.suit, meld.low, meld.high
-        below = _reach(suit, range(low - 1, -1, -1), held)
-        above = _reach(suit, range(high + 1, ACE_HIGH + 1), held)
-        for kl in range(len(below) + 1):
-            for kh in range(len(above) + 1):
-                if kl + kh == 0 or not _window_ok(low - kl, high + kh):
-                    continue
-                play = _extension(meld, below[:kl] + above[:kh], held, scoring, held[JOKER])
-                if play is not None:
-                    out.append(Play(play.actions, play.cards, play.points, bit))
-    return out
-
-
-def meld_plays(hand: Sequence[Card], scoring: str) -> list[Play]:
-    naturals = tuple(sorted({c.index for c in hand if c is not JOKER}))
-    return list(_meld_plays(naturals, sum(1 for c in hand if c is JOKER), scoring))
-
-
-@lru_cache(maxsize=1 << 14)
-def _meld_plays(naturals: tuple[int, ...], jokers: int, scoring: str) -> tuple[Play, ...]:
-    """The new melds of a hand of the ``naturals`` (indices) and ``jokers`` jokers: the
-    same hands come up again and again in a search."""
-    hand = [Card(i) for i in naturals] + [JOKER] * jokers
-    return tuple(
-        Play((meld,), meld.cards, _meld_points(meld, scoring)) for meld in candidate_melds(hand)
-    )
-
-
-@lru_cache(maxsize=1 << 16)
-def _meld_points(meld: MeldCards, scoring: str) -> int:
-    """What a new meld scores (R5-11); the same melds come up again and again in a search."""
-    return resolve_meld(meld.cards, meld.stands_for, seat=0, number=0).points(scoring)
 
 
 # -- the turn plan -----------------------------------------------------------------------
@@ -308,7 +166,7 @@ class _Search:
         if found is not None:
             return found[0]
         index = ((cards & -cards).bit_length() - 1) // 4
-        unit = _UNIT[index]
+        unit = UNIT[index]
         card = Card(index)
         best, choice = NEG, -3
         # plays first: when a huge hand (a big take) meets the memo's limit, the plan
@@ -349,11 +207,11 @@ class _Search:
             index = ((cards & -cards).bit_length() - 1) // 4
             if choice == -1:
                 left.append(Card(index))
-                cards -= _UNIT[index]
+                cards -= UNIT[index]
                 flags |= _KEPT
             elif choice == -2:
                 discard = Card(index)
-                cards -= _UNIT[index]
+                cards -= UNIT[index]
                 flags |= _DISCARDED
             else:
                 play = self.plays[choice]

@@ -1,10 +1,13 @@
-"""Rummy 500: melds on the table, deep draws, Rummy calls, a game to 500 (RULES.md §2).
+"""A hand of Rummy 500: melds on the table, deep draws, Rummy calls (RULES.md §2).
 
 A hand (:class:`Rummy500Deal`) deals 13 cards each to two players, 7 to
 more, and turns up the next card to start the spread discard pile (R5-2). A
 turn is a draw (phase ``draw``), then any melds and lay-offs and one discard
 (phase ``discard``). Table-meld logic lives in
-:mod:`remikit.variants.rummy500.melds`.
+:mod:`remikit.variants.rummy500.melds` (new melds in
+:mod:`~remikit.variants.rummy500.new_melds`); the Rummy call window in
+:mod:`~remikit.variants.rummy500.calls`; the game in
+:mod:`~remikit.variants.rummy500.game`.
 
 Decisions where RULES.md leaves room:
 
@@ -13,18 +16,6 @@ Decisions where RULES.md leaves room:
   are refused unless the card can then be melded, so nobody is ever stuck;
   while the meld is owed, discarding is refused and so is any meld or
   lay-off after which the owed card could no longer be melded.
-* A Rummy call takes a card that is playable at once: with the cards above
-  it in the pile alone it can go into a new meld or onto a table meld
-  (possibly after lay-offs of those cards fill the gap to a run's end).
-* The call window (R5-10) is the phase ``call``: after a discard that leaves a
-  call possible, the seats after the discarder are asked in turn, nearest
-  first, and each answers ``rummy K`` or ``pass``; the first call wins at
-  once (every nearer seat has passed), and when all pass the next player
-  draws. Callable depths are public facts (the pile and the table), so the
-  window opens for everyone alike. A record made before passes were written
-  down skips them (see :mod:`remikit.records`).
-* The card a Rummy caller takes is melded, so the R5-7 ban on discarding
-  a single taken card does not apply to a call (even ``rummy 1``).
 * Taking the single top discard is refused when every card of the hand
   would then be that card (it could not be discarded), unless the hand was
   empty (a floater) and the card can be laid off at once. Likewise a meld or
@@ -34,81 +25,40 @@ Decisions where RULES.md leaves room:
   the seat that went out.
 * An ace that fits either end of a run (``2 … K`` plus an ace) goes high,
   where it is worth more to its holder; a joker is always 15.
-* The first hand is dealt by the last seat (seat 0 plays first) unless a
-  record names another dealer; then the deal passes to the next seat.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
-from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass, Play
-from remikit.cards import Card, make_deck
-from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
+from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
+from remikit.cards import Card
+from remikit.engine import Deal, DealPhase, Phase
 from remikit.errors import IllegalAction, Reason
-from remikit.i18n import N_
 from remikit.variants.rummy500.actions import CallRummy, Decline
+from remikit.variants.rummy500.calls import CallWindow
+from remikit.variants.rummy500.meldable import can_place
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
     Slot,
-    can_place,
     candidate_layoffs,
-    candidate_melds,
     hand_points,
     placed_meld,
     playable,
     resolve_layoff,
-    resolve_meld,
 )
+from remikit.variants.rummy500.new_melds import candidate_melds, resolve_meld
+from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Ending, Rummy500Phase, Rummy500ViewPart
-from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult, TableMeld
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 8  # R5-1
-DEFAULT_PLAYERS = 3
-DEFAULT_TARGET = 500  # R5-13
-MAX_TARGET = 10_000  # a game that could not end in an evening is refused
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rummy500Options(Options):
-    """Table options (CONTRACT.md): ``players`` 2–8, ``jokers``, ``target``,
-    ``scoring`` (``standard`` or ``5-10-15``), ``rummy_calls``, ``floating``,
-    ``unplayable_last_discard``, ``joker_layoff`` (``runs`` or ``any``, R5-6) and
-    the shared ``discard_taken_card``."""
-
-    players: int = option(
-        DEFAULT_PLAYERS, label=N_("opt.players"), low=MIN_PLAYERS, high=MAX_PLAYERS
-    )
-    jokers: bool = option(True, label=N_("opt.jokers"))
-    target: int = option(DEFAULT_TARGET, label=N_("opt.target"), low=1, high=MAX_TARGET)
-    scoring: str = option(  # R5-11, R5-14
-        "standard",
-        label=N_("opt.scoring"),
-        choices={"standard": N_("optval.standard"), "5-10-15": N_("optval.5-10-15")},
-    )
-    rummy_calls: bool = option(True, label=N_("opt.rummy_calls"))
-    floating: bool = option(False, label=N_("opt.floating"))
-    unplayable_last_discard: bool = option(False, label=N_("opt.unplayable_last_discard"))
-    joker_layoff: str = option(  # R5-6 [interp]
-        "runs",
-        label=N_("opt.joker_layoff"),
-        choices={"runs": N_("optval.runs"), "any": N_("optval.any")},
-    )
-
-    @property
-    def decks(self) -> int:
-        """R5-1: one deck for 2–4 players, two for 5–8."""
-        return 1 if self.players <= 4 else 2
-
+from remikit.views import DealEnding, DealSummary, EndedBy, Laid, PlayerView, SeatResult
 
 _Resolved = tuple[list[PlacedMeld], list[Card]]
 """A play resolved: the table after it, the cards it takes from the hand."""
 
 
-class Rummy500Deal(Deal):
+class Rummy500Deal(CallWindow):
     """One hand of Rummy 500."""
 
     options: Rummy500Options
@@ -146,7 +96,7 @@ class Rummy500Deal(Deal):
         in a call window, the seat asked calls at any callable depth or passes.
 
         Every lay-off is listed (a joker with each identity it may declare);
-        new melds are those of :func:`~remikit.variants.rummy500.melds.candidate_melds`,
+        new melds are those of :func:`~remikit.variants.rummy500.new_melds.candidate_melds`,
         where jokers only fill positions the hand has no natural card for.
         """
         if self.phase is Phase.DRAW:
@@ -159,36 +109,6 @@ class Rummy500Deal(Deal):
             *candidate_layoffs(hand, self.table, joker_layoff=self.options.joker_layoff),
             *candidate_melds(hand),
         ]
-
-    def turn_refusal(self, seat: int, action: Action) -> IllegalAction:
-        if isinstance(action, CallRummy | Pass):
-            if self.phase is not Rummy500Phase.CALL:
-                return self._no_window(action)
-            if seat == self.rummy_from:
-                return IllegalAction("rummy_own_discard")
-            asked = None if self.to_play is None else self.to_play + 1  # as people count
-            return IllegalAction("rummy_not_asked", seat=asked)
-        return super().turn_refusal(seat, action)
-
-    def phase_refusal(self, action: Action, phases: frozenset[DealPhase]) -> IllegalAction:
-        if isinstance(action, CallRummy | Pass):
-            return self._no_window(action)
-        if self.phase is Rummy500Phase.CALL:
-            return IllegalAction("rummy_answer_first")
-        return super().phase_refusal(action, phases)
-
-    def _no_window(self, action: CallRummy | Pass) -> IllegalAction:
-        """Why no call window takes ``action``: calls are off, none is possible on the
-        discard just made, or there is no such discard."""
-        if not self.options.rummy_calls:
-            return IllegalAction("rummy_off")
-        just_discarded = bool(self.log) and isinstance(self.log[-1].action, Discard)
-        if just_discarded and isinstance(action, CallRummy):
-            pile = self.discard_pile
-            if action.depth > len(pile):
-                return IllegalAction("discard_too_deep", depth=action.depth, size=len(pile))
-            return IllegalAction("rummy_not_playable", depth=action.depth)
-        return IllegalAction("rummy_closed")
 
     def verify_variant(self, seat: int, action: Action) -> None:
         if isinstance(action, MeldCards | LayOff):
@@ -294,72 +214,6 @@ class Rummy500Deal(Deal):
     def fork_variant(self, deal: Self) -> None:
         deal.table = list(self.table)
         deal.asking = list(self.asking)
-
-    # -- Rummy calls (R5-10) -------------------------------------------------
-
-    def call_order(self, discarder: int) -> list[int]:
-        """Who is asked, and whose call wins: the nearest after the discarder first."""
-        return [(discarder + i) % self.players for i in range(1, self.players)]
-
-    def awaiting(self) -> list[int]:
-        return list(self.asking) if self.phase is Rummy500Phase.CALL else super().awaiting()
-
-    def offered_calls(self) -> list[int]:
-        """After a discard with Rummy calls on (R5-10): every seat after the discarder."""
-        if self.phase is Phase.OVER or not self.options.rummy_calls or not self.log:
-            return []
-        last = self.log[-1]
-        return self.call_order(last.seat) if isinstance(last.action, Discard) else []
-
-    def implied_passes(self, seat: int, action: Action) -> list[Play]:
-        """In a call window, a call by a seat further down the call order, or the next
-        player's draw, stands for passes by the seats still to answer before it."""
-        if self.phase is not Rummy500Phase.CALL or self.rummy_from is None:
-            return []
-        if isinstance(action, CallRummy) and seat in self.asking:
-            before = self.asking[: self.asking.index(seat)]
-        elif isinstance(action, Draw | Decline) and seat == (self.rummy_from + 1) % self.players:
-            before = self.asking
-        else:
-            return []
-        return [Play(s, Pass()) for s in before]
-
-    def _open_window(self, discarder: int) -> None:
-        """After a discard: when a call is possible, the seats answer in call order."""
-        if not self.options.rummy_calls:
-            return
-        depths = self.callable_depths()
-        if depths:
-            self.rummy_from = discarder
-            self.calls_open = depths
-            self.asking = self.call_order(discarder)
-            self.to_play = self.asking[0]
-            self.phase = Rummy500Phase.CALL
-
-    def _end_window(self) -> None:
-        self.rummy_from = None
-        self.asking = []
-        self.calls_open = frozenset()
-
-    def _verify_call(self, depth: int) -> None:
-        pile = self.discard_pile
-        if depth > len(pile):
-            raise IllegalAction("discard_too_deep", depth=depth, size=len(pile))
-        if depth not in self.calls_open:
-            raise IllegalAction("rummy_not_playable", depth=depth)
-
-    def callable_depths(self) -> frozenset[int]:
-        """Depths K whose card is playable at once with the cards above it (public facts)."""
-        pile = self.discard_pile
-        joker_layoff = self.options.joker_layoff
-        above: Counter[Card] = Counter()  # the K-th card and the cards above it
-        depths = []
-        for k in range(1, len(pile) + 1):
-            card = pile[-k]
-            above[card] += 1
-            if can_place(card, above, self.table, joker_layoff=joker_layoff):
-                depths.append(k)
-        return frozenset(depths)
 
     # -- melds and lay-offs (R5-4 … R5-6) -------------------------------------
 
@@ -503,38 +357,3 @@ class Rummy500Deal(Deal):
         return sum(
             s.points(scoring) for m in self.table for s in m.slots if seat is None or s.seat == seat
         )
-
-
-class Rummy500Game(Game):
-    """Hands until a total reaches the target; the highest total wins (R5-13)."""
-
-    name: ClassVar[str] = "rummy500"
-    options_type: ClassVar[type[Options]] = Rummy500Options
-    deal_type: ClassVar[type[Deal]] = Rummy500Deal
-    options: Rummy500Options
-
-    def full_deck(self) -> list[Card]:
-        decks = self.options.decks  # R5-1
-        return make_deck(decks=decks, jokers=2 * decks if self.options.jokers else 0)
-
-    def next_dealer(self) -> int:
-        """R5-2: the last seat deals the first hand (seat 0 plays first); then the next seat."""
-        if not self.deals:
-            return self.players - 1
-        return (self.deals[-1].dealer + 1) % self.players
-
-    def is_finished(self) -> bool:
-        """R5-13: a total reached the target and one seat leads alone (a tie plays on)."""
-        best = max(self.totals)
-        return best >= self.options.target and self.totals.count(best) == 1
-
-    def decide_winner(self) -> int | None:
-        return self.totals.index(max(self.totals))
-
-    def view_table(self, deal: Deal) -> tuple[TableMeld, ...]:
-        assert isinstance(deal, Rummy500Deal)
-        return tuple(m.table_meld for m in deal.table)
-
-    def view_part(self, deal: Deal | None) -> Rummy500ViewPart:
-        owed = deal.must_meld if isinstance(deal, Rummy500Deal) else None
-        return Rummy500ViewPart(must_meld=owed)
