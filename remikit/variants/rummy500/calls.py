@@ -31,7 +31,7 @@ from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.state import Rummy500Phase
 
 
-class CallWindow(Deal):
+class RummyCalls(Deal):
     """A Rummy 500 hand's call window: who is asked, in which order, and which depths
     may be called; :class:`~remikit.variants.rummy500.rules.Rummy500Deal` sets up the
     state below and plays the rest of the hand."""

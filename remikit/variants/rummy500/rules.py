@@ -38,7 +38,7 @@ from remikit.cards import Card
 from remikit.engine import Deal, DealPhase, Phase
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.rummy500.actions import CallRummy, Decline
-from remikit.variants.rummy500.calls import CallWindow
+from remikit.variants.rummy500.calls import RummyCalls
 from remikit.variants.rummy500.meldable import can_place
 from remikit.variants.rummy500.melds import (
     PlacedMeld,
@@ -58,7 +58,7 @@ _Resolved = tuple[list[PlacedMeld], list[Card]]
 """A play resolved: the table after it, the cards it takes from the hand."""
 
 
-class Rummy500Deal(CallWindow):
+class Rummy500Deal(RummyCalls):
     """One hand of Rummy 500."""
 
     options: Rummy500Options
