@@ -46,7 +46,8 @@ from remikit.actions import Action
 from remikit.bots import Bot, make_bot, play_game
 from remikit.bots.cheater import make_arena_bot
 from remikit.bots.strong import StrongBot, tactics_for
-from remikit.cli.arena import Arena, make_arena, tally
+from remikit.cli.arena import Arena, make_arena
+from remikit.cli.arena_results import tally
 from remikit.cli.games import GameOutcome, GameTask, derive_seed, wilson_interval
 from remikit.variants import find_variant
 from remikit.views import PlayerView

@@ -24,22 +24,22 @@ Draw(source='discard', depth=3)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
+from remikit.action_words import (
+    DEPTH_REFUSAL,
+    MELD_NUMBER_REFUSAL,
+    ActionSyntaxError,
+    card_with_joker,
+    count_arg,
+    read_number,
+    with_jokers,
+)
 from remikit.cards import Card, CardError
-from remikit.errors import Refusal
-from remikit.i18n import N_
 from remikit.kinds import MELD_CARD, Move, Place, TokenCodec, TokenSection
-
-
-class ActionSyntaxError(Refusal, ValueError):
-    """Text that is not an action: ``key`` and ``params`` name the message of
-    :mod:`remikit.i18n` that says why; ``str()`` is English, :meth:`text` any language."""
-
 
 # -- the kinds ----------------------------------------------------------------------------
 
@@ -240,13 +240,13 @@ class MeldCards(Action):
     stands_for: tuple[Card | None, ...]
 
     def __str__(self) -> str:
-        return "meld " + _with_jokers(self.cards, self.stands_for)
+        return "meld " + with_jokers(self.cards, self.stands_for)
 
     @classmethod
     def read(cls, args: Sequence[str]) -> Self | None:
         if not args:
             return None
-        pairs = [_card_with_joker(a) for a in args]
+        pairs = [card_with_joker(a) for a in args]
         return cls(tuple(c for c, _ in pairs), tuple(s for _, s in pairs))
 
     def json_fields(self) -> dict[str, Any]:
@@ -278,14 +278,14 @@ class LayOff(Action):
     stands_for: Card | None = None
 
     def __str__(self) -> str:
-        return f"layoff {_with_jokers((self.card,), (self.stands_for,))} to {self.meld}"
+        return f"layoff {with_jokers((self.card,), (self.stands_for,))} to {self.meld}"
 
     @classmethod
     def read(cls, args: Sequence[str]) -> Self | None:
         if len(args) != 3 or args[1].lower() != "to":
             return None
-        card, stands = _card_with_joker(args[0])
-        return cls(card, count_arg(args[2], _MELD_NUMBER), stands)
+        card, stands = card_with_joker(args[0])
+        return cls(card, count_arg(args[2], MELD_NUMBER_REFUSAL), stands)
 
     def json_fields(self) -> dict[str, Any]:
         stands = None if self.stands_for is None else str(self.stands_for)
@@ -332,45 +332,6 @@ def _play(text: str) -> Play:
 # -- record text --------------------------------------------------------------------------
 
 
-def _with_jokers(cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]) -> str:
-    pairs = zip(cards, stands_for, strict=True)
-    return " ".join(str(c) if s is None else f"{c}={s}" for c, s in pairs)
-
-
-def _card_with_joker(token: str) -> tuple[Card, Card | None]:
-    if "=" in token:
-        left, right = token.split("=", 1)
-        card = Card.parse(left)
-        if not card.is_joker:
-            raise ActionSyntaxError("action.only_joker_declares", token=repr(token))
-        stands = Card.parse(right)
-        if stands.is_joker:
-            raise ActionSyntaxError("action.joker_natural", token=repr(token))
-        return card, stands
-    return Card.parse(token), None
-
-
-_NUMBER = re.compile(r"[0-9]{1,18}")
-"""A number in an action: decimal digits (``²`` or a 5000-digit number is none)."""
-
-
-def _number(token: str) -> int | None:
-    return int(token) if _NUMBER.fullmatch(token) else None
-
-
-def count_arg(token: str, refusal: str) -> int:
-    """A number from 1; else the :class:`ActionSyntaxError` with the message ``refusal``."""
-    count = _number(token)
-    if count is None or count < 1:
-        raise ActionSyntaxError(refusal, token=repr(token))
-    return count
-
-
-DEPTH_REFUSAL = N_("action.bad_depth")
-"""The refusal of a depth that is no number from 1 (``draw discard K``, ``rummy K``)."""
-_MELD_NUMBER = N_("action.bad_meld_number")
-
-
 def parse_action(text: str) -> Action:
     """Read an action in record notation (CONTRACT.md) of any variant; any letter case."""
     words = text.split()
@@ -389,16 +350,16 @@ def parse_action(text: str) -> Action:
 def parse_seat_action(text: str) -> tuple[int, Action]:
     """Read a record line ``pN action``."""
     words = text.split(maxsplit=1)
-    seat = _number(words[0][1:]) if words and words[0][:1].lower() == "p" else None
+    seat = read_number(words[0][1:]) if words and words[0][:1].lower() == "p" else None
     if len(words) != 2 or seat is None:
         raise ActionSyntaxError("action.need_seat", text=repr(text))
     return seat, parse_action(words[1])
 
 
+# DEPTH_REFUSAL and count_arg (remikit.action_words) are also importable from here.
 __all__ = [
     "DEPTH_REFUSAL",
     "Action",
-    "ActionSyntaxError",
     "CardAction",
     "Discard",
     "Draw",

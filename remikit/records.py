@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from remikit.actions import Action, ActionSyntaxError, parse_seat_action
+from remikit.action_words import ActionSyntaxError
+from remikit.actions import Action, parse_seat_action
 from remikit.cards import Card, CardError
 from remikit.engine import Game
 from remikit.errors import IllegalAction

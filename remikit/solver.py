@@ -6,7 +6,8 @@ the melds that contain it. Wild cards are a count. Results of sub-problems are
 memoised, and the memo outlives a call, so a bot asking about many similar
 hands pays once for what they share. The candidate melds of a card depend only
 on the cards of its suit (runs) or of its rank (sets) and on the wild count;
-they are kept in tables that every search shares.
+they are kept in tables that every search shares (:mod:`remikit.solver_melds`,
+which also makes the melds of the arrangement found).
 
 Threads may share a solver (the web server's bot pool and its event loop do).
 The memo and the tables are only read and written an entry at a time, and an
@@ -32,21 +33,11 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import combinations, product
 from typing import TYPE_CHECKING
 
-from remikit.cards import JOKER, Card, Rank
-from remikit.melds import (
-    Arrangement,
-    Meld,
-    MeldKind,
-    MeldRules,
-    Scoring,
-    card_at,
-    is_pure_run,
-    is_wild,
-    split_wilds,
-)
+from remikit.cards import Card, Rank
+from remikit.melds import Arrangement, MeldRules, Scoring, is_wild, split_wilds
+from remikit.solver_melds import UNIT, Found, SolverMelds
 
 if TYPE_CHECKING:
     from remikit._solvercore import Core
@@ -80,14 +71,7 @@ def pure_python() -> Iterator[None]:
 NEG = -(10**9)
 """The value of an impossible arrangement."""
 
-_UNIT = [1 << (4 * i) for i in range(52)]
 _MEMO_LIMIT = 400_000
-_TABLE_LIMIT = 200_000
-_SUIT_ROW = (1 << 52) - 1  # the 13 counts of one suit, once shifted down
-_ONES = sum(_UNIT[:13])  # the lowest bit of each of those counts
-_RANK_COLUMN = sum(15 << (52 * s) for s in range(4))  # the 4 counts of one rank
-# _POSITION_UNITS[suit][p]: the unit of the natural card at run position p (0 and 13: the ace)
-_POSITION_UNITS = [[_UNIT[suit * 13 + p % 13] for p in range(14)] for suit in range(4)]
 
 # flags in a memo key: bit 0 a pure run is made, bit 1 a discard is still owed,
 # bits 2-3 how many left-over wilds existing melds can still take (0-3).
@@ -120,36 +104,19 @@ class Goal:
     keep: Card | None = None
 
 
-# A candidate meld found during search:
-# (value, natural-cards mask, wilds used, pure, room for more wilds, description)
-_Candidate = tuple[int, int, int, bool, int, tuple[object, ...]]
 # A search's mode: (all_melded, need_pure, wild values, keep, wild values after a wild discard)
 _Mode = tuple[bool, bool, tuple[int, ...], int, tuple[int, ...] | None]
-# A meld on the arrangement's path: (description, wilds used, value)
-_Found = tuple[tuple[object, ...], int, int]
 
 
-class Solver:
+class Solver(SolverMelds):
     """Optimal arrangements under one variant's meld rules and scoring; ``compiled``
     chooses the search (default :data:`COMPILED`)."""
 
     def __init__(self, rules: MeldRules, scoring: Scoring, *, compiled: bool = COMPILED) -> None:
         if compiled and _CORE is None:
             raise ValueError("remikit was installed without its compiled search")
-        self.rules = rules
-        self.scoring = scoring
-        self._wilds_free = scoring.wilds_free
-        # With free wilds and wild-only melds allowed, a natural card is never
-        # worse inside a run than a wild standing for it (swap the two).
-        self._naturals_first = scoring.wilds_free and rules.wild_only_melds
-        # _run_totals[i]: the value of run positions 0 … i-1
-        self._run_totals = [sum(scoring.run_position[:i]) for i in range(15)]
+        super().__init__(rules, scoring)
         self._memo: dict[tuple[object, ...], dict[int, int]] = {}
-        # candidate runs by (cards present in the suit, wilds, card), sets by
-        # (counts of the rank, wilds, card): a table shared by every search
-        self._run_table: dict[int, tuple[_Candidate, ...]] = {}
-        self._set_table: dict[int, tuple[_Candidate, ...]] = {}
-        self._melds: dict[_Found, Meld] = {}  # melds without wilds by path step
         self._core = (
             _CORE(
                 run_position=scoring.run_position,
@@ -196,7 +163,9 @@ class Solver:
                 return None
             if found is not None:
                 value, (dead, melds, discard, flags), wild_cards = found
-                return self._assemble(value, dead, discard, melds, flags, wild_cards, goal.keep)
+                return self._assemble(
+                    value, dead, discard, melds, bool(flags & _OWED), wild_cards, goal.keep
+                )
         naturals, wilds = split_wilds(hand, wild_rank)
         mode = self._mode(wilds, wild_rank, goal)
         memo = self._memo_for(mode)
@@ -222,10 +191,6 @@ class Solver:
         mode = self._mode(wilds, wild_rank, goal)
         flags = _OWED if goal.discard else 0
         return self._best(self._memo_for(mode), mode, _pack(naturals), len(wilds), flags)
-
-    def _wild_value(self, wild: Card) -> int:
-        """What a wild card no meld takes is worth."""
-        return self.scoring.dead_joker if wild is JOKER else self.scoring.dead_wild_rank
 
     def _mode(self, wilds: list[Card], wild_rank: Rank | None, goal: Goal) -> _Mode:
         """The search mode for ``goal`` with these wild cards."""
@@ -261,7 +226,7 @@ class Solver:
             return value
         low = packed & -packed
         c = (low.bit_length() - 1) >> 2
-        rest = packed - _UNIT[c]
+        rest = packed - UNIT[c]
         best = NEG
         move = _DEAD
         if not all_melded:
@@ -320,140 +285,6 @@ class Solver:
             return NEG
         return sum(wild_values[:dead])
 
-    def _candidates(
-        self, packed: int, c: int, wilds: int
-    ) -> tuple[tuple[_Candidate, ...], tuple[_Candidate, ...]]:
-        """The runs and the sets that hold ``c`` as their lowest natural card."""
-        suit, rank0 = divmod(c, 13)
-        row = (packed >> (52 * suit)) & _SUIT_ROW
-        key = (((row | row >> 1 | row >> 2) & _ONES) << 10) | (wilds << 6) | c
-        runs = self._run_table.get(key)
-        if runs is None:
-            if len(self._run_table) > _TABLE_LIMIT:
-                self._run_table.clear()
-            runs = self._run_table[key] = tuple(self._runs(packed, c, wilds))
-        key = (((packed >> (4 * rank0)) & _RANK_COLUMN) << 10) | (wilds << 6) | c
-        sets = self._set_table.get(key)
-        if sets is None:
-            if len(self._set_table) > _TABLE_LIMIT:
-                self._set_table.clear()
-            sets = self._set_table[key] = tuple(self._sets(packed, c, wilds))
-        return runs, sets
-
-    def _runs(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
-        rules = self.rules
-        rule = rules.pure_run
-        suit, rank0 = divmod(c, 13)
-        units = _POSITION_UNITS[suit]
-        totals = self._run_totals
-        if rank0 == 0:
-            starts = ([0] if rules.ace != "high" else []) + ([13] if rules.ace != "low" else [])
-        else:
-            starts = [rank0]
-        lo_limit = 1 if rules.ace == "high" else 0
-        hi_limit = 12 if rules.ace == "low" else 13
-        for pc in starts:
-            lo_min = 1 if pc == 13 else lo_limit
-            hi_max = 12 if pc == 0 else hi_limit
-            # which positions hold a natural card we have (besides c itself)
-            have = [False] * 14
-            for p in range(lo_min, hi_max + 1):
-                if p != pc:
-                    have[p] = (packed >> (4 * (suit * 13 + p % 13))) & 7 > 0
-            # positions below pc, from pc down to lo: without a card, and with one
-            gaps_below: list[int] = []
-            cards_below: list[int] = []
-            mask_below = _UNIT[c]
-            for lo in range(pc, lo_min - 1, -1):
-                if lo < pc:
-                    if have[lo]:
-                        cards_below.insert(0, lo)
-                        mask_below += units[lo]
-                    else:
-                        gaps_below.insert(0, lo)
-                        if len(gaps_below) > wilds:
-                            break  # a run reaching lower needs more wilds
-                gaps, cards, mask = list(gaps_below), list(cards_below), mask_below
-                for hi in range(pc, hi_max + 1):
-                    if hi > pc:
-                        if lo == 0 and hi == 13:
-                            break
-                        if have[hi]:
-                            cards.append(hi)
-                            mask += units[hi]
-                        else:
-                            gaps.append(hi)
-                            if len(gaps) > wilds:
-                                break  # a longer run only needs more wilds
-                    length = hi - lo + 1
-                    if length < 3:
-                        continue
-                    value = totals[hi + 1] - totals[lo]
-                    room = 13 - length
-                    if self._naturals_first:
-                        # a longer run must end in natural cards
-                        if length > 3 and not ((lo == pc or have[lo]) and (hi == pc or have[hi])):
-                            continue
-                        wild_pos = tuple(gaps)
-                        yield (
-                            value,
-                            mask,
-                            len(wild_pos),
-                            is_pure_run(lo, hi, wild_pos, rule),
-                            room,
-                            ("run", suit, lo, hi, wild_pos),
-                        )
-                        continue
-                    spare = wilds - len(gaps)
-                    for k in range(min(spare, len(cards)) + 1):
-                        for extra in combinations(cards, k):
-                            wild_pos = tuple(sorted(gaps + list(extra))) if extra else tuple(gaps)
-                            yield (
-                                value,
-                                mask - sum(units[p] for p in extra),
-                                len(wild_pos),
-                                is_pure_run(lo, hi, wild_pos, rule),
-                                room,
-                                ("run", suit, lo, hi, wild_pos),
-                            )
-            if rules.royal_flush and pc == 13 and suit == 3 and all(have[p] for p in range(9, 13)):
-                mask = _UNIT[c] + sum(units[p] for p in range(9, 13))
-                yield (self.scoring.royal_flush, mask, 0, True, 0, ("royal", suit, 9, 13, ()))
-
-    def _sets(self, packed: int, c: int, wilds: int) -> Iterator[_Candidate]:
-        rules = self.rules
-        suit, rank0 = divmod(c, 13)
-        per_card = self.scoring.set_rank[rank0 + 1]
-        counts = []
-        for s in range(4):
-            idx = s * 13 + rank0
-            n = (packed >> (4 * idx)) & 7
-            if s == suit:
-                n -= 1
-                if rules.set_distinct_suits:
-                    n = 0
-            elif rules.set_distinct_suits:
-                n = min(n, 1)
-            counts.append(n)
-        limit = rules.set_max or 10**6
-        for take in product(*(range(n + 1) for n in counts)):
-            naturals = 1 + sum(take)
-            if naturals > limit:
-                continue
-            if self._wilds_free:
-                w_range: range = range(max(0, 3 - naturals), max(0, 3 - naturals) + 1)
-            else:
-                w_range = range(max(0, 3 - naturals), min(wilds, limit - naturals) + 1)
-            mask = _UNIT[c]
-            for s, k in enumerate(take):
-                mask += k * _UNIT[s * 13 + rank0]
-            for used in w_range:
-                if used > wilds:
-                    break
-                size = naturals + used
-                room = limit - size if rules.set_max else 3
-                yield (per_card * size, mask, used, False, room, ("set", rank0, take, used, suit))
-
     # -- rebuilding the arrangement ---------------------------------------
 
     def _rebuild(
@@ -468,7 +299,7 @@ class Solver:
     ) -> Arrangement:
         dead: list[Card] = []
         discard: Card | None = None
-        found: list[_Found] = []
+        found: list[Found] = []
         n_wilds = len(wilds)
         while packed:
             key = (packed << 8) | (n_wilds << 4) | flags
@@ -481,10 +312,10 @@ class Solver:
             c = ((packed & -packed).bit_length() - 1) >> 2
             if move == _DEAD:
                 dead.append(Card(c))
-                packed -= _UNIT[c]
+                packed -= UNIT[c]
             elif move == _DISCARD:
                 discard = Card(c)
-                packed -= _UNIT[c]
+                packed -= UNIT[c]
                 flags &= ~_OWED
             else:
                 runs, sets = self._candidates(packed, c, n_wilds)
@@ -493,116 +324,12 @@ class Solver:
                 packed -= mask
                 n_wilds -= used
                 flags = self._flags_after(flags, pure, room)
-        return self._assemble(value, dead, discard, found, flags, wilds, keep)
-
-    def _assemble(
-        self,
-        value: int,
-        dead: list[Card],
-        discard: Card | None,
-        found: list[_Found],
-        flags: int,
-        wilds: list[Card],
-        keep: Card | None,
-    ) -> Arrangement:
-        """The arrangement from the search's path: the dead natural cards, the discard,
-        the melds found, the flags at the end, and the hand's wild cards."""
-        if not wilds:
-            kept = self._melds
-            natural = tuple([kept.get(step) or self._natural_meld(step) for step in found])
-            return Arrangement(natural, tuple(dead), value, discard)
-        # the discard owed (the costliest wild but `keep`), then the melds take the
-        # costliest wilds; the rest makes a wild-only meld, is absorbed, or is dead
-        spare = sorted(wilds, key=self._wild_value)
-        if flags & _OWED:
-            discard = next(w for w in spare if w is not keep)
-            spare.remove(discard)
-        melds: list[Meld] = []
-        for desc, used, meld_value in found:
-            melds.append(self._meld(desc, spare[:used], meld_value))
-            spare = spare[used:]
-        if spare and self.rules.wild_only_melds and len(spare) >= 3:
-            melds.append(Meld("wild", tuple(spare), (None,) * len(spare)))
-            spare = []
-        if self._wilds_free:
-            for w in list(spare):
-                for i, m in enumerate(melds):
-                    grown = _absorb(m, w, self.rules)
-                    if grown is not None:
-                        melds[i] = grown
-                        spare.remove(w)
-                        break
-        dead.extend(spare)
-        return Arrangement(tuple(melds), tuple(dead), value, discard)
-
-    def _natural_meld(self, step: _Found) -> Meld:
-        """The meld of a path step without wild cards, kept for the next time."""
-        if len(self._melds) > _TABLE_LIMIT:
-            self._melds.clear()
-        desc, _, value = step
-        meld = self._melds[step] = self._meld(desc, [], value)
-        return meld
-
-    def _meld(self, desc: tuple[object, ...], wild_cards: list[Card], value: int) -> Meld:
-        wild_iter = iter(wild_cards)
-        cards: list[Card] = []
-        stands: list[Card | None] = []
-        if desc[0] in ("run", "royal"):
-            _, suit, lo, hi, wild_pos = desc
-            assert isinstance(lo, int) and isinstance(hi, int) and isinstance(suit, int)
-            assert isinstance(wild_pos, tuple)
-            for p in range(lo, hi + 1):
-                card = card_at(suit, p)
-                if p in wild_pos:
-                    cards.append(next(wild_iter))
-                    stands.append(card)
-                else:
-                    cards.append(card)
-                    stands.append(None)
-            pure = is_pure_run(lo, hi, wild_pos, self.rules.pure_run)
-            kind: MeldKind = "royal" if desc[0] == "royal" else "run"
-            return Meld(kind, tuple(cards), tuple(stands), value, pure)
-        _, rank0, take, _used, suit = desc
-        assert isinstance(rank0, int) and isinstance(take, tuple) and isinstance(suit, int)
-        cards.append(Card(suit * 13 + rank0))
-        stands.append(None)
-        present = {suit}
-        for s, k in enumerate(take):
-            for _ in range(k):
-                cards.append(Card(s * 13 + rank0))
-                stands.append(None)
-                present.add(s)
-        free_suits = [s for s in (3, 2, 1, 0) if s not in present] or [suit]
-        for i, w in enumerate(wild_iter):
-            cards.append(w)
-            stands.append(Card(free_suits[i % len(free_suits)] * 13 + rank0))
-        return Meld("set", tuple(cards), tuple(stands), value)
+        return self._assemble(value, dead, discard, found, bool(flags & _OWED), wilds, keep)
 
 
 def _pack(naturals: Sequence[Card]) -> int:
     """The natural cards packed four bits a card."""
     packed = 0
     for card in naturals:
-        packed += _UNIT[card.index]
+        packed += UNIT[card.index]
     return packed
-
-
-def _absorb(meld: Meld, wild: Card, rules: MeldRules) -> Meld | None:
-    """The meld with one more wild card, where its rules allow (deadwood games)."""
-    if meld.kind == "set":
-        if rules.set_max and len(meld) >= rules.set_max:
-            return None
-        first = meld.stands_for[0] or meld.cards[0]
-        return Meld("set", (*meld.cards, wild), (*meld.stands_for, first), meld.points)
-    if meld.kind == "run" and len(meld) < 13:
-        top = meld.stands_for[-1] or meld.cards[-1]
-        bottom = meld.stands_for[0] or meld.cards[0]
-        top_pos = 13 if top.rank == Rank.ACE else int(top.rank) - 1
-        bottom_pos = 0 if bottom.rank == Rank.ACE else int(bottom.rank) - 1
-        if top_pos < (12 if rules.ace == "low" else 13):
-            above = card_at(top.suit, top_pos + 1)
-            return Meld("run", (*meld.cards, wild), (*meld.stands_for, above), meld.points)
-        if bottom_pos > (1 if rules.ace == "high" else 0):
-            below = card_at(bottom.suit, bottom_pos - 1)
-            return Meld("run", (wild, *meld.cards), (below, *meld.stands_for), meld.points)
-    return None

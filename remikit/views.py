@@ -19,7 +19,8 @@ from remikit.actions import Action, Discard, Play
 from remikit.cards import Card
 
 if TYPE_CHECKING:
-    from remikit.engine import DealPhase, Options
+    from remikit.deal import DealPhase
+    from remikit.engine import Options
 
 
 class PlayLog(Sequence[Play]):

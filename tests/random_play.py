@@ -30,7 +30,8 @@ from functools import partial
 from remikit.actions import Action, Discard, Draw
 from remikit.bots import Bot, make_bot
 from remikit.cards import Card
-from remikit.engine import Deal, Game, OptionError, OptionInfo, Options, Phase
+from remikit.deal import Deal, Phase
+from remikit.engine import Game, OptionError, OptionInfo, Options
 from remikit.errors import IllegalAction
 from remikit.variants import VariantSpec
 from remikit.views import PlayerView

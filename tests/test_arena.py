@@ -9,13 +9,8 @@ from collections import Counter
 import pytest
 
 from remikit.cli import arena
-from remikit.cli.arena import (
-    ArenaResult,
-    failure_report,
-    make_arena,
-    tally,
-    unique_best,
-)
+from remikit.cli.arena import failure_report, make_arena
+from remikit.cli.arena_results import ArenaResult, tally, unique_best
 from remikit.cli.arguments import ArenaError
 from remikit.cli.games import (
     GameFailure,

@@ -26,7 +26,8 @@ from remikit.bots.strong.determinize import (
     reading_weights,
 )
 from remikit.cards import Card
-from remikit.engine import Deal, Game, OptionError, Options
+from remikit.deal import Deal
+from remikit.engine import Game, OptionError, Options
 from remikit.variants import VariantSpec, playable
 from tests.hidden import blind_view
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from remikit.actions import Discard, Draw, Pass, Play, parse_action
-from remikit.engine import MAX_ACTIONS_PER_DEAL, Deal, DealPhase, Phase
+from remikit.deal import MAX_ACTIONS_PER_DEAL, Deal, DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.records import replay
 from remikit.server.serialize import view_json

@@ -23,7 +23,8 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_t
 
 import remikit.envs
 from remikit.actions import Action, LayOff, MeldCards
-from remikit.engine import DealPhase, OptionError, Phase
+from remikit.deal import DealPhase, Phase
+from remikit.engine import OptionError
 from remikit.envs import ENVIRONMENTS, gin_v0, remi13d_v0, rummy500_v0, three_thirteen_v0
 from remikit.envs.aec import RemiEnv, Reward
 from remikit.envs.gym import IDS, RemiGymEnv, make

@@ -9,7 +9,7 @@ from typing import Any
 
 from remikit.actions import Discard, Draw
 from remikit.cards import make_deck, parse_cards
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.server.advice import best_arrangement, state_advice
 from remikit.variants.gin.game import GinGame
 from remikit.variants.gin.options import GinOptions

@@ -11,7 +11,7 @@ from remikit.bots import make_bot
 from remikit.bots.strong.determinize import hand_chances, knowledge
 from remikit.cards import parse_cards
 from remikit.cli.arena import make_arena
-from remikit.engine import DealPhase, Phase
+from remikit.deal import DealPhase, Phase
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.game import GinGame
 from remikit.variants.gin.greedy import GinStrategy, defence

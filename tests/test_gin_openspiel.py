@@ -40,7 +40,7 @@ import pytest
 
 from remikit.actions import Action, LayOff, parse_action
 from remikit.cards import Card, make_deck, parse_cards
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.game import GinGame

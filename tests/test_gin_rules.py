@@ -11,7 +11,8 @@ import pytest
 from remikit.actions import Discard, Draw, LayOff, Pass, parse_action
 from remikit.bots.strong.determinize import determinize, knowledge
 from remikit.cards import parse_cards
-from remikit.engine import DealPhase, Game, Phase
+from remikit.deal import DealPhase, Phase
+from remikit.engine import Game
 from remikit.errors import IllegalAction
 from remikit.kinds import Move, Place
 from remikit.records import replay

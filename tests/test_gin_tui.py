@@ -12,7 +12,7 @@ from remikit.cards import parse_cards
 from remikit.cli import play
 from remikit.cli.main import build_parser, main
 from remikit.cli.tui.session import Session
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.records import load_record, replay
 from remikit.variants.gin.laydown import best_melds, split
 from remikit.variants.gin.scoring import deadwood

@@ -24,7 +24,8 @@ from remikit.bots.strong import StrongBot, tactics_for
 from remikit.bots.strong.determinize import determinize, full_deck, knowledge
 from remikit.bots.strong.search import QUICK
 from remikit.cli.main import main
-from remikit.engine import Deal, Game
+from remikit.deal import Deal
+from remikit.engine import Game
 from remikit.variants import find_variant, playable
 from remikit.views import PlayerView
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import Field, fields, is_dataclass, replace
 from typing import Any, Literal, cast
 
-from remikit.actions import Action, ActionSyntaxError, parse_action
+from remikit.action_words import ActionSyntaxError
+from remikit.actions import Action, parse_action
 from remikit.cards import Card
 
 HINTS: dict[type, dict[str, Any]] = {}

@@ -3,7 +3,7 @@
 A bot is handed a :class:`~remikit.views.PlayerView` of its own seat and
 answers with one of the view's legal actions; in a Rummy call window (R5-10)
 those are its calls and ``pass``. It never sees a
-:class:`~remikit.engine.Game` or a :class:`~remikit.engine.Deal`: hidden
+:class:`~remikit.engine.Game` or a :class:`~remikit.deal.Deal`: hidden
 information stays in the engine (DESIGN.md decision 5).
 """
 

@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 from remikit.actions import Action, Discard, Draw, Pass
 from remikit.bots.base import Bot, check_view
 from remikit.cards import Card
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.variants import find_variant
 from remikit.views import PlayerView
 

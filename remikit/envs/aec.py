@@ -38,7 +38,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from remikit.actions import Action
 from remikit.bots.random_bot import RandomBot
-from remikit.cli.arena import unique_best
+from remikit.cli.arena_results import unique_best
 from remikit.engine import Game
 from remikit.envs.planes import Layout
 from remikit.envs.render import render_text

@@ -53,7 +53,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from remikit.cards import JOKER_INDEX, Card
-from remikit.engine import DealPhase, Phase
+from remikit.deal import DealPhase, Phase
 from remikit.envs.tokens import CARDS, ActionCodec
 from remikit.views import PlayerView
 

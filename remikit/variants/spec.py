@@ -37,7 +37,8 @@ from remikit.i18n import LANGUAGES, N_, t
 from remikit.melds import Meld
 
 if TYPE_CHECKING:
-    from remikit.engine import DealPhase, Game, OptionInfo
+    from remikit.deal import DealPhase
+    from remikit.engine import Game, OptionInfo
     from remikit.variants.remi13d.seating import SeatDraw
 
 Part = Literal["greedy", "tactics", "tui", "review", "lay_down", "advice", "openspiel", "stats"]

@@ -11,7 +11,7 @@ from remikit.bots.greedy import Rating, best_single_discard, draw_choice
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import Plan
 from remikit.cards import Card
-from remikit.engine import Deal
+from remikit.deal import Deal
 from remikit.melds import Arrangement
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement, discards
 from remikit.solver import Goal

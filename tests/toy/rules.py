@@ -24,7 +24,8 @@ from typing import ClassVar
 
 from remikit.actions import Action, CardAction, Play, register_kind
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
+from remikit.deal import Deal, DealPhase, Phase
+from remikit.engine import Game, Options, option
 from remikit.errors import IllegalAction
 from remikit.kinds import Move, Place, TokenSection
 from remikit.melds import MeldRules, Scoring

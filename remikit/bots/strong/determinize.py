@@ -38,7 +38,8 @@ from itertools import islice
 
 from remikit.bots.strong.inference import Tell, reading_for
 from remikit.cards import Card
-from remikit.engine import Deal, Game, Options
+from remikit.deal import Deal
+from remikit.engine import Game, Options
 from remikit.kinds import Move, Place
 from remikit.variants import find_variant
 from remikit.views import PlayerView

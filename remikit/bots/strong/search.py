@@ -3,7 +3,7 @@
 Each candidate comes with a prior value from the variant's heuristic. For
 each sampled world (:func:`~remikit.bots.strong.determinize.determinize`)
 the search rebuilds a real deal (:meth:`remikit.engine.Game.resume_deal`, once, then
-:meth:`~remikit.engine.Deal.fork` for each world),
+:meth:`~remikit.deal.Deal.fork` for each world),
 applies one candidate action and lets fast policies play every seat for a
 few turns (or to the end of the deal); the deal's scores, or the variant's
 solver-based estimate of them at the horizon, add to the candidate's prior a
@@ -28,7 +28,7 @@ from typing import Protocol
 
 from remikit.actions import Action, Draw
 from remikit.bots.strong.determinize import Determinization, Knowledge, table_game
-from remikit.engine import Deal
+from remikit.deal import Deal
 from remikit.errors import IllegalAction
 from remikit.views import PlayerView
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from remikit.actions import Action, ActionSyntaxError, Discard, Draw, kind_of, parse_action
+from remikit.action_words import ActionSyntaxError
+from remikit.actions import Action, Discard, Draw, kind_of, parse_action
 from remikit.cards import Card, CardError
 from remikit.cli.tui.table import sorted_hand
 from remikit.errors import Translated

@@ -32,7 +32,8 @@ from remikit.cards import Card
 from remikit.cli.tui.commands import HELP_WORDS, QUIT_WORDS, TABLE_WORDS, parse_command
 from remikit.cli.tui.table import POSITION_ORDER, POSITIONS, hand_table, sorted_hand
 from remikit.cli.tui.ui import Step, VariantUI, positions_for, taken_by
-from remikit.engine import Deal, Game, Phase
+from remikit.deal import Deal, Phase
+from remikit.engine import Game
 from remikit.errors import IllegalAction
 from remikit.i18n import t, tn
 from remikit.records import MAX_NAME

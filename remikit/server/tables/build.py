@@ -10,7 +10,8 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from remikit.actions import ActionSyntaxError, parse_seat_action
+from remikit.action_words import ActionSyntaxError
+from remikit.actions import parse_seat_action
 from remikit.bots import LEVELS as BOT_LEVELS
 from remikit.bots import BotError, StrongBot, check_bot, make_bot, parse_bot_name
 from remikit.engine import Game, OptionError, Options

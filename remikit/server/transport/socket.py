@@ -16,7 +16,8 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
-from remikit.actions import ActionSyntaxError, parse_action
+from remikit.action_words import ActionSyntaxError
+from remikit.actions import parse_action
 from remikit.i18n import LANGUAGES, N_
 from remikit.server.advice import advice_message
 from remikit.server.bots.driver import Runner

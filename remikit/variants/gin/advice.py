@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 from remikit.actions import LayOff
 from remikit.cards import Card, Suit
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.melds import Arrangement, Meld
 from remikit.server.advice import BestArrangement, StateAdvice, discards, meld_json
 from remikit.server.serialize import action_json, cards_json

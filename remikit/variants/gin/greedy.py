@@ -19,7 +19,7 @@ from functools import cache
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.bots.greedy import draw_choice
 from remikit.cards import Card
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.solver import Goal
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock

@@ -26,7 +26,7 @@ from typing import Any
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass, Play
 from remikit.bots.strong.determinize import determinize, table_game
 from remikit.cards import Card
-from remikit.engine import DealPhase, Phase
+from remikit.deal import DealPhase, Phase
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.options import GinOptions

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from remikit.engine import DealPhase
+from remikit.deal import DealPhase
 from remikit.views import DealEnding, Observed, PlayerView, ViewPart
 
 

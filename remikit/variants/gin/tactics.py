@@ -40,7 +40,7 @@ from remikit.bots.strong.determinize import (
 )
 from remikit.bots.strong.search import Plan, including
 from remikit.cards import Card, Suit
-from remikit.engine import Deal, Phase
+from remikit.deal import Deal, Phase
 from remikit.solver import Goal
 from remikit.variants.gin import greedy, melds, race
 from remikit.variants.gin.actions import Knock

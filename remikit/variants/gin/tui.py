@@ -33,7 +33,7 @@ from remikit.cli.tui.table import (
     sorted_hand,
 )
 from remikit.cli.tui.ui import Step, VariantUI, arrangement_table, join_parts
-from remikit.engine import DealPhase, Phase
+from remikit.deal import DealPhase, Phase
 from remikit.i18n import N_, t
 from remikit.variants.gin import melds as gin_melds
 from remikit.variants.gin.actions import Knock

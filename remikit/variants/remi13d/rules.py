@@ -8,7 +8,8 @@ from typing import ClassVar, cast
 
 from remikit.actions import Action
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, DealPhase, Game, Options, Phase, option
+from remikit.deal import Deal, DealPhase, Phase
+from remikit.engine import Game, Options, option
 from remikit.errors import IllegalAction, Reason
 from remikit.i18n import N_
 from remikit.melds import PureRun

@@ -17,7 +17,8 @@ from typing import ClassVar, cast
 
 from remikit.actions import Action, Draw
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, OptionRefused, Options, Phase, option
+from remikit.deal import Deal, Phase
+from remikit.engine import Game, OptionRefused, Options, option
 from remikit.errors import IllegalAction
 from remikit.i18n import N_
 from remikit.melds import AceMode

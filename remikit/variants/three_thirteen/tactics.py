@@ -42,7 +42,7 @@ from remikit.bots.strong.determinize import Determinization, Knowledge, knowledg
 from remikit.bots.strong.refine import refine_world
 from remikit.bots.strong.search import QUICK, Plan, forced_draw, including
 from remikit.cards import JOKER, Card
-from remikit.engine import Deal, Phase
+from remikit.deal import Deal, Phase
 from remikit.melds import AceMode
 from remikit.solver import Goal
 from remikit.variants.three_thirteen import scoring

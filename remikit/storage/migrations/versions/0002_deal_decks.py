@@ -36,7 +36,8 @@ from alembic import op
 
 from remikit.actions import parse_seat_action
 from remikit.cards import Card
-from remikit.engine import Deal, Game
+from remikit.deal import Deal
+from remikit.engine import Game
 from remikit.variants import find_playable
 
 revision: str = "0002"
