@@ -356,9 +356,7 @@ def parse_seat_action(text: str) -> tuple[int, Action]:
     return seat, parse_action(words[1])
 
 
-# DEPTH_REFUSAL and count_arg (remikit.action_words) are also importable from here.
 __all__ = [
-    "DEPTH_REFUSAL",
     "Action",
     "CardAction",
     "Discard",
@@ -368,7 +366,6 @@ __all__ = [
     "MeldCards",
     "Pass",
     "Play",
-    "count_arg",
     "kind_of",
     "parse_action",
     "parse_seat_action",

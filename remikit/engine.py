@@ -15,11 +15,7 @@ from typing import Any, ClassVar
 
 from remikit.actions import Action
 from remikit.cards import Card
-
-# Deal and the phases are also importable from here, where variants import them.
-from remikit.deal import Deal as Deal
-from remikit.deal import DealPhase as DealPhase
-from remikit.deal import Phase as Phase
+from remikit.deal import Deal, Phase
 from remikit.errors import IllegalAction
 from remikit.options import OptionError as OptionError
 from remikit.options import OptionInfo as OptionInfo

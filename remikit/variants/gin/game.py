@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, Options
+from remikit.deal import Deal
+from remikit.engine import Game, Options
 from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.rules import GinDeal
 from remikit.variants.gin.state import GinViewPart

@@ -19,7 +19,7 @@ from typing import ClassVar, Self
 
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.cards import Card
-from remikit.engine import Deal, DealPhase, Phase
+from remikit.deal import Deal, DealPhase, Phase
 from remikit.errors import IllegalAction, Reason
 from remikit.variants.gin import melds
 from remikit.variants.gin.actions import Knock

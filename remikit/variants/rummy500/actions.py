@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from remikit.actions import DEPTH_REFUSAL, Action, FixedAction, Play, count_arg, register_kind
+from remikit.action_words import DEPTH_REFUSAL, count_arg
+from remikit.actions import Action, FixedAction, Play, register_kind
 from remikit.i18n import N_
 from remikit.kinds import Move, Place, TokenCodec, TokenSection
 

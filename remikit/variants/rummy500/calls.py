@@ -22,7 +22,7 @@ from collections import Counter
 
 from remikit.actions import Action, Discard, Draw, Pass, Play
 from remikit.cards import Card
-from remikit.engine import Deal, DealPhase, Phase
+from remikit.deal import Deal, DealPhase, Phase
 from remikit.errors import IllegalAction
 from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.meldable import can_place

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from remikit.cards import Card, make_deck
-from remikit.engine import Deal, Game, Options
+from remikit.deal import Deal
+from remikit.engine import Game, Options
 from remikit.variants.rummy500.options import Rummy500Options
 from remikit.variants.rummy500.rules import Rummy500Deal
 from remikit.variants.rummy500.state import Rummy500ViewPart

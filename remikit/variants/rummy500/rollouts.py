@@ -24,7 +24,8 @@ from weakref import WeakKeyDictionary
 
 from remikit.actions import Action, Discard, Draw, Pass
 from remikit.cards import Card
-from remikit.engine import Deal, Options, Phase
+from remikit.deal import Deal, Phase
+from remikit.engine import Options
 from remikit.variants.rummy500.actions import Decline
 from remikit.variants.rummy500.hints import NEAR, choose_discard, laid, with_discard
 from remikit.variants.rummy500.meldable import can_place

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from remikit.cards import Card
-from remikit.engine import DealPhase
+from remikit.deal import DealPhase
 from remikit.views import DealEnding, Observed, ViewPart
 
 

@@ -29,7 +29,7 @@ from remikit.actions import Action, Discard, Draw, LayOff, Pass
 from remikit.bots.strong.determinize import Determinization, Knowledge
 from remikit.bots.strong.search import QUICK, Plan, including
 from remikit.cards import Card
-from remikit.engine import Phase
+from remikit.deal import Phase
 from remikit.variants.rummy500.actions import CallRummy, Decline
 from remikit.variants.rummy500.greedy import Rummy500Strategy, action_cards
 from remikit.variants.rummy500.hints import (
