@@ -270,6 +270,9 @@ def test_two_people_see_only_their_own_cards(server: Served, browser: Browser) -
     ana = open_person(browser)
     code = create_in_lobby(ana, server, "remi13d", name="Ana", seats={1: "person"})
     assert ana.page.is_visible("#notice")  # waiting for the second person
+    ana.page.wait_for_selector('.seat-panel[data-seat="1"]')
+    tags = ana.page.locator('.seat-panel[data-seat="1"] .tag').all_inner_texts()
+    assert tags == ["free"]  # a seat nobody took yet is free, not away
     # the second person comes by the table's link and sits down there
     ben = open_person(browser, locale="id-ID")
     ben.page.goto(f"{server.url}/table/{code}")
