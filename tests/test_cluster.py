@@ -140,10 +140,12 @@ def my_turn(after: int) -> Callable[[Message], bool]:
 
 
 def play(ws: ClientConnection, turns: int, seen: list[Message], after: int = -1) -> list[int]:
-    """Play ``turns`` actions (the first legal one each time) in states after ``after``;
-    the state ids it acted in, each action acknowledged by the state it made."""
+    """Play ``turns`` actions (the first legal one each time) in states after ``after``,
+    starting from the last state received when it is already this seat's turn; the state
+    ids it acted in, each action acknowledged by the state it made."""
     acked: list[int] = []
-    state = receive(ws, my_turn(after), seen)
+    ready = my_turn(after)
+    state = seen[-1] if seen and ready(seen[-1]) else receive(ws, ready, seen)
     for turn in range(turns):
         # the deal in sight, as the browser says once nothing covers the table
         ws.send(json.dumps({"type": "seen", "deal": state["view"]["deal_number"]}))
@@ -292,12 +294,12 @@ def test_redis_restarting_mid_game_loses_nothing(site: Site) -> None:
         acked = play(ws, 2, seen)
         subprocess.run([ctl, "stop"], check=True)
         try:
-            acked += play(ws, 3, seen, after=seen[-1]["state_id"])  # play goes on without it
+            acked += play(ws, 3, seen, after=acked[-1])  # play goes on without it
             later = make_table(
                 site.direct_url(1), [{"kind": "person"}, {"kind": "bot", "level": "random"}]
             )
         finally:
             subprocess.run([ctl, "start"], check=True)
-        acked += play(ws, 2, seen, after=seen[-1]["state_id"])
+        acked += play(ws, 2, seen, after=acked[-1])
     until(lambda: later in lobby_ids(site.direct_url(0)), "the lobby did not come back")
     assert replays(site, table_id) >= acked[-1] + 1
