@@ -16,6 +16,7 @@ from remikit.records import replay
 from remikit.variants.gin.scoring import deadwood
 from tests.browser import (
     Browser,
+    Page,
     Person,
     Served,
     browser,
@@ -64,9 +65,19 @@ def ready(person: Person) -> bool:
         page.is_visible("#results-close")
         and page.get_attribute("#results .results-box", "data-game-over") == "false"
     ):
+        check_hand_results(page)
         page.click("#results-close")
     board = person.board()
     return board.get("myTurn") == "true" and board.get("busy") == "false"
+
+
+def check_hand_results(page: Page) -> None:
+    """G-6, G-7: a hand's results show each lay-off's cards under its label, as cards."""
+    text = page.inner_text("#results")
+    assert "[object" not in text, text
+    groups = page.locator("#results .layoff-group")
+    for i in range(groups.count()):
+        assert groups.nth(i).locator(".card").count() > 0
 
 
 def over(person: Person) -> bool:
@@ -145,6 +156,7 @@ def test_G3_G5_G6_G7_G10_a_gin_game_at_the_web_table(browser: Browser, server: S
     shot(page, "gin_game_over", full_page=True)
     results = page.inner_text("#results")
     assert "Deadwood (" in results  # G-7: each side's deadwood
+    check_hand_results(page)
     assert "lay_down" in seen  # seat 0 knocked and laid down at least once
     assert page.is_visible("#results #score-bonuses")  # G-10
     person.no_page_errors()

@@ -83,7 +83,7 @@ function knockArrangement(summary, seat, nameOf) {
   return h("div", {class: "arrangement knock-arrangement"},
     h("div", {class: "group melds-group"}, h("span", {class: "label"}, t("end.melds")),
       melds.length ? melds : h("span", {class: "muted"}, t("end.none"))),
-    layoffs.length ? h("div", {class: "group layoff-group"}, layoffs.map((laid) => [
+    layoffs.length ? h("div", {class: "group layoff-group"}, layoffs.flatMap((laid) => [
       h("span", {class: "label"}, t("end.laid_off", {n: laid.meld, name: nameOf(laid.owner)})),
       smallCards(laid.cards, {cls: "layoff"})])) : null,
     h("div", {class: "group dead-group"}, h("span", {class: "label"}, t("end.deadwood_cards", {n: dead})),
