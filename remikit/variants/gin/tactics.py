@@ -28,7 +28,7 @@ to happen. Laying down and defending play as the greedy strategy does
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.bots.strong.determinize import (
@@ -41,9 +41,8 @@ from remikit.bots.strong.determinize import (
 from remikit.bots.strong.search import Plan, including
 from remikit.cards import Card, Suit
 from remikit.deal import Deal, Phase
-from remikit.melds import Arrangement
 from remikit.solver import Goal
-from remikit.variants.gin import greedy, melds, race, value
+from remikit.variants.gin import greedy, melds, race
 from remikit.variants.gin.actions import Knock
 from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.scoring import BEST_DISCARD, SOLVER
@@ -57,48 +56,20 @@ GIN = 25.0  # the gin bonus (G-7)
 FEED = 4.0  # what handing the other seat a meld card costs
 KNOCK_PRIOR = 2.0  # the knock's head start over holding on
 
-Leaf = Callable[[Arrangement, int], float]
-"""What a hand of ten still running is worth: its arrangement, the own turns played."""
-
-
-def learned_leaf(view: PlayerView, known: Knowledge) -> Leaf | None:
-    """The learned value (:mod:`remikit.variants.gin.value`) of a hand still running at the
-    end of one of ``view``'s futures, or None when the package has no trained value."""
-    net = value.trained()
-    if net is None:
-        return None
-    assert view.seat is not None
-    draws, last, previous, took = race.signs([(p.seat, p.action) for p in view.log], 1 - view.seat)
-    draws += 1 if len(view.hand) <= 10 else 0  # this seat draws first
-    unseen = set(known.unseen)
-
-    def worth(best: Arrangement, turns: int) -> float:
-        return net(value.features(best, unseen, draws + 2 * turns, last, previous, took))
-
-    return worth
-
 
 def outlook(
-    hand: Sequence[Card],
-    futures: Sequence[Sequence[Card]],
-    limit: int,
-    risks: Sequence[float],
-    leaf: Leaf | None = None,
+    hand: Sequence[Card], futures: Sequence[Sequence[Card]], limit: int, risks: Sequence[float]
 ) -> float:
     """The hand of ten's expected worth, the other seat to play next (module docstring);
     ``risks[k]``: the chance that the other seat knocks at its ``k``-th turn from now, if
-    it has not before; ``leaf``: what a hand still running after a future is worth, given
-    its arrangement and the turns played (None: it pays its deadwood)."""
+    it has not before."""
     total = 0.0
-    start = SOLVER.solve(hand)
-    assert start is not None
+    start = min_deadwood(hand)
     for future in futures:
         cards = list(hand)
-        last = start
-        held = -start.value
+        held = start
         alive = 1.0
         value = 0.0
-        turns = 0
         for turn, card in enumerate(future):
             risk = risks[min(turn, len(risks) - 1)]
             value -= alive * risk * held
@@ -112,10 +83,7 @@ def outlook(
                 alive = 0.0
                 break
             cards.remove(best.discard)
-            last, turns = best, turn + 1
-        if alive:
-            value += alive * (-held if leaf is None else leaf(last, turns))
-        total += value
+        total += value - alive * held
     return total / len(futures)
 
 
@@ -196,14 +164,11 @@ class GinTactics:
         chances = hand_chances(view, known)
         assert view.seat is not None
         theirs = None if chances is None else chances[1 - view.seat]
-        leaf = learned_leaf(view, known)
         rated = []
         for card in shortlist:
             rest = list(hand)
             rest.remove(card)
-            worth = outlook(rest, futures, limit, risks, leaf) - FEED * danger(
-                card, view, known, theirs
-            )
+            worth = outlook(rest, futures, limit, risks) - FEED * danger(card, view, known, theirs)
             rated.append((worth, card))
         return sorted(rated, key=lambda wc: -wc[0])
 
@@ -232,9 +197,7 @@ class GinTactics:
             return take
         taken = self.rated_discards(view, with_top)[0][0]
         risks = race.risks(view, STEPS + 1)
-        known = knowledge(view)
-        futures = self.futures(view, SHORTLIST, known)
-        leaf = learned_leaf(view, known)
+        futures = self.futures(view, SHORTLIST, knowledge(view))
         total = 0.0
         for future in futures:
             cards = [*view.hand, future[0]]
@@ -244,7 +207,7 @@ class GinTactics:
                 total += WIN + best.value + (GIN if best.value == 0 else 0.0)
                 continue
             cards.remove(best.discard)
-            total += outlook(cards, [future[1:]], limit, risks, leaf)
+            total += outlook(cards, [future[1:]], limit, risks)
         return take if taken > total / len(futures) else refuse
 
     def refine(
