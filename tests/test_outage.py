@@ -38,7 +38,7 @@ BOT_DELAY = 1.0
 class Outage:
     """Makes a store fail, as a database that cannot be reached does, while ``down``."""
 
-    METHODS = ("transaction", "load", "finished", "exists", "unfinished")
+    METHODS = ("transaction", "connection", "load", "finished", "exists", "unfinished")
 
     def __init__(self, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
         self.down = False

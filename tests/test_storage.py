@@ -251,6 +251,27 @@ def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(200)]
 
 
+def test_writer_commits_action_rows_together_and_isolates_a_bad_one(store: Store) -> None:
+    """Actions alone go in on a plain connection, many a commit; a duplicate index fails
+    alone and the others are stored."""
+    store.create_table(table())
+    writer = Writer(store)
+
+    async def main() -> list[object]:
+        jobs = [writer.append_action("ABCDEFGH", i, i % 4, f"a{i}") for i in range(100)]
+        jobs.append(writer.append_action("ABCDEFGH", 7, 0, "duplicate"))
+        jobs.append(writer.append_action("NOTABLE1", 0, 0, "no such table"))
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(main())
+    finally:
+        writer.close()
+    assert results[:100] == [None] * 100
+    assert all(isinstance(r, IntegrityError) for r in results[100:])
+    assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(100)]
+
+
 def test_a_busy_writer_lingers_before_its_next_commit(store: Store) -> None:
     """After a commit of several jobs the writer waits ``linger`` for more; after a commit
     of one it goes on at once (a quiet server adds no delay)."""

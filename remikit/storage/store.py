@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, func, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -88,6 +88,13 @@ class Store:
         """A session whose work is committed at the end (rolled back on an error)."""
         with self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A connection whose Core statements are committed at the end (rolled back on an
+        error): cheaper than a session where no ORM object is written."""
+        with self.engine.begin() as connection:
+            yield connection
 
     def close(self) -> None:
         self.engine.dispose()
