@@ -9,7 +9,7 @@ import pytest
 
 from remikit.bots import make_bot
 from remikit.engine import Game
-from remikit.server.advice import Advisor, best_arrangement, state_advice
+from remikit.server.advice import Advisor, best_arrangement, state_advice, state_key
 from remikit.variants import playable
 from remikit.variants.gin.advice import GinAdvice
 from remikit.variants.gin.game import GinGame
@@ -206,6 +206,44 @@ def test_advice_depends_only_on_the_seats_own_view(
         if game.needs_deal:
             game.start_deal(game.new_deck(bytes([checked % 256])))
     assert checked >= 60
+
+
+@pytest.mark.parametrize(
+    ("game_class", "values"),
+    [(Remi13DGame, {}), (ThreeThirteenGame, {"players": 3}), (Rummy500Game, {"players": 3})],
+)
+def test_a_seat_whose_advice_key_stays_the_same_gets_the_same_advice(
+    game_class: type[Game], values: dict[str, object]
+) -> None:
+    """The web table makes a seat's advice again only when its key changes: so over
+    random play, after every action, an unchanged key means unchanged advice."""
+    game = game_class(game_class.options_type.from_mapping(values), rng=random.Random(7))
+    bots = [make_bot("random", seed=s) for s in range(game.players)]
+    last: dict[int, tuple[object, object]] = {}
+    kept = remade = 0
+    for _ in range(400):
+        if game.over:
+            break
+        for s in range(game.players):
+            view = game.view(s)
+            key, advice = state_key(view), state_advice(view)
+            if key is None:
+                continue
+            if s in last and last[s][0] == key:
+                assert last[s][1] == advice, f"seat {s}: the same key, other advice"
+                kept += 1
+            else:
+                remade += 1
+            last[s] = (key, advice)
+        seat = game.to_play
+        assert seat is not None
+        game.apply(seat, bots[seat].choose(game.view(seat)))
+        if game.needs_deal:
+            game.start_deal(game.new_deck(bytes([remade % 256])))
+    if game_class is Rummy500Game:
+        assert kept == remade == 0  # no key: made every time
+    else:
+        assert kept > remade > 20
 
 
 ADVISORS: tuple[Advisor, ...] = (

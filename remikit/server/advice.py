@@ -12,7 +12,7 @@ milliseconds); :func:`best_arrangement` answers the ``advice`` request.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from remikit.actions import Discard
@@ -122,6 +122,19 @@ def advisor(view: PlayerView) -> Advisor | None:
 
 def _in_play(view: PlayerView) -> bool:
     return view.seat is not None and bool(view.hand) and not view.game_over
+
+
+def state_key(view: PlayerView) -> Hashable | None:
+    """What the state advice of ``view`` reads, where the variant's advisor says so (its
+    optional ``state_key(view)``): two views of a seat with equal keys get equal advice,
+    so a table makes it again only when the key changes. None: no key (a variant without
+    one, or a seat the advice is None for)."""
+    advise = advisor(view)
+    key = getattr(advise, "state_key", None)
+    if key is None or not _in_play(view):
+        return None
+    found: Hashable = key(view)
+    return found
 
 
 def state_advice(view: PlayerView) -> StateAdvice | None:

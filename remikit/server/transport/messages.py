@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from remikit.actions import Action
-from remikit.server.advice import state_advice
+from remikit.server.advice import StateAdvice, state_advice, state_key
 from remikit.server.serialize import action_json, view_json
 from remikit.server.tables.fair_deals import FairDeal
 from remikit.server.tables.lobby import Lobby
@@ -58,8 +59,9 @@ def presence_json(table: Table) -> dict[str, Any]:
 class _Made:
     """The JSON a table's messages share while what it shows stays the same (so that every
     state shares the same objects, and a change compares them at once): its info that
-    never changes (and when it was made), its seat draw, and its deals' public fairness
-    (by deal number and whether the secret is revealed, with the contributions it shows)."""
+    never changes (and when it was made), its seat draw, its deals' public fairness
+    (by deal number and whether the secret is revealed, with the contributions it shows),
+    and each seat's state advice with what it read (:func:`_advice`)."""
 
     fixed: dict[str, Any]
     created_at: str
@@ -67,6 +69,7 @@ class _Made:
     public: dict[tuple[int, bool], tuple[FairDeal, tuple[bytes | None, ...], dict[str, Any]]] = (
         field(default_factory=dict)
     )
+    advice: dict[int, tuple[Hashable, StateAdvice | None]] = field(default_factory=dict)
 
 
 _MADE: WeakKeyDictionary[Table, _Made] = WeakKeyDictionary()
@@ -196,6 +199,21 @@ def _public(table: Table, number: int, *, revealed: bool) -> dict[str, Any]:
     return shown
 
 
+def _advice(table: Table, seat: int, view: PlayerView) -> StateAdvice | None:
+    """The seat's state advice: the one made before while what it reads is the same (its
+    variant's :func:`~remikit.server.advice.state_key`), else made again."""
+    key = state_key(view)
+    if key is None:
+        return state_advice(view)
+    made = _made(table).advice
+    kept = made.get(seat)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    advice = state_advice(view)
+    made[seat] = (key, advice)
+    return advice
+
+
 def lay_down_step(table: Table, view: PlayerView) -> Action | None:
     """The next step of the seat's best laying down, where the variant has one (its
     ``lay_down`` part) and the seat is to play: from the seat's own view only."""
@@ -221,7 +239,7 @@ def state_json(
         "fairness": fairness_json(table, seat),
     }
     if seat is not None and table.settings.hints:
-        message["advice"] = state_advice(view)
+        message["advice"] = _advice(table, seat, view)
     step = lay_down_step(table, view)
     if step is not None:
         message["lay_down"] = action_json(step)

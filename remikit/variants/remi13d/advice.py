@@ -3,6 +3,8 @@ best arrangement, from the seat's own view only (the terminal's ``m``, :mod:`.hi
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement
 from remikit.variants.remi13d import scoring
 from remikit.variants.remi13d.actions import Close
@@ -39,6 +41,12 @@ class Remi13DAdvice:
             },
             "warnings": [],
         }
+
+    def state_key(self, view: PlayerView) -> Hashable:
+        """What :meth:`state` reads: the hand, the card kept from the pile, whether the seat
+        may close, the pure-run rule."""
+        closes = any(isinstance(a, Close) for a in view.legal_actions)
+        return tuple(view.hand), view.kept_card, closes, pure_rule_of(view)
 
     def best(self, view: PlayerView) -> BestArrangement:
         """The terminal's ``m`` (:func:`~remikit.variants.remi13d.hints.arrange`)."""

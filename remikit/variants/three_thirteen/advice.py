@@ -3,6 +3,8 @@ and the best arrangement, from the seat's own view only (:mod:`.scoring`'s searc
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from remikit.melds import AceMode, Deadwood
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement, discards
 from remikit.variants.three_thirteen import scoring
@@ -40,6 +42,13 @@ class ThreeThirteenAdvice:
             "counter": {"deadwood": found.points},
             "warnings": [],
         }
+
+    def state_key(self, view: PlayerView) -> Hashable:
+        """What :meth:`state` reads: the hand, the round, the ace, whether the seat is
+        discarding and the card it must keep."""
+        discarding = bool(discards(view))
+        kept = view.kept_card if discarding else None
+        return tuple(view.hand), view.deal_number, options_of(view).ace, discarding, kept
 
     def best(self, view: PlayerView) -> BestArrangement:
         found, _ = least_deadwood(view)
