@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from remikit.actions import LayOff, Pass
+from remikit.actions import Discard, Draw, LayOff, Pass
 from remikit.bots import make_bot
 from remikit.bots.strong.determinize import hand_chances, knowledge
 from remikit.cards import parse_cards
@@ -19,6 +19,7 @@ from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.rules import GinDeal, min_deadwood
 from remikit.variants.gin.state import GinPhase
 from remikit.variants.gin.tactics import GinTactics, danger
+from tests.stacked import Stacked, act, deal_stacked
 
 
 def play_hands(level: str, hands: int, seed: int) -> set[DealPhase]:
@@ -39,9 +40,31 @@ def play_hands(level: str, hands: int, seed: int) -> set[DealPhase]:
     return seen
 
 
+def wall_phases(level: str, seed: int) -> set[DealPhase]:
+    """A hand whose seats pass the upcard and throw each card they draw until the wall
+    (G-8), ``level`` in both seats from there; the phases the bots were asked in."""
+    game = GinGame(GinOptions(target=1), rng=random.Random(seed))
+    bots = [make_bot(level, seed=seed + s) for s in (0, 1)]
+    seen: set[DealPhase] = set()
+    while not game.over:
+        seat = game.to_play
+        assert seat is not None
+        view = game.view(seat)
+        if view.phase is GinPhase.WALL or seen:
+            action = bots[seat].choose(view)
+            assert action in view.legal_actions, (view.phase, action)
+            seen.add(view.phase)
+        elif view.phase is Phase.DISCARD:
+            action = Discard(view.hand[-1])
+        else:
+            action = Pass() if view.phase is GinPhase.OFFER else Draw("stock")
+        game.apply(seat, action)
+    return seen
+
+
 def test_greedy_plays_legally_in_every_phase() -> None:
     """G-3 … G-8: offer, draw, discard, wall, lay down, lay off, defend."""
-    seen = play_hands("greedy", 300, 1)
+    seen = play_hands("greedy", 300, 1) | wall_phases("greedy", 7)
     assert seen >= {
         GinPhase.OFFER,
         Phase.DRAW,
@@ -114,6 +137,18 @@ def test_greedy_knocks_when_it_can() -> None:
         if isinstance(k, Knock)
     )
     assert min_deadwood(rest) == least
+
+
+def test_greedy_throws_the_card_fewest_draws_would_meld(stacked: Stacked) -> None:
+    """Jh, Qh and Kd leave the same deadwood; Jh and Qh wait for 10h or Kh, Kd for nothing:
+    the greedy bot throws Kd."""
+    game = GinGame(GinOptions(), auto_deal=False)
+    hands = ["As 2s 3s 7h 7d 7c Jh Qh 9c 4d", "Ad 2d 3d 5h 6s 8s 9s Td 3h 4h"]
+    deal_stacked(game, stacked, hands, dealer=1, up="Ac", stock="Kd")
+    act(game, "p0 pass", "p1 pass", "p0 draw stock")
+    view = game.view(0)
+    assert view.phase is Phase.DISCARD and view.hand[-1] == parse_cards("Kd")[0]
+    assert GinStrategy().discard(view) == Discard(parse_cards("Kd")[0])
 
 
 def test_greedy_lays_off_to_the_least_deadwood() -> None:

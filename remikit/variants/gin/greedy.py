@@ -3,7 +3,8 @@
 The greedy bot asks :meth:`GinStrategy.draw` in the draw phase and
 :meth:`GinStrategy.discard` in every other phase, so the strategy answers by
 ``view.phase``: it takes the upcard (G-3, G-4) when the least deadwood after the
-best discard goes down; it knocks (G-5) as soon as it may, with the card that
+best discard goes down; it discards to the least deadwood, keeping among equal
+cards the one more drawable cards would meld; it knocks (G-5) as soon as it may, with the card that
 leaves the least deadwood (gin when it can), at the wall too (G-8); laying
 down (G-6) it lays melds of at most five cards (G-2) for as long as one leaves
 the least deadwood; as the defender it lays off and lays melds so that its
@@ -18,7 +19,7 @@ from functools import cache
 
 from remikit.actions import Action, Discard, Draw, LayOff, MeldCards, Pass
 from remikit.bots.greedy import draw_choice
-from remikit.cards import Card
+from remikit.cards import Card, Suit, make_deck
 from remikit.deal import Phase
 from remikit.solver import Goal
 from remikit.variants.gin import melds
@@ -62,10 +63,45 @@ def best_knock(view: PlayerView) -> Knock | None:
     return min(knocks, key=lambda k: (after_discard(cards, k.card), -melds.value(k.card)))
 
 
+def live(view: PlayerView) -> frozenset[Card]:
+    """The cards the seat may still draw, as far as its view tells: none in its hand, the
+    pile, the table's melds, or taken from the pile by another seat."""
+    gone = {*view.hand, *view.discard_pile, *(c for m in view.table for c in m.cards)}
+    gone.update(card for seat, card in view.taken_from_discard if seat != view.seat)
+    return frozenset(c for c in DECK if c not in gone)
+
+
+def outs(card: Card, rest: Sequence[Card], drawable: frozenset[Card]) -> int:
+    """How many drawable cards would make ``card`` a meld of three with a card of ``rest``."""
+    rank, suit = int(card.rank), card.suit
+    held = set(rest)
+    found: set[Card] = set()
+    for other in Suit:
+        if other != suit and Card.of(rank, other) in held:
+            found.update(Card.of(rank, s) for s in Suit if s not in (suit, other))
+    for low in range(rank - 2, rank + 1):
+        window = [Card.of(r, suit) for r in range(low, low + 3) if 1 <= r <= 13]
+        if len(window) == 3:
+            others = [c for c in window if c is not card]
+            if others[0] in held:
+                found.add(others[1])
+            elif others[1] in held:
+                found.add(others[0])
+    return len(found & drawable)
+
+
 def best_discard(view: PlayerView) -> Discard:
-    """The legal discard that leaves the least deadwood, the costliest card among equals."""
+    """The legal discard that leaves the least deadwood; among equals, the card fewest
+    drawable cards would meld, then the costliest."""
     discards = [a for a in view.legal_actions if isinstance(a, Discard)]
-    return min(discards, key=lambda d: (after_discard(view.hand, d.card), -melds.value(d.card)))
+    drawable = live(view)
+
+    def rank(d: Discard) -> tuple[int, int, int]:
+        rest = list(view.hand)
+        rest.remove(d.card)
+        return (min_deadwood(rest), outs(d.card, rest, drawable), -melds.value(d.card))
+
+    return min(discards, key=rank)
 
 
 def next_meld(view: PlayerView) -> Action:
@@ -78,6 +114,8 @@ def next_meld(view: PlayerView) -> Action:
             return meld
     return Pass()
 
+
+DECK = tuple(make_deck())
 
 Table = tuple[tuple[Card, ...], ...]
 """The knocker's melds as they lie, by table number from 1 (lay-offs included)."""
