@@ -21,7 +21,7 @@ from remikit.i18n import N_
 from remikit.melds import Meld
 from remikit.server.problems import Problem
 from remikit.server.serialize import cards_json
-from remikit.variants import find_playable
+from remikit.variants import VariantSpec, find_playable
 from remikit.views import PlayerView
 
 if TYPE_CHECKING:
@@ -111,13 +111,17 @@ def discards(view: PlayerView) -> list[Card]:
     return [c for c in dict.fromkeys(view.hand) if c in allowed]
 
 
+_ADVISORS: dict[str, tuple[VariantSpec, Advisor | None]] = {}
+"""Each variant's advisor, made once (by name, with the spec it was made for)."""
+
+
 def advisor(view: PlayerView) -> Advisor | None:
     """The hints of the view's variant, or None for a variant that gives none."""
     spec = find_playable(view.variant)
-    if not spec.has("advice"):
-        return None
-    found: Advisor = spec.part("advice")()
-    return found
+    kept = _ADVISORS.get(spec.name)
+    if kept is None or kept[0] is not spec:
+        kept = _ADVISORS[spec.name] = (spec, spec.part("advice")() if spec.has("advice") else None)
+    return kept[1]
 
 
 def _in_play(view: PlayerView) -> bool:
