@@ -70,6 +70,7 @@ UNLIMITED = ("--create-rate", "--join-rate", "--max-client-tables", "--max-clien
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    bot_moves: list[float] = field(default_factory=list)  # seconds a bot's action took
     person_actions: int = 0
     errors: list[str] = field(default_factory=list)
     first_state: dict[str, int] = field(default_factory=dict)
@@ -186,6 +187,7 @@ async def person(
         sent_id = -1
         done = 0
         message: dict[str, Any] = {}
+        last: tuple[int, int | None, float] | None = None  # state id, who was to play, when
         while (done < args.actions or sent_at is not None) and time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
@@ -207,6 +209,10 @@ async def person(
             else:
                 continue
             state_id = message["state_id"]
+            now = time.monotonic()
+            if last is not None and state_id > last[0] and last[1] != message["view"]["seat"]:
+                tally.bot_moves.append((now - last[2]) / (state_id - last[0]))
+            last = (state_id, message["view"]["to_play"], now)
             if sent_at is not None and state_id > sent_id:
                 tally.latencies.append(time.monotonic() - sent_at)
                 sent_at = None
@@ -491,6 +497,13 @@ def main() -> int:
             f"  person action latency over {len(lat)} actions: p50 {statistics.median(lat):.1f} "
             f"ms, p90 {percentile(lat, 0.9):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
             f"max {max(lat):.1f} ms"
+        )
+    if tally.bot_moves:
+        moves = tally.bot_moves
+        print(
+            f"  bots' moves (seconds an action while a bot was to play): median "
+            f"{statistics.median(moves):.2f}, p90 {percentile(moves, 0.9):.2f} "
+            f"(their delay {args.bot_delay} s)"
         )
     if tally.errors:
         print(f"  {len(tally.errors)} errors, e.g. {tally.errors[0]}")
