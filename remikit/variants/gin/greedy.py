@@ -4,12 +4,12 @@ The greedy bot asks :meth:`GinStrategy.draw` in the draw phase and
 :meth:`GinStrategy.discard` in every other phase, so the strategy answers by
 ``view.phase``: it takes the upcard (G-3, G-4) when the least deadwood after the
 best discard goes down; it discards to the least deadwood, keeping among equal
-cards the one more drawable cards would meld; it knocks (G-5) as soon as it may, with the card that
-leaves the least deadwood (gin when it can), at the wall too (G-8); laying
-down (G-6) it lays melds of at most five cards (G-2) for as long as one leaves
-the least deadwood; as the defender it lays off and lays melds so that its
-final deadwood is the least possible (:func:`best_defence`, exact over every
-order of lay-offs, one lay-off opening the way for the next).
+cards the one more cards still to come would meld; it knocks (G-5) as soon as it
+may, with the card that leaves the least deadwood (gin when it can), at the wall
+too (G-8); laying down (G-6) it lays melds of at most five cards (G-2) for as
+long as one leaves the least deadwood; as the defender it lays off and lays
+melds so that its final deadwood is the least possible (:func:`best_defence`,
+exact over every order of lay-offs, one lay-off opening the way for the next).
 """
 
 from __future__ import annotations
@@ -63,6 +63,9 @@ def best_knock(view: PlayerView) -> Knock | None:
     return min(knocks, key=lambda k: (after_discard(cards, k.card), -melds.value(k.card)))
 
 
+DECK = tuple(make_deck())
+
+
 def live(view: PlayerView) -> frozenset[Card]:
     """The cards the seat may still draw, as far as its view tells: none in its hand, the
     pile, the table's melds, or taken from the pile by another seat."""
@@ -114,8 +117,6 @@ def next_meld(view: PlayerView) -> Action:
             return meld
     return Pass()
 
-
-DECK = tuple(make_deck())
 
 Table = tuple[tuple[Card, ...], ...]
 """The knocker's melds as they lie, by table number from 1 (lay-offs included)."""
