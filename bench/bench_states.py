@@ -1,13 +1,13 @@
-"""The server's CPU per action without the network: one table of each variant played in
-this process through the server's own parts (the table service, its writer on SQLite,
-the bot driver with `random` bots and no delay, and a room with one socket of seat 0,
-whose messages are built, diffed and encoded but not sent), seat 0 playing random legal
-actions. What it times, per action applied:
+"""The server's CPU per action without the network: tables of one variant played in this
+process through the server's own parts (the table service, its writer on SQLite, the
+bot driver with `random` bots, no bot delay and call windows that close at once, and a
+room with one socket of seat 0, whose messages are built, diffed and encoded but not
+sent), seat 0 playing random legal actions. What it times, per action applied:
 
 * ``loop``: the event loop's thread CPU (``time.thread_time``): everything but the
   writer's thread, without sockets, uvicorn or JSON parsing;
 * ``room``: of it, building, diffing and encoding seat 0's messages (``Room.flush``);
-* ``bot``: of it, the bots' turns (their views, decisions and commits).
+* ``bot``: of it, the bots' decisions (``BotDriver.decision``).
 
 Medians over ``--runs`` runs of the same seeded games. Compare two checkouts with
 ``--server-path`` (run each on its own, alternating).
@@ -51,7 +51,8 @@ async def play(variant: str, actions: int, seed: int) -> dict[str, float]:
 
     Room.flush = timed("room", Room.flush)  # type: ignore[method-assign]
     folder = tempfile.mkdtemp(prefix="remikit-states-")
-    hub = Tables(Settings(database_url=f"sqlite:///{folder}/bench.db", bot_delay=0.0))
+    settings = Settings(database_url=f"sqlite:///{folder}/bench.db", bot_delay=0.0, call_window=0.0)
+    hub = Tables(settings)
     await hub.start()
     driver = BotDriver(InProcess(1), hub.clock, delay=0.0)
     decision = driver.decision
