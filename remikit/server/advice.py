@@ -132,7 +132,7 @@ def state_key(view: PlayerView) -> Hashable | None:
     """What the state advice of ``view`` reads, where the variant's advisor says so (its
     optional ``state_key(view)``): two views of a seat with equal keys get equal advice,
     so a table makes it again only when the key changes. None: no key (a variant without
-    one, or a seat the advice is None for)."""
+    one, a view its advisor gives none for, or a seat the advice is None for)."""
     advise = advisor(view)
     key = getattr(advise, "state_key", None)
     if key is None or not _in_play(view):

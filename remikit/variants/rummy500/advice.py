@@ -4,6 +4,7 @@ only (the terminal's ``m``, :mod:`.hints`)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from remikit.server.advice import BestArrangement, StateAdvice, arrangement, discards
@@ -53,6 +54,14 @@ class Rummy500Advice:
             },
             "warnings": warnings(view),
         }
+
+    def state_key(self, view: PlayerView) -> Hashable:
+        """What :meth:`state` reads while the seat is not discarding (no plan, no
+        warnings): its hand, the table's melds and the rules. None while it discards: the
+        turn's plan reads the whole view."""
+        if view.to_play == view.seat and view.phase == "discard":
+            return None
+        return tuple(view.hand), view.table, Rules.of(view)
 
     def best(self, view: PlayerView) -> BestArrangement:
         """The terminal's ``m``: the rest of the turn's plan, or in the draw phase what the
