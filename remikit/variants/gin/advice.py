@@ -22,7 +22,7 @@ from remikit.server.advice import BestArrangement, StateAdvice, discards, meld_j
 from remikit.server.serialize import action_json, cards_json
 from remikit.solver import Goal
 from remikit.variants.gin.actions import Knock
-from remikit.variants.gin.greedy import defence
+from remikit.variants.gin.greedy import DECK, defence, seen
 from remikit.variants.gin.laydown import split
 from remikit.variants.gin.rules import min_deadwood
 from remikit.variants.gin.scoring import SOLVER
@@ -114,9 +114,9 @@ def warnings(view: PlayerView) -> list[dict[str, Any]]:
     """For each card the seat may discard: the cards the other player took from the
     discard pile and still holds (none of them back on the pile or on the table) that it
     may meld with, the third card of the meld being one the seat has not seen."""
-    seen = {*view.hand, *view.discard_pile, *(c for m in view.table for c in m.cards)}
-    held = {c for seat, c in view.taken_from_discard if seat != view.seat} - seen
-    free = {Card.of(rank, suit) for suit in Suit for rank in range(1, 14)} - seen
+    shown = seen(view)
+    held = {c for seat, c in view.taken_from_discard if seat != view.seat} - shown
+    free = DECK - shown
     out = []
     for card in discards(view):
         joins = sorted((t for t in held if _may_meld(card, t, free)), key=_order)

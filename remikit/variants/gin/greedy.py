@@ -63,21 +63,26 @@ def best_knock(view: PlayerView) -> Knock | None:
     return min(knocks, key=lambda k: (after_discard(cards, k.card), -melds.value(k.card)))
 
 
-DECK = tuple(make_deck())
+DECK = frozenset(make_deck())
+
+
+def seen(view: PlayerView) -> set[Card]:
+    """The cards the seat sees: its hand, the pile and the table's melds."""
+    return {*view.hand, *view.discard_pile, *(c for m in view.table for c in m.cards)}
 
 
 def live(view: PlayerView) -> frozenset[Card]:
-    """The cards the seat may still draw, as far as its view tells: none in its hand, the
-    pile, the table's melds, or taken from the pile by another seat."""
-    gone = {*view.hand, *view.discard_pile, *(c for m in view.table for c in m.cards)}
-    gone.update(card for seat, card in view.taken_from_discard if seat != view.seat)
-    return frozenset(c for c in DECK if c not in gone)
+    """The cards the seat may still draw, as far as its view tells: none it sees, nor one
+    another seat took from the pile."""
+    taken = {card for seat, card in view.taken_from_discard if seat != view.seat}
+    return DECK - seen(view) - taken
 
 
-def outs(card: Card, rest: Sequence[Card], drawable: frozenset[Card]) -> int:
-    """How many drawable cards would make ``card`` a meld of three with a card of ``rest``."""
+def outs(card: Card, hand: Sequence[Card], drawable: frozenset[Card]) -> int:
+    """How many drawable cards would make ``card`` a meld of three with another card of
+    ``hand``."""
     rank, suit = int(card.rank), card.suit
-    held = set(rest)
+    held = set(hand)
     found: set[Card] = set()
     for other in Suit:
         if other != suit and Card.of(rank, other) in held:
@@ -97,14 +102,15 @@ def best_discard(view: PlayerView) -> Discard:
     """The legal discard that leaves the least deadwood; among equals, the card fewest
     drawable cards would meld, then the costliest."""
     discards = [a for a in view.legal_actions if isinstance(a, Discard)]
-    drawable = live(view)
-
-    def rank(d: Discard) -> tuple[int, int, int]:
-        rest = list(view.hand)
-        rest.remove(d.card)
-        return (min_deadwood(rest), outs(d.card, rest, drawable), -melds.value(d.card))
-
-    return min(discards, key=rank)
+    hand, drawable = view.hand, live(view)
+    return min(
+        discards,
+        key=lambda d: (
+            after_discard(hand, d.card),
+            outs(d.card, hand, drawable),
+            -melds.value(d.card),
+        ),
+    )
 
 
 def next_meld(view: PlayerView) -> Action:
