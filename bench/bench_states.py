@@ -67,9 +67,9 @@ async def play(variant: str, actions: int, seed: int) -> dict[str, float]:
     hub.followers.append(driver.follow)
     rng = random.Random(seed)
     done = finished = 0
+    players = hub_players(variant)
     began = time.thread_time()
     while done < actions:
-        players = hub_players(variant)
         seats = [{"kind": "person"}] + [{"kind": "bot", "level": "random"}] * (players - 1)
         table = await hub.create(
             variant=variant,

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import text as sql
@@ -25,6 +26,16 @@ from remikit.server.tables.build import build_game
 from remikit.storage import Store, StoredTable, default_database_url
 from remikit.storage.writer import Writer
 from remikit.variants.remi13d.rules import Remi13DGame, Remi13DOptions
+
+T = TypeVar("T")
+
+
+def run_then_close(writer: Writer, main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on a new event loop, then close ``writer`` (its thread ends)."""
+    try:
+        return asyncio.run(main)
+    finally:
+        writer.close()
 
 
 @pytest.fixture
@@ -242,10 +253,7 @@ def test_writer_commits_many_jobs_and_isolates_a_bad_one(store: Store) -> None:
         jobs.append(writer.run(add(5, "duplicate")))
         return await asyncio.gather(*jobs, return_exceptions=True)
 
-    try:
-        results = asyncio.run(main())
-    finally:
-        writer.close()
+    results = run_then_close(writer, main())
     assert results[:200] == [None] * 200
     assert isinstance(results[200], IntegrityError)
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(200)]
@@ -263,10 +271,7 @@ def test_writer_commits_action_rows_together_and_isolates_a_bad_one(store: Store
         jobs.append(writer.append_action("NOTABLE1", 0, 0, "no such table"))
         return await asyncio.gather(*jobs, return_exceptions=True)
 
-    try:
-        results = asyncio.run(main())
-    finally:
-        writer.close()
+    results = run_then_close(writer, main())
     assert results[:100] == [None] * 100
     assert all(isinstance(r, IntegrityError) for r in results[100:])
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(100)]
@@ -300,10 +305,7 @@ def test_a_busy_writer_lingers_before_its_next_commit(store: Store) -> None:
         await writer.run(add(4))
         assert slept == [0.003]  # after a batch of one: at once
 
-    try:
-        asyncio.run(main())
-    finally:
-        writer.close()
+    run_then_close(writer, main())
     assert store.actions("ABCDEFGH") == [f"a{i}" for i in range(5)]
 
 
