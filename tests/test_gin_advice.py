@@ -5,13 +5,16 @@ view only."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from remikit.actions import Discard, Draw
 from remikit.cards import make_deck, parse_cards
 from remikit.deal import Phase
 from remikit.server.advice import best_arrangement, state_advice
+from remikit.variants.gin.advice import _mask, _may_meld
 from remikit.variants.gin.game import GinGame
+from remikit.variants.gin.melds import is_meld
 from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.state import GinPhase
 from tests.stacked import Stacked, act, deal_stacked
@@ -192,3 +195,18 @@ def test_G4_a_card_the_other_player_put_back_warns_of_nothing(stacked: Stacked) 
     game = gin(stacked, [TAKER, "5s 6s 6h Kc Qs Qh Qd 9c 2c 2d"], up="Ac", stock="Td")
     act(game, "s0 draw discard", "s0 discard Ac", "s1 draw stock")
     assert state(game, 1)["warnings"] == []
+
+
+def test_G2_G4_a_warning_joins_exactly_the_cards_a_third_card_makes_a_meld_with() -> None:
+    """The warning's quick test (bits by card index) against the rules' own meld test, for
+    every pair of cards and sampled sets of cards the other player may still draw."""
+    deck = make_deck()
+    rng = random.Random(4)
+    for size in (0, 3, 12, 25, 40, 50):
+        free = set(rng.sample(deck, size))
+        bits = _mask(free)
+        for card in deck:
+            for taken in deck:
+                if card is not taken:
+                    expected = any(is_meld([card, taken, third]) for third in free - {card, taken})
+                    assert _may_meld(card, taken, bits) == expected, (card, taken)

@@ -11,11 +11,11 @@ that may meld with a card the other player took from the discard pile and still 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
 from remikit.actions import LayOff
-from remikit.cards import Card, Suit
+from remikit.cards import Card
 from remikit.deal import Phase
 from remikit.melds import Arrangement, Meld
 from remikit.server.advice import BestArrangement, StateAdvice, discards, meld_json
@@ -90,20 +90,30 @@ def _laid(melds: Sequence[Meld]) -> list[Meld]:
     ]
 
 
-def _may_meld(card: Card, taken: Card, free: Collection[Card]) -> bool:
-    """Whether ``card`` and ``taken`` make a meld of three with one card of ``free``."""
-    if card.rank == taken.rank:
-        return any(
-            Card.of(int(card.rank), s) in free for s in Suit if s not in (card.suit, taken.suit)
-        )
-    low, high = sorted((int(card.rank), int(taken.rank)))
-    if card.suit != taken.suit or high - low > 2:
+def _mask(cards: Iterable[Card]) -> int:
+    """The cards as bits by index."""
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
+
+
+_RANK_BITS = tuple(sum(1 << (suit * 13 + r0) for suit in range(4)) for r0 in range(13))
+"""The four cards of each rank (by rank - 1) as bits."""
+
+
+def _may_meld(card: Card, taken: Card, free: int) -> bool:
+    """Whether ``card`` and ``taken`` make a meld of three with one card of ``free`` (bits by
+    index: :func:`_mask`): a set, or a run with the Ace low (G-2)."""
+    suit, r0 = divmod(card.index, 13)
+    taken_suit, taken_r0 = divmod(taken.index, 13)
+    if r0 == taken_r0:
+        return bool(free & _RANK_BITS[r0] & ~(1 << card.index) & ~(1 << taken.index))
+    low, high = sorted((r0, taken_r0))
+    if suit != taken_suit or high - low > 2:
         return False
-    for start in range(max(1, high - 2), min(low, 11) + 1):
-        third = next(r for r in range(start, start + 3) if r not in (low, high))
-        if Card.of(third, card.suit) in free:
-            return True
-    return False
+    thirds = (low + 1,) if high - low == 2 else (low - 1, high + 1)
+    return any(0 <= r < 13 and free >> (suit * 13 + r) & 1 for r in thirds)
 
 
 def _order(card: Card) -> tuple[int, int]:
@@ -116,7 +126,9 @@ def warnings(view: PlayerView) -> list[dict[str, Any]]:
     may meld with, the third card of the meld being one the seat has not seen."""
     shown = seen(view)
     held = {c for seat, c in view.taken_from_discard if seat != view.seat} - shown
-    free = DECK - shown
+    if not held:
+        return []
+    free = _mask(DECK - shown)
     out = []
     for card in discards(view):
         joins = sorted((t for t in held if _may_meld(card, t, free)), key=_order)
