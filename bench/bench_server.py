@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -287,6 +288,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def workers_cpu(pid: int) -> float:
+    """CPU seconds of the processes ``pid`` started, and theirs (the bots' workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    spent: dict[int, float] = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:  # gone meanwhile
+            fields = stat.read().rsplit(")", 1)[1].split()
+            parent[int(entry)] = int(fields[1])
+            spent[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    found, todo = [], [pid]
+    while todo:
+        of = todo.pop()
+        children = [child for child, p in parent.items() if p == of]
+        found += children
+        todo += children
+    return sum(spent[child] for child in found)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -407,8 +427,10 @@ class Load:
     elapsed: float
     applied: int
     cpu: float
-    """CPU seconds of the server's processes during the run."""
+    """CPU seconds of the server's process during the run."""
     client_cpu: float
+    workers_cpu: float
+    """CPU seconds of the processes it started (its bots' workers) during the run."""
 
 
 def open_files(tables: int) -> None:
@@ -418,19 +440,26 @@ def open_files(tables: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-def play_load(base: str, server_cpu: Callable[[], float], args: argparse.Namespace) -> Load:
+def play_load(
+    base: str,
+    server_cpu: Callable[[], float],
+    args: argparse.Namespace,
+    workers: Callable[[], float] = lambda: 0.0,
+) -> Load:
     """Make ``args.tables`` tables at ``base`` and play them (people, spectators, bots);
-    ``server_cpu()`` gives the server's CPU seconds so far."""
+    ``server_cpu()`` gives the server's CPU seconds so far, ``workers()`` its workers'."""
     tables = make_tables(base, args)
     cpu_before = server_cpu()
+    workers_before = workers()
     client_before = time.process_time()
     tally = Tally()
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
         elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args, tally))
     cpu = server_cpu() - cpu_before
     client_cpu = time.process_time() - client_before
+    workers_spent = workers() - workers_before
     applied = sum(tally.last_state[t] - tally.first_state.get(t, 0) for t in tally.last_state)
-    return Load(tally, elapsed, applied, cpu, client_cpu)
+    return Load(tally, elapsed, applied, cpu, client_cpu, workers_spent)
 
 
 def add_load_arguments(parser: argparse.ArgumentParser) -> None:
@@ -474,7 +503,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="remikit-bench-") as folder:
         server, base = start_server(folder, args)
         try:
-            load = play_load(base, lambda: cpu_seconds(server.pid), args)
+            load = play_load(
+                base, lambda: cpu_seconds(server.pid), args, lambda: workers_cpu(server.pid)
+            )
         finally:
             server.send_signal(signal.SIGTERM)
             status = server.wait(30)
@@ -492,6 +523,11 @@ def main() -> int:
         f"{1000 * cpu / max(1, applied):.2f} ms per action; this client "
         f"{100 * client_cpu / elapsed:.0f}%)"
     )
+    if load.workers_cpu:
+        print(
+            f"  bot workers' CPU: {load.workers_cpu:.1f} s, "
+            f"{1000 * load.workers_cpu / max(1, applied):.2f} ms per action"
+        )
     if lat:
         print(
             f"  person action latency over {len(lat)} actions: p50 {statistics.median(lat):.1f} "

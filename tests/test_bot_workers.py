@@ -174,6 +174,19 @@ def test_a_job_carries_its_view_whole(spec: VariantSpec) -> None:
         assert carried == view and list(carried.log) == list(view.log)
 
 
+def test_a_worker_reads_each_record_line_once() -> None:
+    """The next job of a table carries its log again, a play longer: the worker reads
+    only the new line, and the plays it kept are those the lines say."""
+    views = [v for v in views_of(playable()[0], seed=9) if len(v.log) > 2]
+    first = views[0]
+    later = [v for v in views if v.deal_number == first.deal_number][-1]
+    assert len(later.log) > len(first.log)
+    log = pickle.loads(pickled_job((decide, ("random", 3, first))))[1][2].log
+    again = pickle.loads(pickled_job((decide, ("random", 3, later))))[1][2].log
+    assert list(again) == list(later.log)
+    assert all(a is b for a, b in zip(log, again[: len(log)], strict=True))
+
+
 def test_a_level_that_picks_without_thinking_decides_at_once_in_the_server() -> None:
     """A ``random`` decision costs less than carrying its view to a worker: the driver
     makes it itself, the same one a worker makes; the other levels go to the runner."""

@@ -30,10 +30,19 @@ def decide(level: str, seed: int, view: PlayerView, timed: bool = True) -> Actio
     return make_bot(level, seed=seed, timed=timed).choose(view)
 
 
+_PLAYS: dict[str, Play] = {}
+"""The plays read in this worker, by record line: a table's log comes back with every
+job, a few plays longer each time, so each line is read once."""
+PLAYS_KEPT = 1 << 14
+
+
 def log_of_lines(lines: list[str]) -> PlayLog:
     """A view's log read back from its record lines (how a job carries it: the lines are
     made once per play, so the server pickles a list of texts)."""
-    return PlayLog([Play.parse(line) for line in lines], len(lines))
+    if len(_PLAYS) > PLAYS_KEPT:
+        _PLAYS.clear()
+    plays = [_PLAYS.get(line) or _PLAYS.setdefault(line, Play.parse(line)) for line in lines]
+    return PlayLog(plays, len(plays))
 
 
 def preloads() -> list[str]:
