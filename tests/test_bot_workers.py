@@ -120,8 +120,9 @@ def test_a_lane_serves_creators_in_turn_then_their_tables_in_turn() -> None:
 # -- decisions -------------------------------------------------------------------------
 
 
-def views_of(spec: VariantSpec, seed: int, count: int = 3) -> list[PlayerView]:
-    """``count`` views with a choice to make, from a game of ``spec`` played at random."""
+def views_of(spec: VariantSpec, seed: int, count: int = 3, every: int = 5) -> list[PlayerView]:
+    """``count`` views with a choice to make (at most one in ``every`` steps), from a game
+    of ``spec`` played at random."""
     game_class = spec.game_class()
     game = game_class(game_class.options_type.from_mapping({}), rng=random.Random(seed))
     mover = RandomBot(seed=seed)
@@ -133,7 +134,7 @@ def views_of(spec: VariantSpec, seed: int, count: int = 3) -> list[PlayerView]:
         seat = game.to_play
         assert seat is not None
         view = game.view(seat)
-        if step % 5 == 0 and len(view.legal_actions) > 1:
+        if step % every == 0 and len(view.legal_actions) > 1:
             views.append(view)
         game.apply(seat, mover.choose(view))
         step += 1
@@ -165,9 +166,12 @@ def test_a_worker_decides_as_the_bot_in_the_server(spec: VariantSpec) -> None:
 
 @pytest.mark.parametrize("spec", playable(), ids=lambda spec: spec.name)
 def test_a_job_carries_its_view_whole(spec: VariantSpec) -> None:
-    """A job pickles a view's log as its record lines: the worker reads the same view."""
-    views = views_of(spec, seed=9)
-    assert views and any(len(view.log) > 1 for view in views)
+    """A job pickles a view's log as its record lines, its cards as bytes and its finished
+    deals once: the worker reads the same view, all through a game."""
+    views = views_of(spec, seed=9, count=400, every=7)
+    assert any(len(view.log) > 1 for view in views)
+    assert any(view.finished_deals for view in views)
+    assert any(view.taken_from_discard for view in views)
     for view in views:
         fn, (level, seed, carried) = pickle.loads(pickled_job((decide, ("random", 3, view))))
         assert fn is decide and (level, seed) == ("random", 3)

@@ -7,15 +7,19 @@ import pickle
 import signal
 import traceback
 from collections.abc import Callable
+from dataclasses import fields
 from multiprocessing.connection import Connection
 from typing import Any
 
 from remikit.actions import Action, Play
 from remikit.bots import make_bot
+from remikit.cards import Card
 from remikit.variants import playable
 from remikit.variants.spec import Part
-from remikit.views import PlayerView, PlayLog
+from remikit.views import DealSummary, PlayerView, PlayLog
 
+CARDS = tuple(Card(i) for i in range(53))
+"""Every card by index."""
 BOT_PARTS: tuple[Part, ...] = ("greedy", "tactics")
 """The parts of a variant (:meth:`~remikit.variants.spec.VariantSpec.part`) its bots use."""
 
@@ -43,6 +47,39 @@ def log_of_lines(lines: list[str]) -> PlayLog:
         _PLAYS.clear()
     plays = [_PLAYS.get(line) or _PLAYS.setdefault(line, Play.parse(line)) for line in lines]
     return PlayLog(plays, len(plays))
+
+
+CARD_FIELDS = ("hand", "discard_pile", "taken_from_discard")
+"""A view's fields of cards, which a job carries as bytes (a card's index, a seat)."""
+OTHER_FIELDS = tuple(f.name for f in fields(PlayerView) if f.name not in CARD_FIELDS)
+
+
+def view_of_parts(others: tuple[Any, ...], hand: bytes, pile: bytes, taken: bytes) -> PlayerView:
+    """A view read back from how a job carries it: its other fields' values in
+    :data:`OTHER_FIELDS` order, its hand and pile as card indexes, and the cards taken from
+    the pile as (seat, card index) pairs."""
+    return PlayerView(
+        **dict(zip(OTHER_FIELDS, others, strict=True)),
+        hand=tuple(map(CARDS.__getitem__, hand)),
+        discard_pile=tuple(map(CARDS.__getitem__, pile)),
+        taken_from_discard=tuple(zip(taken[::2], map(CARDS.__getitem__, taken[1::2]), strict=True)),
+    )
+
+
+_SUMMARIES: dict[bytes, DealSummary] = {}
+"""The finished deals read in this worker, by their pickle: every later job of a table
+carries them again."""
+SUMMARIES_KEPT = 1 << 10
+
+
+def summary_of_bytes(data: bytes) -> DealSummary:
+    """A finished deal read back from its pickle (once per worker)."""
+    summary = _SUMMARIES.get(data)
+    if summary is None:
+        if len(_SUMMARIES) >= SUMMARIES_KEPT:
+            _SUMMARIES.clear()
+        summary = _SUMMARIES[data] = pickle.loads(data)
+    return summary
 
 
 def preloads() -> list[str]:
