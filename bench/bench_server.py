@@ -427,7 +427,7 @@ class Load:
     elapsed: float
     applied: int
     cpu: float
-    """CPU seconds of the server's process during the run."""
+    """CPU seconds of the server's processes during the run, their bot workers apart."""
     client_cpu: float
     workers_cpu: float
     """CPU seconds of the processes it started (its bots' workers) during the run."""
