@@ -18,8 +18,6 @@ from remikit.variants import playable
 from remikit.variants.spec import Part
 from remikit.views import DealSummary, PlayerView, PlayLog
 
-CARDS = tuple(Card(i) for i in range(53))
-"""Every card by index."""
 BOT_PARTS: tuple[Part, ...] = ("greedy", "tactics")
 """The parts of a variant (:meth:`~remikit.variants.spec.VariantSpec.part`) its bots use."""
 
@@ -43,7 +41,7 @@ PLAYS_KEPT = 1 << 14
 def log_of_lines(lines: list[str]) -> PlayLog:
     """A view's log read back from its record lines (how a job carries it: the lines are
     made once per play, so the server pickles a list of texts)."""
-    if len(_PLAYS) > PLAYS_KEPT:
+    if len(_PLAYS) >= PLAYS_KEPT:
         _PLAYS.clear()
     plays = [_PLAYS.get(line) or _PLAYS.setdefault(line, Play.parse(line)) for line in lines]
     return PlayLog(plays, len(plays))
@@ -60,9 +58,9 @@ def view_of_parts(others: tuple[Any, ...], hand: bytes, pile: bytes, taken: byte
     the pile as (seat, card index) pairs."""
     return PlayerView(
         **dict(zip(OTHER_FIELDS, others, strict=True)),
-        hand=tuple(map(CARDS.__getitem__, hand)),
-        discard_pile=tuple(map(CARDS.__getitem__, pile)),
-        taken_from_discard=tuple(zip(taken[::2], map(CARDS.__getitem__, taken[1::2]), strict=True)),
+        hand=tuple(map(Card, hand)),
+        discard_pile=tuple(map(Card, pile)),
+        taken_from_discard=tuple(zip(taken[::2], map(Card, taken[1::2]), strict=True)),
     )
 
 
