@@ -24,6 +24,10 @@ reports how long the server takes to start (it rebuilds every table), the size
 and latency of ``GET /api/tables``, and the latency of ``GET /healthz`` alone
 and while ``--lobby-clients`` clients ask for the lobby over and over.
 
+With ``--floor`` the same load runs against ``floor_server.py``, a server on the same
+stack that plays no game (``--floor sockets``: nor commits the actions): the least CPU an
+action can cost on that stack.
+
 The server's per-client limits are lifted (every request comes from one
 address); a server too old to have them is run as it is.
 
@@ -37,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -55,6 +60,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import IO, Any
 
 from websockets.asyncio.client import connect
@@ -79,7 +85,10 @@ class Tally:
     finished: int = 0
 
 
-def serve_command() -> list[str]:
+def serve_command(floor: bool = False) -> list[str]:
+    """``remi serve``, or with ``floor`` the server that plays no game (floor_server.py)."""
+    if floor:
+        return [sys.executable, str(Path(__file__).with_name("floor_server.py"))]
     return [sys.executable, "-m", "remikit", "serve"]
 
 
@@ -100,11 +109,10 @@ def start_server(
     if getattr(args, "server_path", None):  # another checkout's server, for before/after
         env["PYTHONPATH"] = args.server_path
     cwd = getattr(args, "server_path", None)  # "python -m" reads the current folder first
-    usage = subprocess.run(
-        [*serve_command(), "--help"], capture_output=True, text=True, env=env, cwd=cwd
-    )
+    serve = serve_command(bool(getattr(args, "floor", None)))
+    usage = subprocess.run([*serve, "--help"], capture_output=True, text=True, env=env, cwd=cwd)
     command = [
-        *serve_command(),
+        *serve,
         "--host",
         "127.0.0.1",
         "--port",
@@ -121,6 +129,8 @@ def start_server(
     command += [part for flag in UNLIMITED if flag in usage.stdout for part in (flag, "0")]
     if getattr(args, "bot_workers", None) is not None and "--bot-workers" in usage.stdout:
         command += ["--bot-workers", str(args.bot_workers)]
+    if getattr(args, "floor", None) == "sockets":
+        command.append("--no-writes")
     command += extra or []
     server = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=cwd
@@ -453,8 +463,12 @@ def play_load(
     workers_before = workers()
     client_before = time.process_time()
     tally = Tally()
-    with asyncio.Runner(loop_factory=loop_factory()) as runner:
-        elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args, tally))
+    gc.disable()  # the client's own collections would pause every socket it times
+    try:
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            elapsed = runner.run(run_load(base.replace("http://", "ws://"), tables, args, tally))
+    finally:
+        gc.enable()
     cpu = server_cpu() - cpu_before
     client_cpu = time.process_time() - client_before
     workers_spent = workers() - workers_before
@@ -492,6 +506,14 @@ def main() -> int:
         "--server-path", default=None, help="run the server of this checkout (PYTHONPATH)"
     )
     parser.add_argument(
+        "--floor",
+        nargs="?",
+        const="writes",
+        choices=("writes", "sockets"),
+        help="run floor_server.py, which plays no game, instead of remi serve "
+        "(sockets: without committing the actions either)",
+    )
+    parser.add_argument(
         "--lobby", type=int, default=0, metavar="N", help="measure a lobby of N stored tables"
     )
     parser.add_argument("--lobby-clients", type=int, default=20)
@@ -512,8 +534,9 @@ def main() -> int:
     tally, elapsed, applied, cpu = load.tally, load.elapsed, load.applied, load.cpu
     client_cpu = load.client_cpu
     lat = [x * 1000 for x in tally.latencies]
+    played = f"the floor server ({args.floor})" if args.floor else args.variant
     print(
-        f"bench_server: {args.tables} tables of {args.variant} (seat 0 over a WebSocket, "
+        f"bench_server: {args.tables} tables of {played} (seat 0 over a WebSocket, "
         f"{args.bot} bots with {args.bot_delay} s moves, {args.think} s thinking), "
         f"{elapsed:.1f} s"
     )
@@ -521,7 +544,8 @@ def main() -> int:
         f"  actions applied: {applied} ({applied / elapsed:.0f} per second; server CPU "
         f"{cpu:.1f} s, {100 * cpu / elapsed:.0f}% of one core, "
         f"{1000 * cpu / max(1, applied):.2f} ms per action; this client "
-        f"{100 * client_cpu / elapsed:.0f}%)"
+        f"{100 * client_cpu / elapsed:.0f}%, "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)"
     )
     if load.workers_cpu:
         print(

@@ -89,6 +89,15 @@ class TimedHttp(HttpToolsProtocol):
             self.transport.close()
 
 
+def settle_collector() -> None:
+    """The garbage collector of a started server: what lives now (the rebuilt tables)
+    stays out of every collection, and young objects are collected less often, since a
+    busy server makes many short-lived ones a move and each collection walks megabytes
+    (docs/performance.md)."""
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
+
+
 class Server(uvicorn.Server):
     """uvicorn's server; unlike it, does not re-raise the signal it stopped on."""
 
@@ -98,10 +107,7 @@ class Server(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
-        gc.freeze()  # the rebuilt tables are long-lived: keep them out of every collection
-        # a busy server makes many short-lived objects a move: collect the young ones less
-        # often (each collection of a loaded server walks megabytes; docs/performance.md)
-        gc.set_threshold(20_000, 10, 10)
+        settle_collector()
         if self.started:
             host, port = self.servers[0].sockets[0].getsockname()[:2]
             print(self.banner(host, port), flush=True)
