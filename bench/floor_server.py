@@ -213,8 +213,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.25)
     parser.add_argument("--no-writes", action="store_true", help="commit no action")
     args, _ = parser.parse_known_args()  # remi serve's other options: nothing to do here
-    folder = tempfile.mkdtemp(prefix="remikit-floor-")
-    store = Store(args.database or f"sqlite:///{folder}/floor.db")
+    database = args.database or f"sqlite:///{tempfile.mkdtemp(prefix='remikit-floor-')}/floor.db"
+    store = Store(database)
     writer = Writer(store)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
