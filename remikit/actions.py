@@ -25,8 +25,7 @@ Draw(source='discard', depth=3)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Self, TypeVar
 
 from remikit.action_words import (
@@ -298,20 +297,27 @@ class LayOff(Action):
         return (Move(Place.HAND, Place.TABLE, (self.card,)),)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Play:
-    """One entry of a deal's log: ``seat`` took ``action`` (text ``p1 discard 7h``)."""
+    """One entry of a deal's log: ``seat`` took ``action`` (text ``p1 discard 7h``).
+    Slotted: a long game keeps thousands, and each would otherwise bring a dict for the
+    garbage collector to walk."""
 
     seat: int
     action: Action
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
         return self.text
 
-    @cached_property
+    @property
     def text(self) -> str:
         """The record line, made once."""
-        return f"p{self.seat} {self.action}"
+        text = self._text
+        if text is None:
+            text = f"p{self.seat} {self.action}"
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __reduce__(self) -> tuple[Callable[[str], Play], tuple[str]]:
         """Pickled as its record line: a view's log crosses to a bot's worker process

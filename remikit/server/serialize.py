@@ -33,24 +33,10 @@ def action_json(action: Action) -> dict[str, Any]:
     return action.as_json()
 
 
-_PLAYS: dict[int, tuple[Play, dict[str, Any]]] = {}
-"""The JSON of log entries by the identity of the entry (a deal's log keeps its entries,
-and every view of it shares them); each entry is kept with its JSON, so its id is not
-reused while it is here."""
-PLAYS_KEPT = 1 << 16
-
-
 def play_json(play: Play) -> dict[str, Any]:
-    """A log entry: the seat, the action's structured form, and the record line (made once
-    per entry: every state of a deal sends its whole log; do not change what it gives)."""
-    kept = _PLAYS.get(id(play))
-    if kept is not None and kept[0] is play:
-        return kept[1]
-    made = {"seat": play.seat, "action": action_json(play.action), "text": play.text}
-    if len(_PLAYS) >= PLAYS_KEPT:
-        _PLAYS.clear()
-    _PLAYS[id(play)] = (play, made)
-    return made
+    """A log entry: the seat, the action's structured form, and the record line (a deal's
+    entries are made once each, :func:`log_json`; do not change what it gives)."""
+    return {"seat": play.seat, "action": action_json(play.action), "text": play.text}
 
 
 _LOGS: dict[int, tuple[list[Play], list[dict[str, Any]], list[str]]] = {}
