@@ -111,7 +111,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "ladder", help=t("ladder.help", lang), description=t("ladder.help", lang)
     )
-    parser.add_argument("variant", help=t("arena.help_variant", lang))
+    names = ", ".join(spec.name for spec in playable())
+    parser.add_argument("variant", help=t("arena.help_variant", lang, variants=names))
     parser.add_argument(
         "--levels",
         default=DEFAULT_LEVELS,
