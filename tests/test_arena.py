@@ -23,6 +23,7 @@ from remikit.cli.games import (
     wilson_interval,
 )
 from remikit.cli.main import main
+from remikit.variants import playable
 
 BOT_KEYS = {"bot", "wins", "win_rate", "win_rate_ci95", "mean_points"}
 
@@ -401,3 +402,13 @@ def test_a_failure_keeps_the_game_seats_and_error() -> None:
         "game 1 (c, a, b): RuntimeError: the bot gave up [at move 3]",
         "game 2 (b, c, a): ValueError",
     ]
+
+
+@pytest.mark.parametrize("command", ["arena", "ladder"])
+def test_the_help_names_every_registered_variant(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    assert main([command, "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    names = ", ".join(spec.name for spec in playable())
+    assert "gin" in names and f"{names} (or one of their aliases)" in out
