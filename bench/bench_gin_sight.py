@@ -19,27 +19,41 @@ and the cheater plays arena games against the greedy bot:
 
 A measurement only: no level plays so. Run:
 ``python bench/bench_gin_sight.py danger --games 100 --seed 7``.
+
+``reading`` instead measures how well the danger strong reads tells the
+discards the other seat can meld: over the discard decisions of single hands of
+greedy bots (``--games`` hands, seeds from ``--seed``), every card a seat may
+throw is an option, and the truth is whether the other hand holds two cards that
+meld with it. It prints the share of such options, and for the danger with the
+reading of play and without it (every unseen card alike) the area under the ROC
+curve (1: the exact danger) and the log-likelihood per option.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import dataclasses
+import math
+import random
 import sys
 from collections.abc import Mapping, Sequence
 
-from remikit.actions import Action
+from remikit.actions import Action, Discard
+from remikit.bots import make_bot
 from remikit.bots.cheater import CheaterBot
 from remikit.bots.strong import StrongBot
-from remikit.bots.strong.determinize import Knowledge, knowledge, own_draws
-from remikit.cards import Card
+from remikit.bots.strong.determinize import Knowledge, hand_chances, knowledge, own_draws
+from remikit.cards import Card, Suit
 from remikit.cli.main import main as remi
 from remikit.engine import Game
 from remikit.variants.gin import greedy, race, tactics
+from remikit.variants.gin.game import GinGame
+from remikit.variants.gin.options import GinOptions
 from remikit.variants.gin.state import view_limit
 from remikit.views import PlayerView
 
-PARTS = ("none", "danger", "futures", "knock", "view", "all")
+PARTS = ("none", "danger", "futures", "knock", "view", "all", "reading")
 TABLE: list[Game] = []  # the game the cheater last decided in (one per process)
 
 
@@ -107,13 +121,79 @@ def show(part: str) -> None:
         vars(race)["risks"] = true_risks
 
 
+def meldable(card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``hand`` holds two cards that meld with ``card`` (a set or a run)."""
+    held = set(hand)
+    rank = int(card.rank)
+    if sum(Card.of(rank, s) in held for s in Suit if s != card.suit) >= 2:
+        return True
+    run = [
+        Card.of(r, card.suit) in held if 1 <= r <= 13 else False for r in range(rank - 2, rank + 3)
+    ]
+    return (run[0] and run[1]) or (run[1] and run[3]) or (run[3] and run[4])
+
+
+def area(scores: Sequence[float], truths: Sequence[bool]) -> float:
+    """The area under the ROC curve: the chance that a true option scores above a false one."""
+    false = sorted(s for s, t in zip(scores, truths, strict=True) if not t)
+    above = [
+        bisect.bisect_left(false, s)
+        + (bisect.bisect_right(false, s) - bisect.bisect_left(false, s)) / 2
+        for s, t in zip(scores, truths, strict=True)
+        if t
+    ]
+    return sum(above) / (len(above) * len(false))
+
+
+def reading(hands: int, seed: int) -> None:
+    """How well the danger tells the meldable discards (module docstring)."""
+    rows: list[tuple[float, float, bool]] = []
+    for n in range(hands):
+        game = GinGame(GinOptions(target=1), rng=random.Random(seed + n))
+        bots = [make_bot("greedy", seed=seed + 2 * n + s) for s in range(2)]
+        while not game.over:
+            if game.needs_deal:
+                game.start_deal()
+            seat = game.to_play
+            assert seat is not None and game.deal is not None
+            view = game.view(seat)
+            options = dict.fromkeys(a.card for a in view.legal_actions if isinstance(a, Discard))
+            if len(options) > 1:
+                known = knowledge(view)
+                chances = hand_chances(view, known)
+                theirs = None if chances is None else chances[1 - seat]
+                hand = game.deal.hands[1 - seat]
+                for card in options:
+                    read = tactics.danger(card, view, known, theirs)
+                    plain = tactics.danger(card, view, known, None)
+                    rows.append((read, plain, meldable(card, hand)))
+            game.apply(seat, bots[seat].choose(view))
+    truths = [t for _, _, t in rows]
+    share = sum(truths) / len(rows)
+    base = sum(math.log(share if t else 1 - share) for t in truths) / len(rows)
+    print(f"{hands} hands, {len(rows)} discard options, {share:.1%} meldable by the other seat")
+    print(f"  log-likelihood per option at that share alone: {base:.4f}")
+    for name, column in (("with the reading", 0), ("every unseen card alike", 1)):
+        scores = [r[column] for r in rows]
+        fit = sum(
+            math.log(max(1e-9, p if t else 1 - p)) for p, t in zip(scores, truths, strict=True)
+        )
+        print(
+            f"  danger {name}: mean {sum(scores) / len(rows):.3f}, "
+            f"ROC area {area(scores, truths):.3f}, log-likelihood per option {fit / len(rows):.4f}"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("part", choices=PARTS)
-    parser.add_argument("--games", default="100", help="arena games (100)")
-    parser.add_argument("--seed", default="7", help="arena seed (7)")
+    parser.add_argument("--games", default="100", help="arena games, or hands (100)")
+    parser.add_argument("--seed", default="7", help="arena seed, or the first hand's (7)")
     parser.add_argument("--budget", default="0.1", help="the cheater's seconds (0.1)")
     args = parser.parse_args(argv)
+    if args.part == "reading":
+        reading(int(args.games), int(args.seed))
+        return 0
     show(args.part)
     bots = f"cheater@{args.budget},greedy"
     arena = ["arena", "gin", "--bots", bots, "--games", args.games, "--seed", args.seed]
