@@ -26,7 +26,9 @@ greedy bots (``--games`` hands, seeds from ``--seed``), every card a seat may
 throw is an option, and the truth is whether the other hand holds two cards that
 meld with it. It prints the share of such options, and for the danger with the
 reading of play and without it (every unseen card alike) the area under the ROC
-curve (1: the exact danger) and the log-likelihood per option.
+curve (1: the exact danger) and the log-likelihood per option; and the same for
+a logistic regression of the truth on every public signal of :func:`signals`,
+fitted on as many other hands.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ import math
 import random
 import sys
 from collections.abc import Mapping, Sequence
+
+import numpy as np
 
 from remikit.actions import Action, Discard
 from remikit.bots import make_bot
@@ -145,9 +149,39 @@ def area(scores: Sequence[float], truths: Sequence[bool]) -> float:
     return sum(above) / (len(above) * len(false))
 
 
-def reading(hands: int, seed: int) -> None:
-    """How well the danger tells the meldable discards (module docstring)."""
-    rows: list[tuple[float, float, bool]] = []
+def signals(card: Card, view: PlayerView, known: Knowledge, read: float) -> list[float]:
+    """What public play says of ``card``'s danger: the read danger's log-odds, then the
+    partners known in the other hand, those unseen (of its rank, of its suit), the other
+    seat's race signs (:func:`~remikit.variants.gin.race.signs`) and the card's rank."""
+    assert view.seat is not None
+    other = 1 - view.seat
+    held, unseen = set(known.known[other]), set(known.unseen)
+    rank = int(card.rank)
+    same = [Card.of(rank, s) for s in Suit if s != card.suit]
+    suit = [Card.of(r, card.suit) for r in (rank - 2, rank - 1, rank + 1, rank + 2) if 1 <= r <= 13]
+    draws, last, previous, took = race.signs([(p.seat, p.action) for p in view.log], other)
+    odds = math.log(max(1e-4, read) / max(1e-4, 1 - read))
+    return [
+        1.0,
+        odds,
+        sum(c in held for c in same + suit),
+        sum(c in unseen for c in same),
+        sum(c in unseen for c in suit),
+        draws / 10,
+        last / 10,
+        previous / 10,
+        took,
+        rank / 13,
+    ]
+
+
+Option = tuple[float, float, list[float], bool]
+"""A discard option: its danger read and plain, its :func:`signals`, whether it is meldable."""
+
+
+def options_of(hands: int, seed: int) -> list[Option]:
+    """The discard options of ``hands`` single hands of greedy bots."""
+    found: list[Option] = []
     for n in range(hands):
         game = GinGame(GinOptions(target=1), rng=random.Random(seed + n))
         bots = [make_bot("greedy", seed=seed + 2 * n + s) for s in range(2)]
@@ -157,24 +191,48 @@ def reading(hands: int, seed: int) -> None:
             seat = game.to_play
             assert seat is not None and game.deal is not None
             view = game.view(seat)
-            options = dict.fromkeys(a.card for a in view.legal_actions if isinstance(a, Discard))
-            if len(options) > 1:
+            cards = dict.fromkeys(a.card for a in view.legal_actions if isinstance(a, Discard))
+            if len(cards) > 1:
                 known = knowledge(view)
                 chances = hand_chances(view, known)
                 theirs = None if chances is None else chances[1 - seat]
                 hand = game.deal.hands[1 - seat]
-                for card in options:
+                for card in cards:
                     read = tactics.danger(card, view, known, theirs)
                     plain = tactics.danger(card, view, known, None)
-                    rows.append((read, plain, meldable(card, hand)))
+                    truth = meldable(card, hand)
+                    found.append((read, plain, signals(card, view, known, read), truth))
             game.apply(seat, bots[seat].choose(view))
-    truths = [t for _, _, t in rows]
+    return found
+
+
+def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic regression weights by Newton's method (a little ridge)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(25):
+        p = 1 / (1 + np.exp(-x @ w))
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(len(w))
+        w -= np.linalg.solve(hessian, x.T @ (p - y) + 1e-3 * w)
+    return w
+
+
+def reading(hands: int, seed: int) -> None:
+    """How well the danger tells the meldable discards (module docstring)."""
+    rows = options_of(hands, seed)
+    truths = [t for *_, t in rows]
     share = sum(truths) / len(rows)
     base = sum(math.log(share if t else 1 - share) for t in truths) / len(rows)
     print(f"{hands} hands, {len(rows)} discard options, {share:.1%} meldable by the other seat")
     print(f"  log-likelihood per option at that share alone: {base:.4f}")
-    for name, column in (("with the reading", 0), ("every unseen card alike", 1)):
-        scores = [r[column] for r in rows]
+    fitted = options_of(hands, seed + 100_000)
+    w = logistic(np.array([r[2] for r in fitted]), np.array([float(r[3]) for r in fitted]))
+    learned = list(1 / (1 + np.exp(-np.array([r[2] for r in rows]) @ w)))
+    named = (
+        ("with the reading", [r[0] for r in rows]),
+        ("every unseen card alike", [r[1] for r in rows]),
+        ("fitted on all the signals", learned),
+    )
+    for name, scores in named:
         fit = sum(
             math.log(max(1e-9, p if t else 1 - p)) for p, t in zip(scores, truths, strict=True)
         )
