@@ -244,7 +244,9 @@ def reading(hands: int, seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("part", choices=PARTS)
+    parser.add_argument(
+        "part", nargs="?", default="reading", choices=PARTS, help="what to measure (reading)"
+    )
     parser.add_argument("--games", default="100", help="arena games, or hands (100)")
     parser.add_argument("--seed", default="7", help="arena seed, or the first hand's (7)")
     parser.add_argument("--budget", default="0.1", help="the cheater's seconds (0.1)")
