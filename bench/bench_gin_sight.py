@@ -42,6 +42,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+from fit_knock import fit
 
 from remikit.actions import Action, Discard
 from remikit.bots import make_bot
@@ -162,7 +163,6 @@ def signals(card: Card, view: PlayerView, known: Knowledge, read: float) -> list
     draws, last, previous, took = race.signs([(p.seat, p.action) for p in view.log], other)
     odds = math.log(max(1e-4, read) / max(1e-4, 1 - read))
     return [
-        1.0,
         odds,
         sum(c in held for c in same + suit),
         sum(c in unseen for c in same),
@@ -206,16 +206,6 @@ def options_of(hands: int, seed: int) -> list[Option]:
     return found
 
 
-def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Logistic regression weights by Newton's method (a little ridge)."""
-    w = np.zeros(x.shape[1])
-    for _ in range(25):
-        p = 1 / (1 + np.exp(-x @ w))
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-3 * np.eye(len(w))
-        w -= np.linalg.solve(hessian, x.T @ (p - y) + 1e-3 * w)
-    return w
-
-
 def reading(hands: int, seed: int) -> None:
     """How well the danger tells the meldable discards (module docstring)."""
     rows = options_of(hands, seed)
@@ -225,20 +215,22 @@ def reading(hands: int, seed: int) -> None:
     print(f"{hands} hands, {len(rows)} discard options, {share:.1%} meldable by the other seat")
     print(f"  log-likelihood per option at that share alone: {base:.4f}")
     fitted = options_of(hands, seed + 100_000)
-    w = logistic(np.array([r[2] for r in fitted]), np.array([float(r[3]) for r in fitted]))
-    learned = list(1 / (1 + np.exp(-np.array([r[2] for r in rows]) @ w)))
+    beta = fit(np.array([r[2] for r in fitted]), np.array([float(r[3]) for r in fitted]))
+    x = np.array([r[2] for r in rows])
+    learned = list(1 / (1 + np.exp(-(np.hstack([np.ones((len(x), 1)), x]) @ beta))))
     named = (
         ("with the reading", [r[0] for r in rows]),
         ("every unseen card alike", [r[1] for r in rows]),
         ("fitted on all the signals", learned),
     )
     for name, scores in named:
-        fit = sum(
+        likelihood = sum(
             math.log(max(1e-9, p if t else 1 - p)) for p, t in zip(scores, truths, strict=True)
         )
         print(
             f"  danger {name}: mean {sum(scores) / len(rows):.3f}, "
-            f"ROC area {area(scores, truths):.3f}, log-likelihood per option {fit / len(rows):.4f}"
+            f"ROC area {area(scores, truths):.3f}, "
+            f"log-likelihood per option {likelihood / len(rows):.4f}"
         )
 
 
