@@ -48,7 +48,7 @@ from remikit.cli.games import (
 )
 from remikit.engine import OptionError, Options
 from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
-from remikit.variants import VariantSpec, find_playable, playable
+from remikit.variants import VariantSpec, find_playable, playable_names
 
 DEFAULT_GAMES = 100
 
@@ -195,8 +195,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "arena", help=t("arena.help", lang), description=t("arena.help", lang)
     )
-    names = ", ".join(spec.name for spec in playable())
-    parser.add_argument("variant", help=t("arena.help_variant", lang, variants=names))
+    variants = playable_names()
+    parser.add_argument("variant", help=t("arena.help_variant", lang, variants=variants))
     parser.add_argument(
         "--bots", required=True, metavar="B1,B2,...", help=t("arena.help_bots", lang)
     )

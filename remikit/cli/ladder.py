@@ -39,7 +39,7 @@ from remikit.cli.ladder_play import Ladder
 from remikit.cli.ladder_rating import LadderResult, rate
 from remikit.engine import OptionError, Options, OptionText
 from remikit.i18n import LANGUAGES, N_, default_lang, t, tn
-from remikit.variants import VariantSpec, find_playable, playable
+from remikit.variants import VariantSpec, find_playable, playable_names
 
 DEFAULT_LEVELS = "random,greedy,strong@0.1,expert@0.1"
 DEFAULT_DEALS = 20
@@ -64,8 +64,7 @@ def make_ladder(
     try:
         info = find_playable(variant)
     except ValueError:
-        names = ", ".join(spec.name for spec in playable())
-        message = t("ladder.unknown_variant", lang, variant=variant, variants=names)
+        message = t("ladder.unknown_variant", lang, variant=variant, variants=playable_names())
         raise LadderError(message) from None
     chosen = tuple(level.strip().lower() for level in levels.split(",") if level.strip())
     for n, level in enumerate(chosen):
@@ -111,8 +110,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "ladder", help=t("ladder.help", lang), description=t("ladder.help", lang)
     )
-    names = ", ".join(spec.name for spec in playable())
-    parser.add_argument("variant", help=t("arena.help_variant", lang, variants=names))
+    variants = playable_names()
+    parser.add_argument("variant", help=t("arena.help_variant", lang, variants=variants))
     parser.add_argument(
         "--levels",
         default=DEFAULT_LEVELS,

@@ -33,6 +33,7 @@ __all__ = [
     "find_scored",
     "find_variant",
     "playable",
+    "playable_names",
     "register",
     "scored",
 ]
@@ -68,14 +69,18 @@ def find_playable(name: str) -> VariantSpec:
     """The variant called ``name`` that tables play (ValueError for one scored only)."""
     spec = find_variant(name)
     if not spec.playable:
-        names = ", ".join(s.name for s in playable())
-        raise ValueError(f"unknown variant {name!r} for a table; variants: {names}")
+        raise ValueError(f"unknown variant {name!r} for a table; variants: {playable_names()}")
     return spec
 
 
 def playable() -> list[VariantSpec]:
     """The variants that tables can play (those with a game)."""
     return [spec for spec in VARIANTS.values() if spec.playable]
+
+
+def playable_names() -> str:
+    """The playable variants' names, comma separated, for a help text or an error."""
+    return ", ".join(spec.name for spec in playable())
 
 
 def scored() -> list[VariantSpec]:
