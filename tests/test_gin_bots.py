@@ -219,6 +219,29 @@ def test_strong_tactics_knock_is_the_favourite() -> None:
     assert isinstance(plans[-1][0][0], Knock | Pass) or len(plans) == 2
 
 
+def test_strong_does_not_feed_a_meld_the_other_seat_shows(
+    stacked: Stacked, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """G-4: the other seat took Kh and Ks from the pile, so Kd would give it a set. Kd is
+    otherwise the card to throw (greedy throws it, and so does strong when feeding costs
+    nothing); strong keeps it."""
+    game = GinGame(GinOptions(), auto_deal=False)
+    hands = ["As 2s 3s 4c 5c 6c Th 9h Ks 7d", "2h 3h Jc Tc 8s 8c 6h 4d 3d 2c"]
+    deal_stacked(game, stacked, hands, dealer=1, up="Kh", stock="Kd 5h")
+    act(game, "p0 pass", "p1 draw discard", "p1 discard 2h", "p0 draw stock", "p0 discard Ks")
+    act(game, "p1 draw discard", "p1 discard 3h", "p0 draw stock")
+    view = game.view(0)
+    king = parse_cards("Kd")[0]
+    assert view.phase is Phase.DISCARD and king in view.hand
+    assert GinStrategy().discard(view) == Discard(king)
+    tactics = GinTactics()
+    tactics.effort = 400
+    chosen = tactics.discards(view)[0][0][0]
+    assert isinstance(chosen, Discard) and chosen.card != king
+    monkeypatch.setattr("remikit.variants.gin.tactics.FEED", 0.0)
+    assert tactics.discards(view)[0][0][0] == Discard(king)
+
+
 @pytest.mark.slow
 def test_strong_beats_greedy() -> None:
     """A short seeded arena of hands: the strong bot wins more hands than greedy."""
