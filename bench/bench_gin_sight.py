@@ -26,9 +26,11 @@ greedy bots (``--games`` hands, seeds from ``--seed``), every card a seat may
 throw is an option, and the truth is whether the other hand holds two cards that
 meld with it. It prints the share of such options, and for the danger with the
 reading of play and without it (every unseen card alike) the area under the ROC
-curve (1: the exact danger) and the log-likelihood per option; and the same for
+curve (1: the exact danger) and the log-likelihood per option; the same for
 a logistic regression of the truth on every public signal of :func:`signals`,
-fitted on as many other hands.
+fitted on as many other hands; and for the danger over sampled hands of the
+other seat weighed by how well each explains its play together
+(:func:`followed`).
 """
 
 from __future__ import annotations
@@ -175,12 +177,66 @@ def signals(card: Card, view: PlayerView, known: Knowledge, read: float) -> list
     ]
 
 
-Option = tuple[float, float, list[float], bool]
-"""A discard option: its danger read and plain, its :func:`signals`, whether it is meldable."""
+SAMPLED = 150  # hands of the other seat sampled per decision by :func:`followed`
+MISPLAYED = 1.0  # log-odds a hand loses per point its last discard left above its best
+PASSED_LAST = 0.3  # the weight of a hand that could meld the top card it last passed up
+PASSED = 0.5  # ... each earlier top card it passed up
+THREW = 0.5  # ... each earlier card it threw
 
 
-def options_of(hands: int, seed: int) -> list[Option]:
-    """The discard options of ``hands`` single hands of greedy bots."""
+def followed(
+    cards: Sequence[Card], view: PlayerView, known: Knowledge, chances: Mapping[Card, float] | None
+) -> list[float]:
+    """Each of ``cards``' danger over :data:`SAMPLED` hands of the other seat, drawn with
+    the reading's chances and each weighed by how well it explains that seat's play
+    together: its last discard against the best it had, and the cards it passed up and
+    threw that the hand could meld."""
+    assert view.seat is not None
+    other = 1 - view.seat
+    held, unseen = list(known.known[other]), list(known.unseen)
+    free = view.hand_sizes[other] - len(held)
+    even = free / len(unseen)
+    odds = [chances.get(c, even) if chances else even for c in unseen]
+    tells = known.tells[other]
+    threw = [c for kind, c in tells if kind == "threw"]
+    passed = [c for kind, c in tells if kind == "passed"]
+    rng = random.Random(hash((view.deal_number, len(view.log))))
+    weights, melds = [], []
+    for _ in range(SAMPLED):
+        keys = sorted(
+            (
+                (math.log(1 - rng.random()) / max(1e-9, w), c)
+                for w, c in zip(odds, unseen, strict=True)
+            ),
+            reverse=True,
+        )
+        hand = held + [c for _, c in keys[:free]]
+        weight = 1.0
+        if threw and len(hand) == 10:
+            before = [*hand, threw[-1]]
+            left = greedy.after_discard(before, threw[-1]) - greedy.best_after_discard(before)
+            weight *= math.exp(-MISPLAYED * left)
+        if passed and meldable(passed[-1], hand):
+            weight *= PASSED_LAST
+        weight *= PASSED ** sum(meldable(c, hand) for c in passed[:-1])
+        weight *= THREW ** sum(meldable(c, hand) for c in threw[:-1])
+        weights.append(weight)
+        melds.append([meldable(c, hand) for c in cards])
+    total = sum(weights)
+    return [
+        sum(w for w, m in zip(weights, melds, strict=True) if m[i]) / total
+        for i in range(len(cards))
+    ]
+
+
+Option = tuple[float, float, float, list[float], bool]
+"""A discard option: its danger read, plain and :func:`followed`, its :func:`signals`,
+whether it is meldable."""
+
+
+def options_of(hands: int, seed: int, follow: bool = True) -> list[Option]:
+    """The discard options of ``hands`` single hands of greedy bots (``follow``: with the
+    :func:`followed` danger, else NaN)."""
     found: list[Option] = []
     for n in range(hands):
         game = GinGame(GinOptions(target=1), rng=random.Random(seed + n))
@@ -197,11 +253,13 @@ def options_of(hands: int, seed: int) -> list[Option]:
                 chances = hand_chances(view, known)
                 theirs = None if chances is None else chances[1 - seat]
                 hand = game.deal.hands[1 - seat]
-                for card in cards:
+                sampled = followed(list(cards), view, known, theirs) if follow else []
+                for i, card in enumerate(cards):
                     read = tactics.danger(card, view, known, theirs)
                     plain = tactics.danger(card, view, known, None)
+                    both = sampled[i] if follow else math.nan
                     truth = meldable(card, hand)
-                    found.append((read, plain, signals(card, view, known, read), truth))
+                    found.append((read, plain, both, signals(card, view, known, read), truth))
             game.apply(seat, bots[seat].choose(view))
     return found
 
@@ -214,14 +272,15 @@ def reading(hands: int, seed: int) -> None:
     base = sum(math.log(share if t else 1 - share) for t in truths) / len(rows)
     print(f"{hands} hands, {len(rows)} discard options, {share:.1%} meldable by the other seat")
     print(f"  log-likelihood per option at that share alone: {base:.4f}")
-    fitted = options_of(hands, seed + 100_000)
-    beta = fit(np.array([r[2] for r in fitted]), np.array([float(r[3]) for r in fitted]))
-    x = np.array([r[2] for r in rows])
+    fitted = options_of(hands, seed + 100_000, follow=False)
+    beta = fit(np.array([r[3] for r in fitted]), np.array([float(r[4]) for r in fitted]))
+    x = np.array([r[3] for r in rows])
     learned = list(1 / (1 + np.exp(-(np.hstack([np.ones((len(x), 1)), x]) @ beta))))
     named = (
         ("with the reading", [r[0] for r in rows]),
         ("every unseen card alike", [r[1] for r in rows]),
         ("fitted on all the signals", learned),
+        ("over hands weighed by the whole play", [r[2] for r in rows]),
     )
     for name, scores in named:
         likelihood = sum(
