@@ -257,9 +257,9 @@ def options_of(hands: int, seed: int, follow: bool = True) -> list[Option]:
                 for i, card in enumerate(cards):
                     read = tactics.danger(card, view, known, theirs)
                     plain = tactics.danger(card, view, known, None)
-                    both = sampled[i] if follow else math.nan
+                    whole = sampled[i] if follow else math.nan
                     truth = meldable(card, hand)
-                    found.append((read, plain, both, signals(card, view, known, read), truth))
+                    found.append((read, plain, whole, signals(card, view, known, read), truth))
             game.apply(seat, bots[seat].choose(view))
     return found
 
