@@ -730,7 +730,7 @@ def test_lobby_builds_every_option_form_from_the_metadata(server: Served, browse
         shown = page.eval_on_selector_all(
             "#seat-1-level option", "os => os.map(o => [o.value, o.textContent])"
         )
-        assert dict(shown) == {level: level_label(gin, level, lang) for level in gin["bots"]}
+        assert shown == [[level, level_label(gin, level, lang)] for level in gin["bots"]]
     page.click("#lang-toggle")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     # Rummy 500: scoring is a select of its two choices, the target a number box 1 … 10000

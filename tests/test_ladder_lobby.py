@@ -91,6 +91,13 @@ def test_the_variants_list_carries_each_measured_level(client: TestClient) -> No
                 assert strength["budget"] is None
 
 
+def test_the_levels_are_offered_weakest_first(client: TestClient) -> None:
+    """The lobby's level picker lists the levels from random to expert, not by name."""
+    variants = {v["name"]: v for v in client.get("/api/variants").json()["variants"]}
+    for name in BUILT_IN:
+        assert variants[name]["bots"] == ["random", "greedy", "strong", "expert"], name
+
+
 def test_a_level_takes_its_own_entry_else_its_longest_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -93,8 +93,10 @@ def default_bot(variant: str) -> str:
 
 
 def bot_levels(variant: str) -> list[str]:
+    """The bot levels that play ``variant``, in the registry's order: from random, the
+    weakest, to expert, the one that thinks longest."""
     out = []
-    for level in sorted(BOT_LEVELS):
+    for level in BOT_LEVELS:
         try:
             check_bot(level, variant)
         except ValueError:
