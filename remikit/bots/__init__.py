@@ -38,7 +38,8 @@ LEVELS: dict[str, BotFactory] = {
     "strong": make_strong,
     "expert": make_expert,
 }
-"""Bot levels by name; a new level registers its factory here."""
+"""Bot levels by name, from random (any legal move) to expert (the longest search), the
+order the lobby offers them in; a new level registers its factory here."""
 
 LEVEL_NAMES = {
     "random": N_("level.random"),

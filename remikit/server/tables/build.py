@@ -93,8 +93,7 @@ def default_bot(variant: str) -> str:
 
 
 def bot_levels(variant: str) -> list[str]:
-    """The bot levels that play ``variant``, in the registry's order: from random, the
-    weakest, to expert, the one that thinks longest."""
+    """The bot levels that play ``variant``, in the registry's order (random to expert)."""
     out = []
     for level in BOT_LEVELS:
         try:
