@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from remikit.bots import StrongBot, make_bot
+from remikit.bots import StrongBot, levels_for, make_bot
 from remikit.server.app import create_app
 from remikit.server.settings import Settings
-from remikit.server.tables.build import bot_levels, level_strength
+from remikit.server.tables.build import level_strength
 from remikit.variants import find_playable, playable, spec
 
 STRENGTH_KEYS = {
@@ -62,7 +62,7 @@ def test_each_variant_ships_its_ladder_of_the_levels_it_offers() -> None:
         assert ladder is not None, info.name
         assert ladder["variant"] == info.name
         levels = {e["level"].split("@")[0] for e in ladder["levels"]}
-        assert levels == set(bot_levels(info.name)), info.name
+        assert levels == set(levels_for(info.name)), info.name
         assert all(table["deals"] == ladder["deals"] for table in ladder["tables"])
 
 

@@ -86,12 +86,17 @@ def parse_budget(level: str, text: str) -> float:
     return budget
 
 
+def levels_for(variant: str) -> list[str]:
+    """The levels that play ``variant``, in :data:`LEVELS`' order."""
+    return [n for n, factory in LEVELS.items() if factory(n, 0, None).plays(variant)]
+
+
 def check_bot(name: str, variant: str) -> None:
     """Raise ValueError unless ``name`` is a bot level that plays ``variant``."""
     if not make_bot(name, seed=0).plays(variant):
         level, _ = parse_bot_name(name)
-        players = sorted(n for n in LEVELS if LEVELS[n](n, 0, None).plays(variant))
-        raise BotError("bot.not_for_variant", level=level, variant=variant, bots=", ".join(players))
+        players = ", ".join(sorted(levels_for(variant)))
+        raise BotError("bot.not_for_variant", level=level, variant=variant, bots=players)
 
 
 def make_bot(name: str, *, seed: int | None, timed: bool = False) -> Bot:
@@ -116,6 +121,7 @@ __all__ = [
     "StrongBot",
     "check_bot",
     "check_view",
+    "levels_for",
     "make_bot",
     "parse_bot_name",
     "parse_budget",

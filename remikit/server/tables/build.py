@@ -12,8 +12,7 @@ from typing import Any
 
 from remikit.action_words import ActionSyntaxError
 from remikit.actions import parse_seat_action
-from remikit.bots import LEVELS as BOT_LEVELS
-from remikit.bots import BotError, StrongBot, check_bot, make_bot, parse_bot_name
+from remikit.bots import BotError, StrongBot, levels_for, make_bot, parse_bot_name
 from remikit.engine import Game, OptionError, Options
 from remikit.errors import IllegalAction
 from remikit.fairness import fair_deck
@@ -82,26 +81,8 @@ def build_game(stored: StoredTable, steps: int | None = None) -> Game:
 
 
 def default_bot(variant: str) -> str:
-    for level in ("greedy", "random"):
-        if level in BOT_LEVELS:
-            try:
-                check_bot(level, variant)
-            except ValueError:
-                continue
-            return level
-    return "random"
-
-
-def bot_levels(variant: str) -> list[str]:
-    """The bot levels that play ``variant``, in the registry's order (random to expert)."""
-    out = []
-    for level in BOT_LEVELS:
-        try:
-            check_bot(level, variant)
-        except ValueError:
-            continue
-        out.append(level)
-    return out
+    playing = levels_for(variant)
+    return next((level for level in ("greedy", "random") if level in playing), "random")
 
 
 def level_strength(info: VariantSpec) -> dict[str, dict[str, Any]]:
@@ -121,7 +102,7 @@ def level_strength(info: VariantSpec) -> dict[str, dict[str, Any]]:
         rank = float("inf") if budget is None else budget  # no budget: the level as offered
         entries.setdefault(level, []).append((rank, entry))
     out = {}
-    for level in bot_levels(info.name):
+    for level in levels_for(info.name):
         if level not in entries:
             continue
         entry = max(entries[level], key=lambda found: found[0])[1]
@@ -169,7 +150,7 @@ def variants_json() -> list[dict[str, Any]]:
                 "title": info.titles,
                 "options": options,
                 "client": info.client_json(),
-                "bots": bot_levels(info.name),
+                "bots": levels_for(info.name),
                 "default_bot": default_bot(info.name),
                 "strength": level_strength(info),
             }
