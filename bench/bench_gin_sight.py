@@ -50,7 +50,14 @@ from remikit.actions import Action, Discard
 from remikit.bots import make_bot
 from remikit.bots.cheater import CheaterBot
 from remikit.bots.strong import StrongBot
-from remikit.bots.strong.determinize import Knowledge, hand_chances, knowledge, own_draws
+from remikit.bots.strong.determinize import (
+    Knowledge,
+    determinize,
+    hand_chances,
+    knowledge,
+    own_draws,
+    reading_weights,
+)
 from remikit.cards import Card, Suit
 from remikit.cli.main import main as remi
 from remikit.engine import Game
@@ -184,33 +191,21 @@ PASSED = 0.5  # ... each earlier top card it passed up
 THREW = 0.5  # ... each earlier card it threw
 
 
-def followed(
-    cards: Sequence[Card], view: PlayerView, known: Knowledge, chances: Mapping[Card, float] | None
-) -> list[float]:
-    """Each of ``cards``' danger over :data:`SAMPLED` hands of the other seat, drawn with
-    the reading's chances and each weighed by how well it explains that seat's play
-    together: its last discard against the best it had, and the cards it passed up and
-    threw that the hand could meld."""
+def followed(cards: Sequence[Card], view: PlayerView, known: Knowledge) -> list[float]:
+    """Each of ``cards``' danger over :data:`SAMPLED` hands of the other seat, sampled as
+    strong samples them (with the reading of play) and each weighed by how well it
+    explains that seat's play together: its last discard against the best it had, and
+    the cards it passed up and threw that the hand could meld."""
     assert view.seat is not None
     other = 1 - view.seat
-    held, unseen = list(known.known[other]), list(known.unseen)
-    free = view.hand_sizes[other] - len(held)
-    even = free / len(unseen)
-    odds = [chances.get(c, even) if chances else even for c in unseen]
     tells = known.tells[other]
     threw = [c for kind, c in tells if kind == "threw"]
     passed = [c for kind, c in tells if kind == "passed"]
     rng = random.Random(hash((view.deal_number, len(view.log))))
+    read = reading_weights(view, known)
     weights, melds = [], []
     for _ in range(SAMPLED):
-        keys = sorted(
-            (
-                (math.log(1 - rng.random()) / max(1e-9, w), c)
-                for w, c in zip(odds, unseen, strict=True)
-            ),
-            reverse=True,
-        )
-        hand = held + [c for _, c in keys[:free]]
+        hand = list(determinize(view, rng, known=known, weights=read).hands[other])
         weight = 1.0
         if threw and len(hand) == 10:
             before = [*hand, threw[-1]]
@@ -253,7 +248,7 @@ def options_of(hands: int, seed: int, follow: bool = True) -> list[Option]:
                 chances = hand_chances(view, known)
                 theirs = None if chances is None else chances[1 - seat]
                 hand = game.deal.hands[1 - seat]
-                sampled = followed(list(cards), view, known, theirs) if follow else []
+                sampled = followed(list(cards), view, known) if follow else []
                 for i, card in enumerate(cards):
                     read = tactics.danger(card, view, known, theirs)
                     plain = tactics.danger(card, view, known, None)
